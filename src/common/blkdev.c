@@ -1,0 +1,328 @@
+/*
+ * blkdev.c - what the kernel knows about a block device.
+ */
+
+#include "blkdev.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "strbuf.h"
+
+//==========================================================
+// Forward declarations.
+//
+
+static bool sysfs_dir(dev_t rdev, char* out, size_t len);
+static bool disk_dir(dev_t rdev, char* out, size_t len);
+static bool same_or_part_of(dev_t candidate, dev_t rdev);
+static void find_mounts(dev_t rdev, strbuf* sb, bool* found);
+static void find_swaps(dev_t rdev, strbuf* sb, bool* found);
+static void find_sysfs_holders(dev_t rdev, strbuf* sb, bool* found);
+static bool read_file(const char* path, char* buf, size_t len);
+
+//==========================================================
+// Public API.
+//
+
+int
+blk_check_not_in_use(const char* path, char* err, size_t err_len)
+{
+	struct stat st;
+
+	if (stat(path, &st) != 0) {
+		snprintf(err, err_len, "can't stat device %s: %s (errno %d)", path,
+				strerror(errno), errno);
+		return -1;
+	}
+
+	if (! S_ISBLK(st.st_mode)) {
+		return 0; // only block devices can be claimed
+	}
+
+	int fd = open(path, O_RDONLY | O_EXCL | O_CLOEXEC);
+
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+
+	if (errno != EBUSY) {
+		snprintf(err, err_len, "can't open device %s: %s (errno %d)", path,
+				strerror(errno), errno);
+		return -1;
+	}
+
+	char what[512];
+
+	if (blk_describe_holders(st.st_rdev, what, sizeof(what))) {
+		snprintf(err, err_len, "device %s is in use (%s) - refusing to "
+				"write to it", path, what);
+	}
+	else {
+		snprintf(err, err_len, "device %s is in use (mounted, swap, or held "
+				"by another program: open O_EXCL gave EBUSY) - refusing to "
+				"write to it", path);
+	}
+
+	return -1;
+}
+
+bool
+blk_describe_holders(dev_t rdev, char* out, size_t out_len)
+{
+	strbuf sb;
+	bool found = false;
+
+	sb_init(&sb, out, out_len);
+	find_mounts(rdev, &sb, &found);
+	find_swaps(rdev, &sb, &found);
+	find_sysfs_holders(rdev, &sb, &found);
+
+	return found;
+}
+
+int
+blk_set_scheduler(const char* path, dev_t rdev, const char* mode,
+		char* err, size_t err_len)
+{
+	char dir[PATH_MAX];
+
+	if (! disk_dir(rdev, dir, sizeof(dir))) {
+		snprintf(err, err_len, "can't find the sysfs directory of %s", path);
+		return -1;
+	}
+
+	char sched_path[PATH_MAX + 32];
+	char current[256];
+
+	snprintf(sched_path, sizeof(sched_path), "%s/queue/scheduler", dir);
+
+	if (! read_file(sched_path, current, sizeof(current))) {
+		snprintf(err, err_len, "can't read %s: %s (errno %d)", sched_path,
+				strerror(errno), errno);
+		return -1;
+	}
+
+	// A multi-queue kernel calls "no scheduling" none, not noop.
+	const char* want = mode;
+
+	if (strcmp(mode, "noop") == 0 && strstr(current, "noop") == NULL &&
+			strstr(current, "none") != NULL) {
+		want = "none";
+	}
+
+	int fd = open(sched_path, O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		snprintf(err, err_len, "can't open %s to set scheduler-mode %s: %s "
+				"(errno %d)", sched_path, want, strerror(errno), errno);
+		return -1;
+	}
+
+	ssize_t n = write(fd, want, strlen(want));
+	int e = errno;
+
+	close(fd);
+
+	if (n != (ssize_t)strlen(want)) {
+		snprintf(err, err_len, "can't set scheduler-mode %s in %s: %s "
+				"(errno %d; available: %.100s)", want, sched_path,
+				n < 0 ? strerror(e) : "short write", n < 0 ? e : 0, current);
+		return -1;
+	}
+
+	return 0;
+}
+
+//==========================================================
+// Local helpers.
+//
+
+static bool
+sysfs_dir(dev_t rdev, char* out, size_t len)
+{
+	char link[64];
+	char real[PATH_MAX];
+
+	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", major(rdev),
+			minor(rdev));
+
+	if (realpath(link, real) == NULL || strlen(real) >= len) {
+		return false;
+	}
+
+	strcpy(out, real);
+
+	return true;
+}
+
+static bool
+disk_dir(dev_t rdev, char* out, size_t len)
+{
+	if (! sysfs_dir(rdev, out, len)) {
+		return false;
+	}
+
+	char part[PATH_MAX + 16];
+	struct stat st;
+
+	snprintf(part, sizeof(part), "%s/partition", out);
+
+	if (stat(part, &st) == 0) {
+		char* slash = strrchr(out, '/');
+
+		if (slash != NULL) {
+			*slash = '\0';
+		}
+	}
+
+	return true;
+}
+
+// Is candidate the device rdev itself, or a partition of it?
+static bool
+same_or_part_of(dev_t candidate, dev_t rdev)
+{
+	if (candidate == rdev) {
+		return true;
+	}
+
+	char whole[PATH_MAX];
+	char cand_disk[PATH_MAX];
+	char cand_self[PATH_MAX];
+
+	if (! sysfs_dir(rdev, whole, sizeof(whole)) ||
+			! sysfs_dir(candidate, cand_self, sizeof(cand_self)) ||
+			! disk_dir(candidate, cand_disk, sizeof(cand_disk))) {
+		return false;
+	}
+
+	return strcmp(cand_self, cand_disk) != 0 && strcmp(cand_disk, whole) == 0;
+}
+
+static void
+find_mounts(dev_t rdev, strbuf* sb, bool* found)
+{
+	FILE* f = fopen("/proc/self/mounts", "r");
+
+	if (f == NULL) {
+		return;
+	}
+
+	char line[4096];
+
+	while (fgets(line, sizeof(line), f) != NULL) {
+		char src[PATH_MAX];
+		char dst[PATH_MAX];
+		struct stat st;
+
+		if (sscanf(line, "%4095s %4095s", src, dst) != 2 || src[0] != '/' ||
+				stat(src, &st) != 0 || ! S_ISBLK(st.st_mode) ||
+				! same_or_part_of(st.st_rdev, rdev)) {
+			continue;
+		}
+
+		sb_printf(sb, "%s%s mounted on %s", *found ? "; " : "", src, dst);
+		*found = true;
+	}
+
+	fclose(f);
+}
+
+static void
+find_swaps(dev_t rdev, strbuf* sb, bool* found)
+{
+	FILE* f = fopen("/proc/swaps", "r");
+
+	if (f == NULL) {
+		return;
+	}
+
+	char line[4096];
+
+	while (fgets(line, sizeof(line), f) != NULL) {
+		char src[PATH_MAX];
+		struct stat st;
+
+		if (sscanf(line, "%4095s", src) != 1 || src[0] != '/' ||
+				stat(src, &st) != 0 || ! S_ISBLK(st.st_mode) ||
+				! same_or_part_of(st.st_rdev, rdev)) {
+			continue;
+		}
+
+		sb_printf(sb, "%s%s is swap", *found ? "; " : "", src);
+		*found = true;
+	}
+
+	fclose(f);
+}
+
+static void
+find_sysfs_holders(dev_t rdev, strbuf* sb, bool* found)
+{
+	char dir[PATH_MAX];
+
+	if (! sysfs_dir(rdev, dir, sizeof(dir))) {
+		return;
+	}
+
+	char holders[PATH_MAX + 16];
+
+	snprintf(holders, sizeof(holders), "%s/holders", dir);
+
+	DIR* d = opendir(holders);
+
+	if (d == NULL) {
+		return;
+	}
+
+	struct dirent* e;
+
+	while ((e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.') {
+			continue;
+		}
+
+		sb_printf(sb, "%sheld by %s", *found ? "; " : "", e->d_name);
+		*found = true;
+	}
+
+	closedir(d);
+}
+
+static bool
+read_file(const char* path, char* buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		return false;
+	}
+
+	ssize_t n = read(fd, buf, len - 1);
+
+	close(fd);
+
+	if (n < 0) {
+		return false;
+	}
+
+	buf[n] = '\0';
+
+	char* nl = strchr(buf, '\n');
+
+	if (nl != NULL) {
+		*nl = '\0';
+	}
+
+	return true;
+}

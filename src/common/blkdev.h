@@ -1,0 +1,28 @@
+/*
+ * blkdev.h - what the kernel knows about a block device: whether it is in
+ * use (mounted, swap, held by md/LVM/dm), its sysfs directory and its I/O
+ * scheduler.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+// Safety probe, before any write: open the device once with O_EXCL and
+// close it again. The kernel answers EBUSY when the device (or, for a
+// whole disk, one of its partitions) is mounted, is swap, or is held by
+// md/LVM/dm. Returns 0 if free; -1 with a message in err naming the device
+// and, where it can be found, what holds it. The claim is not kept, so two
+// act instances may still share a drive.
+int blk_check_not_in_use(const char* path, char* err, size_t err_len);
+
+// Describe what holds the device rdev (mount points, swap, holders) into
+// out; returns false if nothing was found.
+bool blk_describe_holders(dev_t rdev, char* out, size_t out_len);
+
+// Set the I/O scheduler of the disk behind rdev (for a partition, its
+// parent disk) to mode. noop is written as none on a multi-queue kernel
+// that has no noop. Returns 0, or -1 with a message in err.
+int blk_set_scheduler(const char* path, dev_t rdev, const char* mode,
+		char* err, size_t err_len);

@@ -1,0 +1,594 @@
+/*
+ * cfg.c - table-driven config files ("name: value" lines).
+ */
+
+#include "cfg.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "log.h"
+
+//==========================================================
+// Typedefs & constants.
+//
+
+#define DEVICE_SEPARATORS ",; \t"
+
+static const char* const TRUE_WORDS[] = { "yes", "y", "true", NULL };
+static const char* const FALSE_WORDS[] = { "no", "n", "false", NULL };
+
+//==========================================================
+// Forward declarations.
+//
+
+static int item_index(const cfg_table* t, const char* name);
+static int apply_value(const cfg_table* t, const cfg_item* item,
+		void* base, const char* value, char* err, size_t err_len);
+static int parse_names(const cfg_table* t, const cfg_item* item,
+		cfg_names* names, const char* value, char* err, size_t err_len);
+static bool word_in(const char* const* words, const char* text);
+static bool is_default(const cfg_item* item, const void* f);
+static void* field(void* base, const cfg_item* item);
+static const void* cfield(const void* base, const cfg_item* item);
+static char* trim(char* s);
+
+//==========================================================
+// Public API.
+//
+
+bool
+cfg_parse_u32(const char* text, uint32_t* out)
+{
+	if (*text == '\0') {
+		return false;
+	}
+
+	uint64_t v = 0;
+
+	for (const char* p = text; *p != '\0'; p++) {
+		if (! isdigit((unsigned char)*p)) {
+			return false;
+		}
+
+		v = v * 10 + (uint64_t)(*p - '0');
+
+		if (v > UINT32_MAX) {
+			return false;
+		}
+	}
+
+	*out = (uint32_t)v;
+
+	return true;
+}
+
+bool
+cfg_parse_flag(const char* text, bool* out)
+{
+	if (word_in(TRUE_WORDS, text)) {
+		*out = true;
+		return true;
+	}
+
+	if (word_in(FALSE_WORDS, text)) {
+		*out = false;
+		return true;
+	}
+
+	return false;
+}
+
+void
+cfg_defaults(const cfg_table* t, void* base, cfg_set* set)
+{
+	memset(set, 0, sizeof(*set));
+
+	for (uint32_t i = 0; i < t->n_items; i++) {
+		const cfg_item* item = &t->items[i];
+		void* f = field(base, item);
+
+		switch (item->type) {
+		case CFG_U32:
+		case CFG_LEGACY:
+			*(uint32_t*)f = item->def;
+			break;
+		case CFG_FLAG:
+			*(bool*)f = item->def != 0;
+			break;
+		case CFG_WORD:
+			*(const char**)f = item->words[item->def];
+			break;
+		case CFG_NAMES:
+			((cfg_names*)f)->n = 0;
+			break;
+		case CFG_FOREIGN:
+			break;
+		}
+	}
+}
+
+int
+cfg_apply_line(const cfg_table* t, void* base, cfg_set* set,
+		const char* line, char* err, size_t err_len)
+{
+	size_t len = strlen(line);
+	char* copy = malloc(len + 1);
+
+	if (copy == NULL) {
+		snprintf(err, err_len, "out of memory reading the config");
+		return -1;
+	}
+
+	memcpy(copy, line, len + 1);
+
+	char* hash = strchr(copy, '#');
+
+	if (hash != NULL) {
+		*hash = '\0';
+	}
+
+	char* name = trim(copy);
+	int rv = 0;
+
+	if (*name == '\0') {
+		goto done;
+	}
+
+	char* p = name;
+
+	while (*p != '\0' && *p != ':' && ! isspace((unsigned char)*p)) {
+		p++;
+	}
+
+	char* value = p;
+
+	if (*p != '\0') {
+		bool colon = *p == ':';
+
+		*p = '\0';
+		value = p + 1;
+
+		while (isspace((unsigned char)*value)) {
+			value++;
+		}
+
+		if (! colon && *value == ':') {
+			value++;
+
+			while (isspace((unsigned char)*value)) {
+				value++;
+			}
+		}
+	}
+
+	int ix = item_index(t, name);
+
+	if (ix < 0) {
+		snprintf(err, err_len, "unknown config item '%s'", name);
+		rv = -1;
+		goto done;
+	}
+
+	const cfg_item* item = &t->items[ix];
+
+	if (item->type == CFG_FOREIGN) {
+		snprintf(err, err_len, "config item '%s' applies to %s only",
+				name, t->other);
+		rv = -1;
+		goto done;
+	}
+
+	if (*value == '\0') {
+		snprintf(err, err_len, "config item '%s' has no value", name);
+		rv = -1;
+		goto done;
+	}
+
+	rv = apply_value(t, item, base, value, err, err_len);
+
+	if (rv == 0) {
+		set->set[ix] = true;
+	}
+
+done:
+	free(copy);
+
+	return rv;
+}
+
+int
+cfg_load_text(const cfg_table* t, const char* text, void* base,
+		cfg_set* set, char* err, size_t err_len)
+{
+	cfg_defaults(t, base, set);
+
+	const char* p = text;
+	uint32_t line_no = 0;
+
+	while (*p != '\0') {
+		const char* eol = strchr(p, '\n');
+		size_t n = eol != NULL ? (size_t)(eol - p) : strlen(p);
+		char* line = strndup(p, n);
+
+		if (line == NULL) {
+			snprintf(err, err_len, "out of memory reading the config");
+			return -1;
+		}
+
+		line_no++;
+
+		char msg[CFG_ERR_LEN];
+		int rv = cfg_apply_line(t, base, set, line, msg, sizeof(msg));
+
+		free(line);
+
+		if (rv != 0) {
+			snprintf(err, err_len, "%s (line %u)", msg, line_no);
+			return -1;
+		}
+
+		p += n;
+
+		if (*p == '\n') {
+			p++;
+		}
+	}
+
+	for (uint32_t i = 0; i < t->n_items; i++) {
+		if ((t->items[i].flags & CFG_REQUIRED) != 0 && ! set->set[i]) {
+			snprintf(err, err_len, "config item '%s' is required but missing",
+					t->items[i].name);
+			return -1;
+		}
+	}
+
+	return 0;
+}
+
+int
+cfg_load(const cfg_table* t, const char* path, void* base, cfg_set* set,
+		char* err, size_t err_len)
+{
+	FILE* f = fopen(path, "r");
+
+	if (f == NULL) {
+		snprintf(err, err_len, "can't open config file %s: %s", path,
+				strerror(errno));
+		return -1;
+	}
+
+	size_t cap = 4096;
+	size_t len = 0;
+	char* text = malloc(cap);
+	size_t n;
+
+	while (text != NULL && (n = fread(text + len, 1, cap - len - 1, f)) > 0) {
+		len += n;
+
+		if (cap - len - 1 == 0) {
+			cap *= 2;
+
+			char* bigger = realloc(text, cap);
+
+			if (bigger == NULL) {
+				free(text);
+			}
+
+			text = bigger;
+		}
+	}
+
+	bool read_error = ferror(f) != 0;
+
+	fclose(f);
+
+	if (text == NULL) {
+		snprintf(err, err_len, "out of memory reading config file %s", path);
+		return -1;
+	}
+
+	if (read_error) {
+		snprintf(err, err_len, "can't read config file %s", path);
+		free(text);
+		return -1;
+	}
+
+	text[len] = '\0';
+
+	if (strlen(text) != len) {
+		snprintf(err, err_len, "config file %s is not a text file (NUL byte)",
+				path);
+		free(text);
+		return -1;
+	}
+
+	int rv = cfg_load_text(t, text, base, set, err, err_len);
+
+	free(text);
+
+	return rv;
+}
+
+const cfg_item*
+cfg_find(const cfg_table* t, const char* name)
+{
+	int ix = item_index(t, name);
+
+	return ix < 0 ? NULL : &t->items[ix];
+}
+
+bool
+cfg_is_set(const cfg_table* t, const cfg_set* set, const char* name)
+{
+	int ix = item_index(t, name);
+
+	return ix >= 0 && set->set[ix];
+}
+
+void
+cfg_echo(const cfg_table* t, const void* base, strbuf* sb)
+{
+	for (uint32_t i = 0; i < t->n_items; i++) {
+		const cfg_item* item = &t->items[i];
+		const void* f = cfield(base, item);
+
+		if (item->type == CFG_LEGACY || item->type == CFG_FOREIGN ||
+				(item->flags & CFG_NO_ECHO) != 0) {
+			continue;
+		}
+
+		if ((item->flags & CFG_ECHO_NONDEF) != 0 && is_default(item, f)) {
+			continue;
+		}
+
+		if ((item->flags & CFG_ECHO_IF) != 0) {
+			const cfg_item* gate = cfg_find(t, item->echo_if);
+
+			if (gate != NULL && ! *(const bool*)cfield(base, gate)) {
+				continue;
+			}
+		}
+
+		switch (item->type) {
+		case CFG_U32: {
+			uint32_t v = *(const uint32_t*)f;
+
+			if ((item->flags & CFG_ECHO_NONZERO) == 0 || v != 0) {
+				sb_printf(sb, "%s: %" PRIu32 "\n", item->name, v);
+			}
+			break;
+		}
+		case CFG_FLAG:
+			sb_printf(sb, "%s: %s\n", item->name,
+					*(const bool*)f ? "yes" : "no");
+			break;
+		case CFG_WORD:
+			sb_printf(sb, "%s: %s\n", item->name, *(const char* const*)f);
+			break;
+		case CFG_NAMES: {
+			const cfg_names* names = f;
+
+			sb_printf(sb, "%s:", item->name);
+
+			for (uint32_t d = 0; d < names->n; d++) {
+				sb_printf(sb, " %s", names->names[d]);
+			}
+
+			sb_printf(sb, "\nnum-devices: %" PRIu32 "\n", names->n);
+			break;
+		}
+		case CFG_LEGACY:
+		case CFG_FOREIGN:
+			break;
+		}
+	}
+}
+
+//==========================================================
+// Local helpers.
+//
+
+static int
+item_index(const cfg_table* t, const char* name)
+{
+	for (uint32_t i = 0; i < t->n_items; i++) {
+		if (strcmp(t->items[i].name, name) == 0) {
+			return (int)i;
+		}
+	}
+
+	return -1;
+}
+
+static int
+apply_value(const cfg_table* t, const cfg_item* item, void* base,
+		const char* value, char* err, size_t err_len)
+{
+	void* f = field(base, item);
+
+	switch (item->type) {
+	case CFG_LEGACY: {
+		uint32_t v = 0;
+
+		// Accepted whatever the value; a number is kept (num-queues and
+		// threads-per-queue can still set service-threads).
+		*(uint32_t*)f = cfg_parse_u32(value, &v) ? v : 0;
+		log_warn("config item '%s' is obsolete (ACT 4) - %s", item->name,
+				item->help);
+		return 0;
+	}
+	case CFG_U32: {
+		uint32_t v;
+
+		if (! cfg_parse_u32(value, &v)) {
+			bool digits = strspn(value, "0123456789") == strlen(value);
+
+			snprintf(err, err_len, digits ?
+					"config item '%s': '%s' is larger than 4294967295" :
+					"config item '%s': '%s' is not a decimal number",
+					item->name, value);
+			return -1;
+		}
+
+		if (v < item->min || v > item->max) {
+			snprintf(err, err_len, "config item '%s': %" PRIu32
+					" is out of range (%" PRIu32 " to %" PRIu32 ")",
+					item->name, v, item->min, item->max);
+			return -1;
+		}
+
+		*(uint32_t*)f = v;
+		return 0;
+	}
+	case CFG_FLAG:
+		if (! cfg_parse_flag(value, (bool*)f)) {
+			snprintf(err, err_len, "config item '%s': '%s' is not yes or no",
+					item->name, value);
+			return -1;
+		}
+		return 0;
+	case CFG_WORD:
+		for (const char* const* w = item->words; *w != NULL; w++) {
+			if (strcmp(*w, value) == 0) {
+				*(const char**)f = *w;
+				return 0;
+			}
+		}
+		{
+			char choices[256];
+			strbuf sb;
+
+			sb_init(&sb, choices, sizeof(choices));
+
+			for (const char* const* w = item->words; *w != NULL; w++) {
+				sb_printf(&sb, "%s%s", w == item->words ? "" : ", ", *w);
+			}
+
+			snprintf(err, err_len, "config item '%s': '%s' is not one of %s",
+					item->name, value, choices);
+		}
+		return -1;
+	case CFG_NAMES:
+		return parse_names(t, item, f, value, err, err_len);
+	case CFG_FOREIGN:
+		break;
+	}
+
+	return 0;
+}
+
+static int
+parse_names(const cfg_table* t, const cfg_item* item, cfg_names* names,
+		const char* value, char* err, size_t err_len)
+{
+	char* copy = strdup(value);
+
+	if (copy == NULL) {
+		snprintf(err, err_len, "out of memory reading the config");
+		return -1;
+	}
+
+	int rv = 0;
+	char* save = NULL;
+
+	names->n = 0;
+
+	for (char* tok = strtok_r(copy, DEVICE_SEPARATORS, &save); tok != NULL;
+			tok = strtok_r(NULL, DEVICE_SEPARATORS, &save)) {
+		if (names->n == t->max_devices) {
+			snprintf(err, err_len, "config item '%s': more than %" PRIu32
+					" devices", item->name, t->max_devices);
+			rv = -1;
+			break;
+		}
+
+		if (strlen(tok) >= CFG_MAX_NAME) {
+			snprintf(err, err_len, "config item '%s': device name '%.40s...' "
+					"is %zu characters, at most %d", item->name, tok,
+					strlen(tok), CFG_MAX_NAME - 1);
+			rv = -1;
+			break;
+		}
+
+		for (uint32_t i = 0; i < names->n; i++) {
+			if (strcmp(names->names[i], tok) == 0) {
+				snprintf(err, err_len, "config item '%s': device %s is named "
+						"twice", item->name, tok);
+				free(copy);
+				return -1;
+			}
+		}
+
+		strcpy(names->names[names->n++], tok);
+	}
+
+	if (rv == 0 && names->n == 0) {
+		snprintf(err, err_len, "config item '%s' names no device", item->name);
+		rv = -1;
+	}
+
+	free(copy);
+
+	return rv;
+}
+
+static bool
+word_in(const char* const* words, const char* text)
+{
+	for (const char* const* w = words; *w != NULL; w++) {
+		if (strcasecmp(*w, text) == 0) {
+			return true;
+		}
+	}
+
+	return false;
+}
+
+static bool
+is_default(const cfg_item* item, const void* f)
+{
+	switch (item->type) {
+	case CFG_U32:
+		return *(const uint32_t*)f == item->def;
+	case CFG_FLAG:
+		return *(const bool*)f == (item->def != 0);
+	case CFG_WORD:
+		return strcmp(*(const char* const*)f, item->words[item->def]) == 0;
+	default:
+		return false;
+	}
+}
+
+static void*
+field(void* base, const cfg_item* item)
+{
+	return (char*)base + item->offset;
+}
+
+static const void*
+cfield(const void* base, const cfg_item* item)
+{
+	return (const char*)base + item->offset;
+}
+
+static char*
+trim(char* s)
+{
+	while (isspace((unsigned char)*s)) {
+		s++;
+	}
+
+	size_t n = strlen(s);
+
+	while (n > 0 && isspace((unsigned char)s[n - 1])) {
+		s[--n] = '\0';
+	}
+
+	return s;
+}

@@ -1,0 +1,105 @@
+/*
+ * cfg.h - table-driven config files ("name: value" lines).
+ *
+ * Each program describes its items once, in a table in echo order: name,
+ * type, where the value lives in the program's config struct, default,
+ * limits, echo rule and a one-line help. The same table drives parsing,
+ * range validation, the config echo in the log and the usage text.
+ *
+ * Syntax: one item per line; name and value separated by a colon and/or
+ * white space; '#' starts a comment anywhere; blank lines ignored; an item
+ * given twice takes the last value. Numbers are plain decimal (leading
+ * zeros allowed, "093" is 93) within 32 bits; flags are yes/y/true or
+ * no/n/false in any case.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "strbuf.h"
+
+#define CFG_MAX_ITEMS 64
+#define CFG_MAX_DEVICES 128
+#define CFG_MAX_NAME 128 // including the terminating NUL
+#define CFG_ERR_LEN 512
+
+typedef enum {
+	CFG_U32,     // unsigned decimal, 32 bits
+	CFG_FLAG,    // yes / no
+	CFG_NAMES,   // device list, comma/semicolon/space separated
+	CFG_WORD,    // one of a fixed set of words
+	CFG_LEGACY,  // obsolete number: accepted with a warning, not echoed
+	CFG_FOREIGN  // belongs to the other benchmark: an error here
+} cfg_type;
+
+// Echo rules.
+#define CFG_REQUIRED     0x01 // must be given
+#define CFG_ECHO_NONZERO 0x02 // echoed only when the value is not 0
+#define CFG_ECHO_NONDEF  0x04 // echoed only when not the default (our additions)
+#define CFG_NO_ECHO      0x08 // never echoed
+#define CFG_ECHO_IF      0x10 // echoed only when flag item echo_if is yes
+
+typedef struct cfg_names_s {
+	uint32_t n;
+	char names[CFG_MAX_DEVICES][CFG_MAX_NAME];
+} cfg_names;
+
+typedef struct cfg_item_s {
+	const char* name;
+	cfg_type type;
+	size_t offset;           // of the value in the config struct
+	uint32_t def;            // default: number, flag, or index into words
+	uint32_t min;            // inclusive limits for a given CFG_U32 value
+	uint32_t max;
+	uint32_t flags;
+	const char* const* words; // CFG_WORD: NULL-terminated choices
+	const char* echo_if;      // CFG_ECHO_IF: the flag item that enables it
+	const char* help;         // one line for the example config and docs
+} cfg_item;
+
+typedef struct cfg_table_s {
+	const char* program;      // "act_storage"
+	const char* other;        // the program CFG_FOREIGN items belong to
+	const cfg_item* items;
+	uint32_t n_items;
+	uint32_t max_devices;
+} cfg_table;
+
+typedef struct cfg_set_s {
+	bool set[CFG_MAX_ITEMS];  // given in the file
+} cfg_set;
+
+// Parse a number / flag value (exposed for tests). Return false if the
+// text is not a valid value.
+bool cfg_parse_u32(const char* text, uint32_t* out);
+bool cfg_parse_flag(const char* text, bool* out);
+
+// Set every item of base to its default and clear set.
+void cfg_defaults(const cfg_table* t, void* base, cfg_set* set);
+
+// Apply one "name: value" line (comments and blanks allowed). Returns 0,
+// or -1 with a message in err that names the item and the value.
+int cfg_apply_line(const cfg_table* t, void* base, cfg_set* set,
+		const char* line, char* err, size_t err_len);
+
+// Defaults, then every line of the file at path, then the required and
+// range checks. Returns 0, or -1 with the message in err (with the line
+// number where there is one).
+int cfg_load(const cfg_table* t, const char* path, void* base, cfg_set* set,
+		char* err, size_t err_len);
+
+// Parse from a string holding a whole file (tests).
+int cfg_load_text(const cfg_table* t, const char* text, void* base,
+		cfg_set* set, char* err, size_t err_len);
+
+// The table entry of an item, or NULL.
+const cfg_item* cfg_find(const cfg_table* t, const char* name);
+
+// Whether the named item was given in the file.
+bool cfg_is_set(const cfg_table* t, const cfg_set* set, const char* name);
+
+// Append the config echo ("name: value" lines, table order) to sb.
+// device-names is followed by "num-devices: N".
+void cfg_echo(const cfg_table* t, const void* base, strbuf* sb);

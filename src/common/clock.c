@@ -1,0 +1,42 @@
+/*
+ * clock.c - monotonic nanosecond clock and absolute sleeps.
+ */
+
+#include "clock.h"
+
+#include <errno.h>
+#include <time.h>
+
+//==========================================================
+// Public API.
+//
+
+uint64_t
+clock_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+
+	return (uint64_t)ts.tv_sec * NS_PER_SEC + (uint64_t)ts.tv_nsec;
+}
+
+void
+clock_sleep_until(uint64_t deadline_ns)
+{
+	struct timespec ts = {
+		.tv_sec = (time_t)(deadline_ns / NS_PER_SEC),
+		.tv_nsec = (long)(deadline_ns % NS_PER_SEC)
+	};
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
+			EINTR) {
+		;
+	}
+}
+
+void
+clock_sleep_ns(uint64_t ns)
+{
+	clock_sleep_until(clock_ns() + ns);
+}

@@ -1,0 +1,263 @@
+/*
+ * dev.c - opening test devices: block devices and file-backed devices.
+ */
+
+#include "dev.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "blkdev.h"
+#include "log.h"
+
+//==========================================================
+// Typedefs & constants.
+//
+
+#define IO_ALIGN 4096
+#define MIN_PROBE_SIZE 512
+#define MAX_PROBE_SIZE 4096
+
+//==========================================================
+// Forward declarations.
+//
+
+static int open_block(dev* d, const char* name, const dev_opts* o, char* err,
+		size_t len);
+static int open_file(dev* d, const char* name, const dev_opts* o, char* err,
+		size_t len);
+static int probe_min_io(dev* d, char* err, size_t len);
+
+//==========================================================
+// Public API.
+//
+
+int
+dev_check(const char* name, const dev_opts* o, char* err, size_t len)
+{
+	struct stat st;
+
+	if (stat(name, &st) != 0) {
+		if (errno == ENOENT && o->file_size != 0) {
+			return 0; // will be created
+		}
+
+		snprintf(err, len, "can't use device %s: %s (errno %d)%s", name,
+				strerror(errno), errno, errno == ENOENT ?
+				" - set file-size-mbytes to create a file-backed device" : "");
+		return -1;
+	}
+
+	if (S_ISBLK(st.st_mode)) {
+		if (o->file_size != 0) {
+			snprintf(err, len, "device %s is a block device but "
+					"file-size-mbytes is set (it applies to files only)", name);
+			return -1;
+		}
+
+		return blk_check_not_in_use(name, err, len);
+	}
+
+	if (! S_ISREG(st.st_mode)) {
+		snprintf(err, len, "device %s is neither a block device nor a "
+				"regular file", name);
+		return -1;
+	}
+
+	if (o->file_size == 0 && st.st_size == 0) {
+		snprintf(err, len, "device file %s is empty - set file-size-mbytes "
+				"to size it", name);
+		return -1;
+	}
+
+	return 0;
+}
+
+int
+dev_open(dev* d, const char* name, const dev_opts* o, char* err, size_t len)
+{
+	memset(d, 0, sizeof(*d));
+	d->fd = -1;
+	snprintf(d->name, sizeof(d->name), "%s", name);
+
+	if (dev_check(name, o, err, len) != 0) {
+		return -1;
+	}
+
+	struct stat st;
+	bool is_block = stat(name, &st) == 0 && S_ISBLK(st.st_mode);
+	int rv = is_block ? open_block(d, name, o, err, len) :
+			open_file(d, name, o, err, len);
+
+	if (rv == 0) {
+		rv = probe_min_io(d, err, len);
+	}
+
+	if (rv != 0) {
+		dev_close(d);
+	}
+
+	return rv;
+}
+
+void
+dev_close(dev* d)
+{
+	if (d->fd >= 0) {
+		close(d->fd);
+		d->fd = -1;
+	}
+}
+
+void*
+dev_alloc_buf(size_t size)
+{
+	void* buf = NULL;
+
+	if (posix_memalign(&buf, IO_ALIGN, size == 0 ? IO_ALIGN : size) != 0) {
+		return NULL;
+	}
+
+	return buf;
+}
+
+//==========================================================
+// Local helpers.
+//
+
+static int
+open_block(dev* d, const char* name, const dev_opts* o, char* err, size_t len)
+{
+	int flags = O_RDWR | O_DIRECT | O_CLOEXEC | (o->dsync ? O_DSYNC : 0);
+
+	d->is_block = true;
+	d->fd = open(name, flags);
+
+	if (d->fd < 0) {
+		snprintf(err, len, "can't open device %s: %s (errno %d)", name,
+				strerror(errno), errno);
+		return -1;
+	}
+
+	if (ioctl(d->fd, BLKGETSIZE64, &d->size) != 0) {
+		snprintf(err, len, "can't get the size of device %s: ioctl "
+				"BLKGETSIZE64: %s (errno %d)", name, strerror(errno), errno);
+		return -1;
+	}
+
+	if (d->size == 0) {
+		snprintf(err, len, "device %s has size 0", name);
+		return -1;
+	}
+
+	if (o->scheduler != NULL) {
+		struct stat st;
+		char msg[512];
+
+		if (fstat(d->fd, &st) != 0 ||
+				blk_set_scheduler(name, st.st_rdev, o->scheduler, msg,
+						sizeof(msg)) != 0) {
+			log_warn("scheduler-mode not set for %s: %s", name, msg);
+		}
+	}
+
+	return 0;
+}
+
+static int
+open_file(dev* d, const char* name, const dev_opts* o, char* err, size_t len)
+{
+	int flags = O_RDWR | O_CLOEXEC | (o->dsync ? O_DSYNC : 0) |
+			(o->file_size != 0 ? O_CREAT : 0);
+
+	d->fd = open(name, flags | O_DIRECT, 0644);
+
+	if (d->fd < 0 && errno == EINVAL) {
+		d->fd = open(name, flags, 0644);
+
+		if (d->fd >= 0) {
+			d->buffered = true;
+			log_warn("the file system of %s refuses O_DIRECT - using "
+					"buffered I/O: latencies will include the page cache and "
+					"do not measure the drive", name);
+		}
+	}
+
+	if (d->fd < 0) {
+		snprintf(err, len, "can't open device file %s: %s (errno %d)", name,
+				strerror(errno), errno);
+		return -1;
+	}
+
+	struct stat st;
+
+	if (fstat(d->fd, &st) != 0) {
+		snprintf(err, len, "can't stat device file %s: %s (errno %d)", name,
+				strerror(errno), errno);
+		return -1;
+	}
+
+	if (o->file_size != 0 && (uint64_t)st.st_size != o->file_size) {
+		if (ftruncate(d->fd, (off_t)o->file_size) != 0) {
+			snprintf(err, len, "can't size device file %s to %llu bytes: %s "
+					"(errno %d)", name, (unsigned long long)o->file_size,
+					strerror(errno), errno);
+			return -1;
+		}
+
+		st.st_size = (off_t)o->file_size;
+	}
+
+	d->size = (uint64_t)st.st_size;
+
+	if (d->size == 0) {
+		snprintf(err, len, "device file %s is empty - set file-size-mbytes "
+				"to size it", name);
+		return -1;
+	}
+
+	return 0;
+}
+
+static int
+probe_min_io(dev* d, char* err, size_t len)
+{
+	void* buf = dev_alloc_buf(MAX_PROBE_SIZE);
+
+	if (buf == NULL) {
+		snprintf(err, len, "out of memory probing device %s", d->name);
+		return -1;
+	}
+
+	int last_errno = 0;
+
+	for (uint32_t size = MIN_PROBE_SIZE; size <= MAX_PROBE_SIZE; size *= 2) {
+		if (size > d->size) {
+			break;
+		}
+
+		ssize_t n = pread(d->fd, buf, size, 0);
+
+		if (n == (ssize_t)size) {
+			d->min_io = size;
+			free(buf);
+			return 0;
+		}
+
+		last_errno = n < 0 ? errno : EIO;
+	}
+
+	free(buf);
+	snprintf(err, len, "can't find a minimum I/O size for device %s: no "
+			"O_DIRECT read of 512 to 4096 bytes at offset 0 works (last "
+			"error: %s, errno %d)", d->name, strerror(last_errno), last_errno);
+
+	return -1;
+}

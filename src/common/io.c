@@ -1,0 +1,156 @@
+/*
+ * io.c - whole synchronous I/Os, and counting the ones that fail.
+ */
+
+#include "io.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "log.h"
+
+//==========================================================
+// Globals.
+//
+
+static uint64_t g_limit = 0;
+static atomic_uint_fast64_t g_n_errors = 0;
+
+static pthread_mutex_t g_lines_lock = PTHREAD_MUTEX_INITIALIZER;
+static uint64_t g_window_sec = 0;
+static uint32_t g_window_lines = 0;
+static uint64_t g_suppressed = 0;
+
+//==========================================================
+// Public API.
+//
+
+int
+io_read(int fd, void* buf, size_t size, uint64_t off)
+{
+	size_t done = 0;
+
+	while (done < size) {
+		ssize_t n = pread(fd, (char*)buf + done, size - done,
+				(off_t)(off + done));
+
+		if (n < 0) {
+			if (errno == EINTR) {
+				continue;
+			}
+
+			return errno;
+		}
+
+		if (n == 0) {
+			return EIO; // past the end of the device
+		}
+
+		done += (size_t)n;
+	}
+
+	return 0;
+}
+
+int
+io_write(int fd, const void* buf, size_t size, uint64_t off)
+{
+	size_t done = 0;
+
+	while (done < size) {
+		ssize_t n = pwrite(fd, (const char*)buf + done, size - done,
+				(off_t)(off + done));
+
+		if (n < 0) {
+			if (errno == EINTR) {
+				continue;
+			}
+
+			return errno;
+		}
+
+		if (n == 0) {
+			return ENOSPC;
+		}
+
+		done += (size_t)n;
+	}
+
+	return 0;
+}
+
+void
+io_set_error_limit(uint64_t limit)
+{
+	g_limit = limit;
+}
+
+bool
+io_failed(const char* device, const char* op, uint64_t off, size_t size,
+		int err)
+{
+	uint64_t n = atomic_fetch_add(&g_n_errors, 1) + 1;
+	uint64_t now_sec = clock_ns() / NS_PER_SEC;
+	uint64_t hidden = 0;
+	bool show;
+
+	pthread_mutex_lock(&g_lines_lock);
+
+	if (now_sec != g_window_sec) {
+		hidden = g_suppressed;
+		g_suppressed = 0;
+		g_window_sec = now_sec;
+		g_window_lines = 0;
+	}
+
+	show = g_window_lines < IO_ERROR_LINES_PER_SEC;
+
+	if (show) {
+		g_window_lines++;
+	}
+	else {
+		g_suppressed++;
+	}
+
+	pthread_mutex_unlock(&g_lines_lock);
+
+	if (hidden != 0) {
+		log_error("%" PRIu64 " more I/O errors were not shown", hidden);
+	}
+
+	if (show) {
+		log_error("%s failed on device %s at offset %" PRIu64 ", size %zu: "
+				"%s (errno %d) - failed I/Os: %" PRIu64 ", io-error-limit: %"
+				PRIu64,
+				op, device, off, size, strerror(err), err, n, g_limit);
+	}
+
+	return n > g_limit;
+}
+
+uint64_t
+io_error_count(void)
+{
+	return atomic_load(&g_n_errors);
+}
+
+void
+io_flush_suppressed(void)
+{
+	pthread_mutex_lock(&g_lines_lock);
+
+	uint64_t hidden = g_suppressed;
+
+	g_suppressed = 0;
+
+	pthread_mutex_unlock(&g_lines_lock);
+
+	if (hidden != 0) {
+		log_error("%" PRIu64 " more I/O errors were not shown", hidden);
+	}
+}

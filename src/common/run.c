@@ -1,0 +1,209 @@
+/*
+ * run.c - the life of a benchmark run: exit statuses, stopping, signals and
+ * the report clock.
+ */
+
+#include "run.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "clock.h"
+#include "log.h"
+
+//==========================================================
+// Typedefs & constants.
+//
+
+#define SLEEP_SLICE_NS (50 * NS_PER_MS)
+
+//==========================================================
+// Globals.
+//
+
+static atomic_bool g_going = true;
+static atomic_int g_stop_code = -1;
+static pthread_t g_main_thread;
+static sigset_t g_signals;
+
+static pthread_mutex_t g_threads_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_t* g_threads = NULL;
+static size_t g_n_threads = 0;
+
+//==========================================================
+// Public API.
+//
+
+void
+run_block_signals(void)
+{
+	sigemptyset(&g_signals);
+	sigaddset(&g_signals, SIGINT);
+	sigaddset(&g_signals, SIGTERM);
+	sigaddset(&g_signals, SIGUSR1);
+	pthread_sigmask(SIG_BLOCK, &g_signals, NULL);
+	g_main_thread = pthread_self();
+}
+
+bool
+run_going(void)
+{
+	return atomic_load_explicit(&g_going, memory_order_relaxed);
+}
+
+void
+run_stop(int exit_code)
+{
+	int expected = -1;
+
+	if (atomic_compare_exchange_strong(&g_stop_code, &expected, exit_code)) {
+		atomic_store(&g_going, false);
+
+		if (! pthread_equal(pthread_self(), g_main_thread)) {
+			pthread_kill(g_main_thread, SIGUSR1);
+		}
+	}
+}
+
+int
+run_stop_code(void)
+{
+	return atomic_load(&g_stop_code);
+}
+
+int
+run_reports(uint64_t start_ns, uint32_t duration_sec, uint32_t interval_sec,
+		run_report_fn report, void* udata)
+{
+	uint32_t report_sec = 0;
+
+	while (report_sec < duration_sec) {
+		uint64_t next = (uint64_t)report_sec + interval_sec;
+
+		report_sec = next < duration_sec ? (uint32_t)next : duration_sec;
+
+		uint64_t due = start_ns + (uint64_t)report_sec * NS_PER_SEC;
+		uint64_t now;
+
+		while ((now = clock_ns()) < due && run_going()) {
+			uint64_t wait = due - now;
+			struct timespec ts = {
+				.tv_sec = (time_t)(wait / NS_PER_SEC),
+				.tv_nsec = (long)(wait % NS_PER_SEC)
+			};
+			int sig = sigtimedwait(&g_signals, NULL, &ts);
+
+			if (sig == SIGINT || sig == SIGTERM) {
+				run_stop(EXIT_SIGNAL + sig);
+				log_final("stopped by signal %s after %" PRIu64 " sec\n",
+						run_signal_name(sig),
+						(clock_ns() - start_ns) / NS_PER_SEC);
+				return EXIT_SIGNAL + sig;
+			}
+		}
+
+		if (! run_going()) {
+			break;
+		}
+
+		report(report_sec, udata);
+	}
+
+	run_stop(EXIT_OK);
+
+	return run_stop_code();
+}
+
+void
+run_sleep_until(uint64_t deadline_ns)
+{
+	uint64_t now;
+
+	while ((now = clock_ns()) < deadline_ns && run_going()) {
+		uint64_t left = deadline_ns - now;
+
+		clock_sleep_until(left > SLEEP_SLICE_NS ? now + SLEEP_SLICE_NS :
+				deadline_ns);
+	}
+}
+
+int
+run_thread_start(void* (*fn)(void*), void* arg)
+{
+	pthread_mutex_lock(&g_threads_lock);
+
+	pthread_t* more = realloc(g_threads, (g_n_threads + 1) * sizeof(*more));
+
+	if (more == NULL) {
+		pthread_mutex_unlock(&g_threads_lock);
+		return ENOMEM;
+	}
+
+	g_threads = more;
+
+	int rv = pthread_create(&g_threads[g_n_threads], NULL, fn, arg);
+
+	if (rv == 0) {
+		g_n_threads++;
+	}
+
+	pthread_mutex_unlock(&g_threads_lock);
+
+	return rv;
+}
+
+void
+run_join(uint64_t timeout_ns)
+{
+	uint64_t deadline = clock_ns() + timeout_ns;
+	struct timespec abs;
+
+	clock_gettime(CLOCK_REALTIME, &abs);
+
+	uint64_t abs_ns = (uint64_t)abs.tv_sec * NS_PER_SEC +
+			(uint64_t)abs.tv_nsec + timeout_ns;
+
+	abs.tv_sec = (time_t)(abs_ns / NS_PER_SEC);
+	abs.tv_nsec = (long)(abs_ns % NS_PER_SEC);
+
+	pthread_mutex_lock(&g_threads_lock);
+
+	bool all = true;
+
+	for (size_t i = 0; i < g_n_threads; i++) {
+		if (clock_ns() >= deadline ||
+				pthread_timedjoin_np(g_threads[i], NULL, &abs) != 0) {
+			all = false;
+			break;
+		}
+	}
+
+	if (all) {
+		free(g_threads);
+		g_threads = NULL;
+		g_n_threads = 0;
+	}
+
+	pthread_mutex_unlock(&g_threads_lock);
+}
+
+const char*
+run_signal_name(int sig)
+{
+	switch (sig) {
+	case SIGINT:
+		return "SIGINT";
+	case SIGTERM:
+		return "SIGTERM";
+	case SIGUSR1:
+		return "SIGUSR1";
+	default:
+		return "signal";
+	}
+}

@@ -1,0 +1,56 @@
+/*
+ * run.h - the life of a benchmark run: exit statuses, stopping, signals and
+ * the report clock.
+ *
+ * The main thread blocks SIGINT, SIGTERM and SIGUSR1 before it starts any
+ * worker (so workers inherit the mask), then sits in run_reports(), which
+ * waits for each report's due time with sigtimedwait(). A worker that must
+ * end the run (lag, I/O errors) calls run_stop(), which wakes the main
+ * thread with SIGUSR1.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+
+// Exit statuses of all three binaries.
+#define EXIT_OK 0
+#define EXIT_USAGE 1      // usage or config error; nothing was done
+#define EXIT_SETUP 2      // device or setup error
+#define EXIT_LAG 3        // load could not be kept up (max-lag-sec)
+#define EXIT_IO 4         // stopped by I/O errors (io-error-limit)
+#define EXIT_SIGNAL 128   // + signal number
+
+// Call in the main thread before creating any other thread.
+void run_block_signals(void);
+
+// True until the run ends (normally or stopped).
+bool run_going(void);
+
+// End the run with an exit status; the first call wins. Any thread.
+void run_stop(int exit_code);
+
+// The exit status set by the first run_stop, or -1 while running.
+int run_stop_code(void);
+
+// Called for each report: report_sec is the time since start it is due at.
+typedef void (*run_report_fn)(uint32_t report_sec, void* udata);
+
+// Print reports at start + k * interval (k = 1, 2, ...) and a last one at
+// duration, until the end, a stop or a signal. A signal ends the log with
+// "stopped by signal <NAME> after <s> sec". Returns the exit status.
+int run_reports(uint64_t start_ns, uint32_t duration_sec,
+		uint32_t interval_sec, run_report_fn report, void* udata);
+
+// Sleep until deadline_ns, waking early (within ~50 ms) when the run ends.
+void run_sleep_until(uint64_t deadline_ns);
+
+// Start a worker thread (tracked for run_join). Returns 0 or an errno.
+int run_thread_start(void* (*fn)(void*), void* arg);
+
+// Wait up to timeout_ns in all for the workers to finish after the run
+// ended. Workers stuck in an I/O are left behind (the process exits).
+void run_join(uint64_t timeout_ns);
+
+// "SIGINT" etc.
+const char* run_signal_name(int sig);

@@ -1,0 +1,776 @@
+/*
+ * act_storage.c - the storage device I/O test.
+ *
+ * Models the device I/O of a database storing records on flash:
+ *  - service threads do the client reads (small random reads) and, with
+ *    commit-to-device, the record writes, at a fixed rate;
+ *  - per device, a large-block write thread models the flushing of write
+ *    buffers plus defragmentation, and a large-block read thread the
+ *    defragmentation reads;
+ *  - optionally, per device, a tomb raider reading the device round and
+ *    round.
+ * Every thread paces itself on an absolute schedule; the main thread prints
+ * cumulative latency histograms every report-interval-sec.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "clock.h"
+#include "dev.h"
+#include "hist.h"
+#include "io.h"
+#include "log.h"
+#include "rand.h"
+#include "rate.h"
+#include "report.h"
+#include "run.h"
+#include "storage_cfg.h"
+#include "strbuf.h"
+
+//==========================================================
+// Typedefs & constants.
+//
+
+#define JOIN_TIMEOUT_NS (3 * NS_PER_SEC)
+
+// Per-device request geometry, from the config and the device's minimum
+// I/O size.
+typedef struct device_s {
+	dev d;
+	uint64_t n_large_blocks;
+	uint64_t usable_bytes;   // whole large blocks only
+	uint32_t read_min;       // small read sizes: read_min + k * min_io
+	uint32_t read_max;
+	uint32_t write_unit;     // commit write granularity
+	uint32_t write_min;
+	uint32_t write_max;
+	hist* reads;
+	hist* writes;
+} device;
+
+typedef struct service_arg_s {
+	uint32_t ix;
+	uint32_t rate;
+} service_arg;
+
+//==========================================================
+// Globals.
+//
+
+static storage_cfg g_cfg;
+static device* g_devices = NULL;
+static uint32_t g_n_devices = 0;
+static report g_report;
+static uint64_t g_start_ns = 0;
+static uint64_t g_max_lag_ns = 0;
+
+static hist* g_reads = NULL;
+static hist* g_writes = NULL;
+static hist* g_lb_reads = NULL;
+static hist* g_lb_writes = NULL;
+static hist* g_total_reads = NULL;
+static hist* g_total_writes = NULL;
+
+// Live status: totals at the previous report.
+static uint64_t g_prev_reads = 0;
+static uint64_t g_prev_writes = 0;
+static uint64_t g_prev_lb_reads = 0;
+static uint64_t g_prev_lb_writes = 0;
+static uint64_t g_prev_reads_over_1ms = 0;
+static uint32_t g_prev_sec = 0;
+
+static const char USAGE[] =
+	"usage: act_storage CONFIG-FILE > LOG\n"
+	"       act_storage --help | --version\n"
+	"\n"
+	"Runs the storage device I/O test described by CONFIG-FILE (see\n"
+	"config/act_storage.conf for every item and its default) and prints the\n"
+	"log on stdout. Analyse it with analysis/act_latency.py -l LOG.\n"
+	"\n"
+	"WARNING: the test writes over the devices named in device-names;\n"
+	"all data on them is destroyed.\n"
+	"\n"
+	"exit status: 0 done, 1 usage or config error, 2 device or setup\n"
+	"error, 3 load not kept up (max-lag-sec), 4 I/O errors\n"
+	"(io-error-limit), 128+n stopped by signal n\n";
+
+//==========================================================
+// Forward declarations.
+//
+
+static int setup_devices(void);
+static int setup_histograms(void);
+static int start_threads(void);
+static void* run_service(void* pv);
+static void* run_large_block_reads(void* pv);
+static void* run_large_block_writes(void* pv);
+static void* run_tomb_raider(void* pv);
+static void do_large_block_io(device* dv, bool write);
+static bool lagging(uint64_t lag_ns, const char* what);
+static uint32_t pick_size(rand_t* r, uint32_t min, uint32_t max,
+		uint32_t unit);
+static uint64_t pick_offset(rand_t* r, const device* dv, uint32_t max_size,
+		uint32_t unit);
+static void report_cb(uint32_t report_sec, void* udata);
+static void show_status(uint32_t report_sec);
+static uint64_t count_over(const hist* h, uint32_t bucket);
+static uint64_t hist_total(const hist* h);
+static uint32_t round_up(uint32_t v, uint32_t to);
+
+//==========================================================
+// Main.
+//
+
+int
+main(int argc, char* argv[])
+{
+	const char* config_path = NULL;
+	int rv = bench_args(argc, argv, USAGE, &config_path);
+
+	if (rv >= 0) {
+		return rv;
+	}
+
+	log_init();
+	bench_banner("Storage device IO test");
+
+	char err[1024];
+
+	if (storage_cfg_load(&g_cfg, config_path, bench_n_cpus(), err,
+			sizeof(err)) != 0) {
+		log_error("%s", err);
+		return EXIT_USAGE;
+	}
+
+	char echo[8192];
+	strbuf sb;
+
+	sb_init(&sb, echo, sizeof(echo));
+	storage_cfg_echo(&g_cfg, &sb);
+	log_text(sb.buf, sb.len);
+
+	io_set_error_limit(g_cfg.io_error_limit);
+	g_max_lag_ns = (uint64_t)g_cfg.max_lag_sec * NS_PER_SEC;
+
+	if (setup_devices() != 0) {
+		return EXIT_SETUP;
+	}
+
+	if (setup_histograms() != 0) {
+		return EXIT_SETUP;
+	}
+
+	run_block_signals();
+
+	if (start_threads() != 0) {
+		run_stop(EXIT_SETUP);
+		run_join(JOIN_TIMEOUT_NS);
+		return EXIT_SETUP;
+	}
+
+	rv = run_reports(g_start_ns, g_cfg.test_duration_sec,
+			g_cfg.report_interval_sec, report_cb, NULL);
+
+	run_join(JOIN_TIMEOUT_NS);
+	io_flush_suppressed();
+
+	if (log_stderr_is_tty()) {
+		fputc('\n', stderr);
+	}
+
+	for (uint32_t i = 0; i < g_n_devices; i++) {
+		dev_close(&g_devices[i].d);
+	}
+
+	free(g_devices);
+	report_free(&g_report);
+
+	return rv;
+}
+
+//==========================================================
+// Setup.
+//
+
+static int
+setup_devices(void)
+{
+	g_n_devices = g_cfg.devices.n;
+	g_devices = calloc(g_n_devices, sizeof(device));
+
+	dev* devs = calloc(g_n_devices, sizeof(dev));
+
+	if (g_devices == NULL || devs == NULL) {
+		log_error("out of memory for %" PRIu32 " devices", g_n_devices);
+		free(devs);
+		return -1;
+	}
+
+	dev_opts o = {
+		.file_size = (uint64_t)g_cfg.file_size_mbytes * 1024 * 1024,
+		.dsync = ! g_cfg.disable_odsync,
+		.scheduler = g_cfg.scheduler_mode
+	};
+
+	if (bench_open_devices(&g_cfg.devices, &o, devs) != 0) {
+		free(devs);
+		return -1;
+	}
+
+	uint32_t lb = g_cfg.large_block_bytes;
+	char lines[CFG_MAX_DEVICES * (CFG_MAX_NAME + 128)];
+	strbuf sb;
+
+	sb_init(&sb, lines, sizeof(lines));
+
+	for (uint32_t i = 0; i < g_n_devices; i++) {
+		device* dv = &g_devices[i];
+
+		dv->d = devs[i];
+
+		uint32_t min_io = dv->d.min_io;
+
+		dv->n_large_blocks = dv->d.size / lb;
+		dv->usable_bytes = dv->n_large_blocks * lb;
+		dv->read_min = round_up(g_cfg.record_stored, min_io);
+		dv->read_max = round_up(g_cfg.record_stored_max, min_io);
+		dv->write_unit = g_cfg.commit_min_bytes > min_io ?
+				g_cfg.commit_min_bytes : min_io;
+		dv->write_min = round_up(g_cfg.record_stored, dv->write_unit);
+		dv->write_max = round_up(g_cfg.record_stored_max, dv->write_unit);
+
+		if (lb % min_io != 0) {
+			log_error("device %s: large-block-op-kbytes %" PRIu32 " is not a "
+					"multiple of its minimum I/O size (%" PRIu32 " bytes)",
+					dv->d.name, g_cfg.large_block_op_kbytes, min_io);
+			free(devs);
+			return -1;
+		}
+
+		if (dv->n_large_blocks == 0) {
+			log_error("device %s: size %" PRIu64 " bytes holds no whole large "
+					"block of %" PRIu32 " bytes", dv->d.name, dv->d.size, lb);
+			free(devs);
+			return -1;
+		}
+
+		uint32_t biggest = dv->read_max > dv->write_max ?
+				dv->read_max : dv->write_max;
+
+		if (biggest > dv->usable_bytes) {
+			log_error("device %s: usable size %" PRIu64 " bytes is smaller "
+					"than a record I/O of %" PRIu32 " bytes", dv->d.name,
+					dv->usable_bytes, biggest);
+			free(devs);
+			return -1;
+		}
+
+		sb_printf(&sb, "%s size = %" PRIu64 " bytes, %" PRIu64 " large blocks, "
+				"minimum IO size = %" PRIu32 " bytes%s\n", dv->d.name,
+				dv->d.size, dv->n_large_blocks, min_io,
+				dv->d.buffered ? ", buffered" : "");
+	}
+
+	sb_printf(&sb, "\n");
+	log_text(sb.buf, sb.len);
+	free(devs);
+
+	return 0;
+}
+
+static int
+setup_histograms(void)
+{
+	bool reads = g_cfg.internal_read_reqs_per_sec != 0;
+	bool lbs = g_cfg.write_reqs_per_sec != 0;
+	bool writes = g_cfg.commit_to_device && lbs;
+	uint32_t cap = 6 + 2 * g_n_devices;
+	char name[REPORT_MAX_NAME];
+
+	if (report_init(&g_report, cap, g_cfg.us_histograms ? HIST_US :
+			HIST_MS) != 0) {
+		log_error("out of memory for histograms");
+		return -1;
+	}
+
+	if (reads) {
+		g_reads = report_add(&g_report, "reads");
+
+		for (uint32_t i = 0; i < g_n_devices; i++) {
+			snprintf(name, sizeof(name), "%s-reads", g_devices[i].d.name);
+			g_devices[i].reads = report_add(&g_report, name);
+		}
+	}
+
+	if (lbs) {
+		g_lb_reads = report_add(&g_report, "large-block-reads");
+		g_lb_writes = report_add(&g_report, "large-block-writes");
+	}
+
+	if (writes) {
+		g_writes = report_add(&g_report, "writes");
+
+		for (uint32_t i = 0; i < g_n_devices; i++) {
+			snprintf(name, sizeof(name), "%s-writes", g_devices[i].d.name);
+			g_devices[i].writes = report_add(&g_report, name);
+		}
+	}
+
+	if (g_cfg.total_latency) {
+		if (reads) {
+			g_total_reads = report_add(&g_report, "total-reads");
+		}
+
+		if (writes) {
+			g_total_writes = report_add(&g_report, "total-writes");
+		}
+	}
+
+	char buf[CFG_MAX_DEVICES * 2 * REPORT_MAX_NAME + 256];
+	strbuf sb;
+
+	sb_init(&sb, buf, sizeof(buf));
+	report_names(&g_report, &sb);
+	log_text(sb.buf, sb.len);
+
+	return 0;
+}
+
+static int
+start_threads(void)
+{
+	uint32_t n_service = g_cfg.service_threads;
+	uint64_t load = (uint64_t)g_cfg.internal_read_reqs_per_sec +
+			g_cfg.internal_write_reqs_per_sec;
+	int rv = 0;
+
+	g_start_ns = clock_ns();
+
+	if (load != 0) {
+		service_arg* args = calloc(n_service, sizeof(service_arg));
+
+		if (args == NULL) {
+			log_error("out of memory for %" PRIu32 " service threads",
+					n_service);
+			return -1;
+		}
+
+		// The remainder of load / threads is spread one each over the first
+		// threads, so all threads together do exactly the configured rate.
+		for (uint32_t i = 0; i < n_service && rv == 0; i++) {
+			args[i].ix = i;
+			args[i].rate = (uint32_t)(load / n_service) +
+					(i < load % n_service ? 1 : 0);
+			rv = run_thread_start(run_service, &args[i]);
+		}
+
+		// args are used by the threads for the whole run: not freed.
+		if (rv != 0) {
+			log_error("can't start service thread: %s (errno %d)",
+					strerror(rv), rv);
+			return -1;
+		}
+	}
+
+	for (uint32_t i = 0; i < g_n_devices && rv == 0; i++) {
+		device* dv = &g_devices[i];
+
+		if (g_cfg.large_block_reads_per_sec > 0.0) {
+			rv = run_thread_start(run_large_block_reads, dv);
+		}
+
+		if (rv == 0 && g_cfg.large_block_writes_per_sec > 0.0) {
+			rv = run_thread_start(run_large_block_writes, dv);
+		}
+
+		if (rv == 0 && g_cfg.tomb_raider) {
+			rv = run_thread_start(run_tomb_raider, dv);
+		}
+	}
+
+	if (rv != 0) {
+		log_error("can't start large-block thread: %s (errno %d)",
+				strerror(rv), rv);
+		return -1;
+	}
+
+	return 0;
+}
+
+//==========================================================
+// Service threads.
+//
+
+static void*
+run_service(void* pv)
+{
+	const service_arg* arg = pv;
+	uint32_t n_reads = g_cfg.internal_read_reqs_per_sec;
+	uint64_t n_all = (uint64_t)n_reads + g_cfg.internal_write_reqs_per_sec;
+	uint32_t buf_size = 0;
+	rand_t rnd;
+
+	for (uint32_t i = 0; i < g_n_devices; i++) {
+		if (g_devices[i].read_max > buf_size) {
+			buf_size = g_devices[i].read_max;
+		}
+
+		if (g_cfg.commit_to_device && g_devices[i].write_max > buf_size) {
+			buf_size = g_devices[i].write_max;
+		}
+	}
+
+	uint8_t* buf = dev_alloc_buf(buf_size);
+
+	if (buf == NULL) {
+		log_error("out of memory for a %" PRIu32 "-byte buffer", buf_size);
+		run_stop(EXIT_SETUP);
+		return NULL;
+	}
+
+	if (arg->rate == 0) {
+		free(buf);
+		return NULL;
+	}
+
+	rand_seed(&rnd);
+
+	rate_sched sched;
+
+	rate_init(&sched, g_start_ns, (double)arg->rate,
+			(double)arg->ix / (double)g_cfg.service_threads);
+
+	while (run_going()) {
+		uint64_t due = rate_next_due_ns(&sched);
+		device* dv = &g_devices[rand_below(&rnd, g_n_devices)];
+		bool write = rand_below(&rnd, n_all) >= n_reads;
+		uint32_t size;
+		uint64_t off;
+		int err;
+		uint64_t start;
+
+		if (write) {
+			size = pick_size(&rnd, dv->write_min, dv->write_max,
+					dv->write_unit);
+			off = pick_offset(&rnd, dv, dv->write_max, dv->write_unit);
+			rand_fill_compressible(&rnd, buf, size, g_cfg.compress_pct);
+			start = clock_ns();
+			err = io_write(dv->d.fd, buf, size, off);
+		}
+		else {
+			size = pick_size(&rnd, dv->read_min, dv->read_max, dv->d.min_io);
+			off = pick_offset(&rnd, dv, dv->read_max, dv->d.min_io);
+			start = clock_ns();
+			err = io_read(dv->d.fd, buf, size, off);
+		}
+
+		uint64_t end = clock_ns();
+
+		if (err != 0) {
+			if (io_failed(dv->d.name, write ? "write" : "read", off, size,
+					err)) {
+				run_stop(EXIT_IO);
+			}
+		}
+		else if (run_going()) {
+			hist_insert_ns(write ? g_writes : g_reads, end - start);
+			hist_insert_ns(write ? dv->writes : dv->reads, end - start);
+
+			hist* total = write ? g_total_writes : g_total_reads;
+
+			if (total != NULL) {
+				hist_insert_ns(total, end - due);
+			}
+		}
+
+		uint64_t lag = rate_done_and_wait(&sched);
+
+		if (g_max_lag_ns != 0 && lag > g_max_lag_ns && run_going()) {
+			uint64_t took = end - start;
+
+			if (took > g_max_lag_ns && run_stop_code() < 0) {
+				log_error("device %s stalled: a %" PRIu32 "-byte %s at offset %"
+						PRIu64 " took %.3f sec, more than max-lag-sec (%" PRIu32
+						") - the drive, not the thread count, is the limit",
+						dv->d.name, size, write ? "write" : "read", off,
+						(double)took / NS_PER_SEC, g_cfg.max_lag_sec);
+				log_error("drive(s) can't keep up - test stopped");
+				run_stop(EXIT_LAG);
+			}
+			else if (lagging(lag, "service threads")) {
+				log_error("ACT can't do the requested load - test stopped - "
+						"try configuring more service-threads");
+			}
+
+			break;
+		}
+	}
+
+	free(buf);
+
+	return NULL;
+}
+
+//==========================================================
+// Large-block threads and tomb raider.
+//
+
+static void*
+run_large_block_reads(void* pv)
+{
+	do_large_block_io(pv, false);
+
+	return NULL;
+}
+
+static void*
+run_large_block_writes(void* pv)
+{
+	do_large_block_io(pv, true);
+
+	return NULL;
+}
+
+static void
+do_large_block_io(device* dv, bool write)
+{
+	uint32_t lb = g_cfg.large_block_bytes;
+	uint8_t* buf = dev_alloc_buf(lb);
+	hist* h = write ? g_lb_writes : g_lb_reads;
+	double rate = (write ? g_cfg.large_block_writes_per_sec :
+			g_cfg.large_block_reads_per_sec) / g_n_devices;
+	rand_t rnd;
+
+	if (buf == NULL) {
+		log_error("out of memory for a %" PRIu32 "-byte buffer", lb);
+		run_stop(EXIT_SETUP);
+		return;
+	}
+
+	rand_seed(&rnd);
+
+	rate_sched sched;
+
+	rate_init(&sched, g_start_ns, rate, 0.0);
+
+	while (run_going()) {
+		uint64_t off = rand_below(&rnd, dv->n_large_blocks) * lb;
+		int err;
+
+		if (write) {
+			rand_fill_compressible(&rnd, buf, lb, g_cfg.compress_pct);
+		}
+
+		uint64_t start = clock_ns();
+
+		err = write ? io_write(dv->d.fd, buf, lb, off) :
+				io_read(dv->d.fd, buf, lb, off);
+
+		uint64_t end = clock_ns();
+
+		if (err != 0) {
+			if (io_failed(dv->d.name, write ? "large-block write" :
+					"large-block read", off, lb, err)) {
+				run_stop(EXIT_IO);
+			}
+		}
+		else if (run_going()) {
+			hist_insert_ns(h, end - start);
+		}
+
+		uint64_t lag = rate_done_and_wait(&sched);
+
+		if (g_max_lag_ns != 0 && lag > g_max_lag_ns && run_going()) {
+			if (lagging(lag, write ? "large-block writes" :
+					"large-block reads")) {
+				log_error("drive(s) can't keep up - test stopped");
+			}
+
+			break;
+		}
+	}
+
+	free(buf);
+}
+
+static void*
+run_tomb_raider(void* pv)
+{
+	device* dv = pv;
+	uint32_t lb = g_cfg.large_block_bytes;
+	uint8_t* buf = dev_alloc_buf(lb);
+	uint64_t sleep_ns = (uint64_t)g_cfg.tomb_raider_sleep_usec * NS_PER_US;
+	uint64_t block = 0;
+
+	if (buf == NULL) {
+		log_error("out of memory for a %" PRIu32 "-byte buffer", lb);
+		run_stop(EXIT_SETUP);
+		return NULL;
+	}
+
+	while (run_going()) {
+		if (sleep_ns != 0) {
+			run_sleep_until(clock_ns() + sleep_ns);
+		}
+
+		uint64_t off = block * lb;
+		int err = io_read(dv->d.fd, buf, lb, off);
+
+		if (err != 0 && io_failed(dv->d.name, "tomb-raider read", off, lb,
+				err)) {
+			run_stop(EXIT_IO);
+		}
+
+		if (++block == dv->n_large_blocks) {
+			block = 0;
+		}
+	}
+
+	free(buf);
+
+	return NULL;
+}
+
+// A thread is more than max-lag-sec behind: stop the run. Returns true if
+// this call stopped it (and so should explain why).
+static bool
+lagging(uint64_t lag_ns, const char* what)
+{
+	if (run_stop_code() >= 0) {
+		return false;
+	}
+
+	log_error("%s can't keep up: %.3f sec behind schedule, more than "
+			"max-lag-sec (%" PRIu32 ")", what, (double)lag_ns / NS_PER_SEC,
+			g_cfg.max_lag_sec);
+	run_stop(EXIT_LAG);
+
+	return true;
+}
+
+//==========================================================
+// Request geometry.
+//
+
+static uint32_t
+pick_size(rand_t* r, uint32_t min, uint32_t max, uint32_t unit)
+{
+	if (max == min) {
+		return min;
+	}
+
+	return min + (uint32_t)rand_below(r, (max - min) / unit + 1) * unit;
+}
+
+// A unit-aligned offset such that the largest possible I/O still ends
+// inside the usable (whole large block) area.
+static uint64_t
+pick_offset(rand_t* r, const device* dv, uint32_t max_size, uint32_t unit)
+{
+	uint64_t n_slots = (dv->usable_bytes - max_size) / unit + 1;
+
+	return rand_below(r, n_slots) * unit;
+}
+
+static uint32_t
+round_up(uint32_t v, uint32_t to)
+{
+	return (uint32_t)(((uint64_t)v + to - 1) / to * to);
+}
+
+//==========================================================
+// Reports.
+//
+
+static void
+report_cb(uint32_t report_sec, void* udata)
+{
+	(void)udata;
+
+	report_print(&g_report, report_sec);
+	show_status(report_sec);
+}
+
+// One status line on a terminal's stderr: elapsed, achieved vs configured
+// rates, and the last interval's share of reads over 1 ms.
+static void
+show_status(uint32_t report_sec)
+{
+	if (! log_stderr_is_tty()) {
+		return;
+	}
+
+	double secs = (double)(report_sec - g_prev_sec);
+	uint64_t reads = g_reads != NULL ? hist_total(g_reads) : 0;
+	uint64_t writes = g_writes != NULL ? hist_total(g_writes) : 0;
+	uint64_t lbr = g_lb_reads != NULL ? hist_total(g_lb_reads) : 0;
+	uint64_t lbw = g_lb_writes != NULL ? hist_total(g_lb_writes) : 0;
+	uint64_t over = g_reads != NULL ? count_over(g_reads, 0) : 0;
+	uint64_t d_reads = reads - g_prev_reads;
+	char line[512];
+	strbuf sb;
+
+	sb_init(&sb, line, sizeof(line));
+	sb_printf(&sb, "%" PRIu32 "/%" PRIu32 " s", report_sec,
+			g_cfg.test_duration_sec);
+
+	if (g_reads != NULL) {
+		sb_printf(&sb, "  reads %.0f/%" PRIu32 "/s (%.2f%% > 1 %s)",
+				(double)d_reads / secs, g_cfg.internal_read_reqs_per_sec,
+				d_reads == 0 ? 0.0 :
+				100.0 * (double)(over - g_prev_reads_over_1ms) /
+				(double)d_reads, g_cfg.us_histograms ? "us" : "ms");
+	}
+
+	if (g_writes != NULL) {
+		sb_printf(&sb, "  writes %.0f/%" PRIu32 "/s",
+				(double)(writes - g_prev_writes) / secs,
+				g_cfg.internal_write_reqs_per_sec);
+	}
+
+	if (g_lb_reads != NULL) {
+		sb_printf(&sb, "  lb-reads %.1f/%.1f/s  lb-writes %.1f/%.1f/s",
+				(double)(lbr - g_prev_lb_reads) / secs,
+				g_cfg.large_block_reads_per_sec,
+				(double)(lbw - g_prev_lb_writes) / secs,
+				g_cfg.large_block_writes_per_sec);
+	}
+
+	log_status(line);
+
+	g_prev_reads = reads;
+	g_prev_writes = writes;
+	g_prev_lb_reads = lbr;
+	g_prev_lb_writes = lbw;
+	g_prev_reads_over_1ms = over;
+	g_prev_sec = report_sec;
+}
+
+// Operations above bucket b (i.e. at least 2^b units).
+static uint64_t
+count_over(const hist* h, uint32_t bucket)
+{
+	uint64_t counts[HIST_N_BUCKETS];
+	uint64_t n = 0;
+
+	hist_snapshot(h, counts);
+
+	for (uint32_t i = bucket + 1; i < HIST_N_BUCKETS; i++) {
+		n += counts[i];
+	}
+
+	return n;
+}
+
+static uint64_t
+hist_total(const hist* h)
+{
+	uint64_t counts[HIST_N_BUCKETS];
+
+	return hist_snapshot(h, counts);
+}
