@@ -1,0 +1,371 @@
+/*
+ * Description: config parsing - numbers (decimal with leading zeros, no
+ * junk, 32-bit overflow), flags, separators, comments, duplicates, device
+ * lists, unknown / foreign / legacy items, and every item of the
+ * act_storage table accepted at its limits and rejected just beyond them
+ * with a message naming the item and the value.
+ */
+
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include "cfg.h"
+#include "storage_cfg.h"
+#include "unit.h"
+
+typedef struct {
+	const char* text;
+	bool ok;
+	uint32_t value;
+} u32_case;
+
+static const u32_case U32S[] = {
+	{ "0", true, 0 },
+	{ "1", true, 1 },
+	{ "093", true, 93 },
+	{ "0000000000000000000007", true, 7 },
+	{ "4294967295", true, 4294967295u },
+	{ "4294967296", false, 0 },
+	{ "99999999999999999999999", false, 0 },
+	{ "2000abc", false, 0 },
+	{ "5e1", false, 0 },
+	{ "", false, 0 },
+	{ "-1", false, 0 },
+	{ "+1", false, 0 },
+	{ " 1", false, 0 },
+	{ "1.5", false, 0 },
+	{ "0x10", false, 0 },
+};
+
+typedef struct {
+	const char* text;
+	bool ok;
+	bool value;
+} flag_case;
+
+static const flag_case FLAGS[] = {
+	{ "yes", true, true }, { "y", true, true }, { "true", true, true },
+	{ "YES", true, true }, { "Yes", true, true }, { "TRUE", true, true },
+	{ "Y", true, true }, { "no", true, false }, { "n", true, false },
+	{ "false", true, false }, { "NO", true, false }, { "False", true, false },
+	{ "N", true, false }, { "maybe", false, false }, { "", false, false },
+	{ "1", false, false }, { "0", false, false }, { "yess", false, false },
+	{ "on", false, false },
+};
+
+// A minimal valid config that the cases below add one line to.
+#define BASE "device-names: /dev/x\ntest-duration-sec: 10\n" \
+	"read-reqs-per-sec: 2000\nwrite-reqs-per-sec: 1000\nservice-threads: 4\n"
+
+typedef struct {
+	const char* what;
+	const char* text;
+	const char* error;  // NULL: must parse; else a substring of the error
+} text_case;
+
+static const text_case TEXTS[] = {
+	{ "colon and space", BASE "record-bytes: 100\n", NULL },
+	{ "space only", BASE "record-bytes 100\n", NULL },
+	{ "colon only", BASE "record-bytes:100\n", NULL },
+	{ "space colon space", BASE "record-bytes : 100\n", NULL },
+	{ "tab", BASE "record-bytes\t100\n", NULL },
+	{ "indented, trailing comment", BASE "   record-bytes: 100   # c\n", NULL },
+	{ "comment lines and blanks", "# a comment\n\n" BASE "\n# x: 1\n"
+		"record-bytes: 100\n\n", NULL },
+	{ "duplicate: last wins", BASE "record-bytes: 5\nrecord-bytes: 100\n",
+		NULL },
+	{ "no final newline", BASE "record-bytes: 100", NULL },
+	{ "CRLF line ends", "device-names: /dev/x\r\ntest-duration-sec: 10\r\n"
+		"read-reqs-per-sec: 2000\r\nservice-threads: 4\r\n"
+		"record-bytes: 100\r\n", NULL },
+	{ "unknown item", BASE "record-byte: 100\n",
+		"unknown config item 'record-byte' (line 6)" },
+	{ "index-only item", BASE "cache-threads: 8\n",
+		"config item 'cache-threads' applies to act_index only" },
+	{ "junk after number", BASE "record-bytes: 2000abc\n",
+		"config item 'record-bytes': '2000abc' is not a decimal number" },
+	{ "exponent", BASE "record-bytes: 5e1\n",
+		"config item 'record-bytes': '5e1' is not a decimal number" },
+	{ "negative", BASE "update-pct: -1\n",
+		"config item 'update-pct': '-1' is not a decimal number" },
+	{ "overflow", BASE "read-reqs-per-sec: 4294967296\n",
+		"config item 'read-reqs-per-sec': '4294967296' is larger than "
+		"4294967295" },
+	{ "bad flag", BASE "tomb-raider: maybe\n",
+		"config item 'tomb-raider': 'maybe' is not yes or no" },
+	{ "no value", BASE "record-bytes:\n",
+		"config item 'record-bytes' has no value" },
+	{ "no value, comment", BASE "record-bytes: # 100\n",
+		"config item 'record-bytes' has no value" },
+	{ "bad word", BASE "scheduler-mode: fast\n",
+		"config item 'scheduler-mode': 'fast' is not one of noop, none" },
+	{ "missing device-names", "test-duration-sec: 10\nread-reqs-per-sec: 1\n",
+		"config item 'device-names' is required but missing" },
+	{ "missing test-duration-sec", "device-names: /dev/x\n"
+		"read-reqs-per-sec: 1\n",
+		"config item 'test-duration-sec' is required but missing" },
+	{ "empty device list", BASE "device-names: , ;\n",
+		"config item 'device-names' names no device" },
+	{ "device twice", BASE "device-names: /dev/a,/dev/b,/dev/a\n",
+		"config item 'device-names': device /dev/a is named twice" },
+	{ "name too long", BASE "device-names: /dev/"
+		"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+		"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+		"\n", "is 145 characters, at most 127" },
+};
+
+static void
+test_numbers(void)
+{
+	for (size_t i = 0; i < sizeof(U32S) / sizeof(U32S[0]); i++) {
+		uint32_t v = 12345;
+		bool ok = cfg_parse_u32(U32S[i].text, &v);
+		char ctx[96];
+
+		snprintf(ctx, sizeof(ctx), "number '%s' accepted", U32S[i].text);
+		CHECK_U64(ctx, U32S[i].ok, ok);
+
+		if (U32S[i].ok) {
+			snprintf(ctx, sizeof(ctx), "number '%s' value", U32S[i].text);
+			CHECK_U64(ctx, U32S[i].value, v);
+		}
+	}
+}
+
+static void
+test_flags(void)
+{
+	for (size_t i = 0; i < sizeof(FLAGS) / sizeof(FLAGS[0]); i++) {
+		bool v = ! FLAGS[i].value;
+		bool ok = cfg_parse_flag(FLAGS[i].text, &v);
+		char ctx[96];
+
+		snprintf(ctx, sizeof(ctx), "flag '%s' accepted", FLAGS[i].text);
+		CHECK_U64(ctx, FLAGS[i].ok, ok);
+
+		if (FLAGS[i].ok) {
+			snprintf(ctx, sizeof(ctx), "flag '%s' value", FLAGS[i].text);
+			CHECK_U64(ctx, FLAGS[i].value, v);
+		}
+	}
+}
+
+static void
+test_texts(void)
+{
+	for (size_t i = 0; i < sizeof(TEXTS) / sizeof(TEXTS[0]); i++) {
+		storage_cfg* c = calloc(1, sizeof(*c));
+		char err[CFG_ERR_LEN] = "";
+		int rv = storage_cfg_load_text(c, TEXTS[i].text, 2, err, sizeof(err));
+
+		if (TEXTS[i].error == NULL) {
+			CHECK(rv == 0, "%s: expected to parse, got error '%s'",
+					TEXTS[i].what, err);
+
+			if (rv == 0) {
+				CHECK_U64(TEXTS[i].what, 100, c->record_bytes);
+			}
+		}
+		else {
+			CHECK(rv != 0, "%s: expected error '%s', parsed", TEXTS[i].what,
+					TEXTS[i].error);
+			CHECK_CONTAINS(TEXTS[i].what, TEXTS[i].error, err);
+		}
+
+		free(c);
+	}
+}
+
+static void
+test_device_list(void)
+{
+	storage_cfg* c = calloc(1, sizeof(*c));
+	char err[CFG_ERR_LEN] = "";
+	int rv = storage_cfg_load_text(c, BASE
+			"device-names: /dev/a,/dev/b; /dev/c  /dev/d\t/dev/e,\n", 2, err,
+			sizeof(err));
+
+	CHECK(rv == 0, "device list: %s", err);
+	CHECK_U64("number of devices", 5, c->devices.n);
+	CHECK_STR("device 3", "/dev/c", c->devices.names[2]);
+
+	char buf[8192];
+	strbuf sb;
+
+	sb_init(&sb, buf, sizeof(buf));
+	cfg_echo(&g_storage_cfg_table, c, &sb);
+	CHECK_CONTAINS("echo joins with spaces",
+			"device-names: /dev/a /dev/b /dev/c /dev/d /dev/e\n"
+			"num-devices: 5\n", buf);
+
+	// 128 devices is the limit; 129 is an error.
+	char* text = malloc(128 * 16 + 256);
+
+	for (uint32_t n = 128; n <= 129; n++) {
+		strbuf t;
+
+		sb_init(&t, text, 128 * 16 + 256);
+		sb_printf(&t, BASE "device-names:");
+
+		for (uint32_t d = 0; d < n; d++) {
+			sb_printf(&t, " /dev/d%u", d);
+		}
+
+		sb_printf(&t, "\n");
+		rv = storage_cfg_load_text(c, text, 2, err, sizeof(err));
+
+		if (n == 128) {
+			CHECK(rv == 0 && c->devices.n == 128, "128 devices: %s", err);
+		}
+		else {
+			CHECK(rv != 0, "129 devices accepted");
+			CHECK_CONTAINS("129 devices", "more than 128 devices", err);
+		}
+	}
+
+	free(text);
+	free(c);
+}
+
+// Every numeric item of the table: accepted at its limits, rejected just
+// outside them, with the item and the value in the message.
+static void
+test_every_item_limits(void)
+{
+	const cfg_table* t = &g_storage_cfg_table;
+
+	for (uint32_t i = 0; i < t->n_items; i++) {
+		const cfg_item* item = &t->items[i];
+
+		if (item->type != CFG_U32) {
+			continue;
+		}
+
+		uint64_t bad[2];
+		int n_bad = 0;
+
+		if (item->min > 0) {
+			bad[n_bad++] = (uint64_t)item->min - 1;
+		}
+
+		if (item->max < UINT32_MAX) {
+			bad[n_bad++] = (uint64_t)item->max + 1;
+		}
+
+		for (int b = 0; b < n_bad; b++) {
+			storage_cfg* c = calloc(1, sizeof(*c));
+			cfg_set set;
+			char line[128];
+			char err[CFG_ERR_LEN] = "";
+			char want[128];
+
+			cfg_defaults(t, c, &set);
+			snprintf(line, sizeof(line), "%s: %" PRIu64, item->name, bad[b]);
+			CHECK(cfg_apply_line(t, c, &set, line, err, sizeof(err)) != 0,
+					"'%s' accepted", line);
+			snprintf(want, sizeof(want), "config item '%s': %" PRIu64
+					" is out of range (%" PRIu32 " to %" PRIu32 ")", item->name,
+					bad[b], item->min, item->max);
+			CHECK_STR(line, want, err);
+			free(c);
+		}
+
+		uint32_t good[2] = { item->min, item->max };
+
+		for (int g = 0; g < 2; g++) {
+			storage_cfg* c = calloc(1, sizeof(*c));
+			cfg_set set;
+			char line[128];
+			char err[CFG_ERR_LEN] = "";
+
+			cfg_defaults(t, c, &set);
+			snprintf(line, sizeof(line), "%s:%" PRIu32, item->name, good[g]);
+			CHECK(cfg_apply_line(t, c, &set, line, err, sizeof(err)) == 0,
+					"'%s' rejected: %s", line, err);
+			CHECK_U64(line, good[g],
+					*(uint32_t*)((char*)c + item->offset));
+			CHECK(set.set[i], "'%s' not marked set", line);
+			free(c);
+		}
+	}
+}
+
+// Every flag item accepts yes/no and rejects anything else.
+static void
+test_every_flag(void)
+{
+	const cfg_table* t = &g_storage_cfg_table;
+
+	for (uint32_t i = 0; i < t->n_items; i++) {
+		const cfg_item* item = &t->items[i];
+
+		if (item->type != CFG_FLAG) {
+			continue;
+		}
+
+		storage_cfg* c = calloc(1, sizeof(*c));
+		cfg_set set;
+		char line[128];
+		char err[CFG_ERR_LEN] = "";
+		bool* f = (bool*)((char*)c + item->offset);
+
+		cfg_defaults(t, c, &set);
+		snprintf(line, sizeof(line), "%s: Yes", item->name);
+		CHECK(cfg_apply_line(t, c, &set, line, err, sizeof(err)) == 0 && *f,
+				"'%s': %s", line, err);
+		snprintf(line, sizeof(line), "%s: false", item->name);
+		CHECK(cfg_apply_line(t, c, &set, line, err, sizeof(err)) == 0 && ! *f,
+				"'%s': %s", line, err);
+		snprintf(line, sizeof(line), "%s: 1", item->name);
+		CHECK(cfg_apply_line(t, c, &set, line, err, sizeof(err)) != 0,
+				"'%s' accepted", line);
+		CHECK_CONTAINS(line, "is not yes or no", err);
+		free(c);
+	}
+}
+
+static void
+test_legacy(void)
+{
+	storage_cfg* c = calloc(1, sizeof(*c));
+	char err[CFG_ERR_LEN] = "";
+	int rv = storage_cfg_load_text(c, "device-names: /dev/x\n"
+			"test-duration-sec: 10\nread-reqs-per-sec: 2000\n"
+			"num-queues: 2\nthreads-per-queue: 3\nuse-valloc: yes\n"
+			"queue-per-device: no\nmax-reqs-queued: 100000\n", 4, err,
+			sizeof(err));
+
+	CHECK(rv == 0, "legacy config: %s", err);
+	CHECK_U64("service-threads from num-queues x threads-per-queue", 6,
+			c->service_threads);
+	CHECK_U64("no CPU line when legacy items give service-threads", 0,
+			c->n_cpus);
+
+	rv = storage_cfg_load_text(c, "device-names: /dev/x\n"
+			"test-duration-sec: 10\nread-reqs-per-sec: 2000\n"
+			"num-queues: 2\nthreads-per-queue: 3\nservice-threads: 9\n", 4, err,
+			sizeof(err));
+	CHECK(rv == 0 && c->service_threads == 9,
+			"service-threads wins over legacy items: %u", c->service_threads);
+
+	rv = storage_cfg_load_text(c, "device-names: /dev/x\n"
+			"test-duration-sec: 10\nread-reqs-per-sec: 2000\n"
+			"num-queues: 2\n", 4, err, sizeof(err));
+	CHECK(rv == 0 && c->service_threads == 20 && c->n_cpus == 4,
+			"num-queues alone: default 5 x CPUs, got %u", c->service_threads);
+	free(c);
+}
+
+int
+main(void)
+{
+	test_numbers();
+	test_flags();
+	test_texts();
+	test_device_list();
+	test_every_item_limits();
+	test_every_flag();
+	test_legacy();
+
+	return unit_end("test_cfg");
+}

@@ -1,0 +1,110 @@
+/*
+ * Description: the pacing schedule - due times on an absolute schedule
+ * (no drift after billions of operations), per-thread phase, waiting until
+ * due, and the lag reported when a thread is behind.
+ */
+
+#include "clock.h"
+#include "rate.h"
+#include "unit.h"
+
+typedef struct {
+	double rate;
+	double phase;
+	uint64_t k;
+	uint64_t due_offset_ns; // due - start
+} due_case;
+
+static const due_case DUES[] = {
+	{ 1000.0, 0.0, 0, 0 },
+	{ 1000.0, 0.0, 1, 1000000 },
+	{ 1000.0, 0.0, 1000, 1000000000 },
+	// a day at 60000/s: still exact to the nanosecond
+	{ 60000.0, 0.0, 5184000000ULL, 86400ULL * 1000000000 },
+	{ 3.0, 0.0, 3, 1000000000 },
+	{ 3.0, 0.0, 1, 333333333 },
+	{ 47.0588235294, 0.0, 47, 998750000 },
+	{ 1000.0, 0.5, 0, 500000 },
+	{ 1000.0, 0.25, 4, 4250000 },
+	{ 0.5, 0.0, 1, 2000000000 },
+};
+
+static void
+test_due(void)
+{
+	for (size_t i = 0; i < sizeof(DUES) / sizeof(DUES[0]); i++) {
+		rate_sched r;
+		char ctx[96];
+		uint64_t start = 5 * NS_PER_SEC;
+
+		rate_init(&r, start, DUES[i].rate, DUES[i].phase);
+		snprintf(ctx, sizeof(ctx), "due of op %" PRIu64 " at %.4f/s phase %.2f",
+				DUES[i].k, DUES[i].rate, DUES[i].phase);
+
+		uint64_t due = rate_due_ns(&r, DUES[i].k) - start;
+		uint64_t want = DUES[i].due_offset_ns;
+		uint64_t diff = due > want ? due - want : want - due;
+
+		// Within 2 us (the 47.06/s case is not an exact period).
+		CHECK(diff <= 2000, "%s: expected %" PRIu64 " ns, got %" PRIu64, ctx,
+				want, due);
+	}
+}
+
+// 200 operations at 1000/s take about 200 ms, whatever each one costs.
+static void
+test_wait(void)
+{
+	rate_sched r;
+	uint64_t start = clock_ns();
+
+	rate_init(&r, start, 1000.0, 0.0);
+
+	uint64_t max_lag = 0;
+
+	for (int i = 0; i < 200; i++) {
+		uint64_t lag = rate_done_and_wait(&r);
+
+		max_lag = lag > max_lag ? lag : max_lag;
+	}
+
+	uint64_t took = clock_ns() - start;
+
+	CHECK(took >= 200 * NS_PER_MS, "200 ops at 1000/s took only %" PRIu64
+			" ns", took);
+	CHECK(took < 2 * NS_PER_SEC, "200 ops at 1000/s took %" PRIu64 " ns",
+			took);
+	CHECK_U64("count", 200, r.count);
+}
+
+// A thread that starts 3 s late at 1000/s is ~3 s behind; no sleep.
+static void
+test_lag(void)
+{
+	rate_sched r;
+	uint64_t now = clock_ns();
+
+	rate_init(&r, now - 3 * NS_PER_SEC, 1000.0, 0.0);
+
+	uint64_t lag = rate_done_and_wait(&r);
+
+	CHECK(lag > 2800 * NS_PER_MS && lag < 3200 * NS_PER_MS,
+			"lag expected ~3 s, got %" PRIu64 " ns", lag);
+	CHECK(clock_ns() - now < 100 * NS_PER_MS, "slept while behind");
+
+	// A bundle of 100 counts as 100 operations: 0.1 s of schedule.
+	lag = rate_done_n_and_wait(&r, 100);
+	CHECK_U64("bundle count", 101, r.count);
+	CHECK(lag > 2700 * NS_PER_MS && lag < 3100 * NS_PER_MS,
+			"lag after a bundle expected ~2.9 s, got %" PRIu64 " ns", lag);
+}
+
+int
+main(void)
+{
+	test_due();
+	test_wait();
+	test_lag();
+
+	return unit_end("test_rate");
+}
