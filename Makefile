@@ -102,7 +102,7 @@ test: all unit
 	@tests/run.sh
 
 demo: all
-	@tests/demo.sh
+	@scripts/demo.sh
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/act/config
