@@ -158,7 +158,7 @@ run_thread_start(void* (*fn)(void*), void* arg)
 	return rv;
 }
 
-void
+bool
 run_join(uint64_t timeout_ns)
 {
 	uint64_t deadline = clock_ns() + timeout_ns;
@@ -191,6 +191,8 @@ run_join(uint64_t timeout_ns)
 	}
 
 	pthread_mutex_unlock(&g_threads_lock);
+
+	return all;
 }
 
 const char*

@@ -50,7 +50,8 @@ int run_thread_start(void* (*fn)(void*), void* arg);
 
 // Wait up to timeout_ns in all for the workers to finish after the run
 // ended. Workers stuck in an I/O are left behind (the process exits).
-void run_join(uint64_t timeout_ns);
+// Returns true if all of them finished.
+bool run_join(uint64_t timeout_ns);
 
 // "SIGINT" etc.
 const char* run_signal_name(int sig);

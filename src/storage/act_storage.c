@@ -68,6 +68,7 @@ static uint32_t g_n_devices = 0;
 static report g_report;
 static uint64_t g_start_ns = 0;
 static uint64_t g_max_lag_ns = 0;
+static service_arg* g_service_args = NULL;
 
 static hist* g_reads = NULL;
 static hist* g_writes = NULL;
@@ -176,11 +177,16 @@ main(int argc, char* argv[])
 	rv = run_reports(g_start_ns, g_cfg.test_duration_sec,
 			g_cfg.report_interval_sec, report_cb, NULL);
 
-	run_join(JOIN_TIMEOUT_NS);
+	bool joined = run_join(JOIN_TIMEOUT_NS);
+
 	io_flush_suppressed();
 
 	if (log_stderr_is_tty()) {
 		fputc('\n', stderr);
+	}
+
+	if (! joined) {
+		return rv; // a thread is stuck in an I/O: leave its memory alone
 	}
 
 	for (uint32_t i = 0; i < g_n_devices; i++) {
@@ -188,6 +194,7 @@ main(int argc, char* argv[])
 	}
 
 	free(g_devices);
+	free(g_service_args);
 	report_free(&g_report);
 
 	return rv;
@@ -354,6 +361,8 @@ start_threads(void)
 	if (load != 0) {
 		service_arg* args = calloc(n_service, sizeof(service_arg));
 
+		g_service_args = args;
+
 		if (args == NULL) {
 			log_error("out of memory for %" PRIu32 " service threads",
 					n_service);
@@ -369,7 +378,6 @@ start_threads(void)
 			rv = run_thread_start(run_service, &args[i]);
 		}
 
-		// args are used by the threads for the whole run: not freed.
 		if (rv != 0) {
 			log_error("can't start service thread: %s (errno %d)",
 					strerror(rv), rv);
