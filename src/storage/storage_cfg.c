@@ -14,40 +14,23 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "bench_cfg.h"
+
 //==========================================================
 // Typedefs & constants.
 //
 
 #define OFF(f) offsetof(storage_cfg, f)
 
-static const char* const SCHEDULER_MODES[] = {
-	"noop", "none", "cfq", "mq-deadline", "deadline", "bfq", "kyber", NULL
-};
-
 static const cfg_item ITEMS[] = {
-	{ "device-names", CFG_NAMES, OFF(devices), 0, 0, 0, CFG_REQUIRED, NULL,
-		NULL, "devices (or files) to test, comma separated - ALL DATA ON "
-		"THEM IS DESTROYED" },
-	{ "file-size-mbytes", CFG_U32, OFF(file_size_mbytes), 0, 0, UINT32_MAX,
-		CFG_ECHO_NONZERO, NULL, NULL,
-		"create/size each device as a file of this many MiB (0 = use the "
-		"block device or the existing file)" },
-	{ "service-threads", CFG_U32, OFF(service_threads), 0, 1, UINT32_MAX, 0,
-		NULL, NULL, "threads doing the small reads (and commit writes); "
-		"default 5 x online CPUs" },
-	{ "test-duration-sec", CFG_U32, OFF(test_duration_sec), 0, 1,
-		UINT32_MAX, CFG_REQUIRED, NULL, NULL, "length of the test in seconds "
-		"(86400 = 24 hours)" },
-	{ "report-interval-sec", CFG_U32, OFF(report_interval_sec), 1, 1,
-		UINT32_MAX, 0, NULL, NULL, "seconds between histogram reports" },
-	{ "microsecond-histograms", CFG_FLAG, OFF(us_histograms), 0, 0, 0, 0,
-		NULL, NULL, "histogram buckets in microseconds instead of ms" },
-	{ "read-reqs-per-sec", CFG_U32, OFF(read_reqs_per_sec), 0, 0, UINT32_MAX,
-		0, NULL, NULL, "client reads per second, all devices together "
-		"(1x = 2000 per device)" },
-	{ "write-reqs-per-sec", CFG_U32, OFF(write_reqs_per_sec), 0, 0,
-		UINT32_MAX, 0, NULL, NULL, "client writes per second, all devices "
-		"together (1x = 1000 per device)" },
+	BENCH_ITEM_DEVICE_NAMES(storage_cfg),
+	BENCH_ITEM_FILE_SIZE_MBYTES(storage_cfg),
+	BENCH_ITEM_SERVICE_THREADS(storage_cfg),
+	BENCH_ITEM_TEST_DURATION_SEC(storage_cfg),
+	BENCH_ITEM_REPORT_INTERVAL_SEC(storage_cfg),
+	BENCH_ITEM_US_HISTOGRAMS(storage_cfg),
+	BENCH_ITEM_READ_REQS(storage_cfg),
+	BENCH_ITEM_WRITE_REQS(storage_cfg),
 	{ "record-bytes", CFG_U32, OFF(record_bytes), 1536, 1,
 		STORAGE_MAX_RECORD_BYTES, 0, NULL, NULL, "record size in bytes" },
 	{ "record-bytes-range-max", CFG_U32, OFF(record_bytes_range_max), 0, 0,
@@ -56,18 +39,15 @@ static const cfg_item ITEMS[] = {
 	{ "large-block-op-kbytes", CFG_U32, OFF(large_block_op_kbytes), 128, 1,
 		STORAGE_MAX_LB_KBYTES, 0, NULL, NULL, "size of large-block reads and "
 		"writes in KiB, a power of 2" },
-	{ "replication-factor", CFG_U32, OFF(replication_factor), 1, 1,
-		UINT32_MAX, 0, NULL, NULL, "multiplies the write load" },
+	BENCH_ITEM_REPLICATION_FACTOR(storage_cfg),
 	{ "update-pct", CFG_U32, OFF(update_pct), 0, 0, 100, 0, NULL, NULL,
 		"percent of writes that are updates (each adds a read)" },
-	{ "defrag-lwm-pct", CFG_U32, OFF(defrag_lwm_pct), 50, 0, 99, 0, NULL,
-		NULL, "defrag threshold: write amplification is 100 / (100 - this)" },
+	BENCH_ITEM_DEFRAG_LWM_PCT(storage_cfg),
 	{ "no-defrag-reads", CFG_FLAG, OFF(no_defrag_reads), 0, 0, 0, 0, NULL,
 		NULL, "do no large-block reads" },
 	{ "compress-pct", CFG_U32, OFF(compress_pct), 100, 0, 100, 0, NULL, NULL,
 		"written data compresses to about this percent" },
-	{ "disable-odsync", CFG_FLAG, OFF(disable_odsync), 0, 0, 0, 0, NULL,
-		NULL, "open devices without O_DSYNC" },
+	BENCH_ITEM_DISABLE_ODSYNC(storage_cfg),
 	{ "commit-to-device", CFG_FLAG, OFF(commit_to_device), 0, 0, 0, 0, NULL,
 		NULL, "each write is also a small synchronous record write" },
 	{ "commit-min-bytes", CFG_U32, OFF(commit_min_bytes), 0, 0, UINT32_MAX,
@@ -78,28 +58,13 @@ static const cfg_item ITEMS[] = {
 		"round" },
 	{ "tomb-raider-sleep-usec", CFG_U32, OFF(tomb_raider_sleep_usec), 0, 0,
 		UINT32_MAX, 0, NULL, NULL, "tomb raider sleep before each read" },
-	{ "max-lag-sec", CFG_U32, OFF(max_lag_sec), 10, 0, UINT32_MAX, 0, NULL,
-		NULL, "stop when a thread is this far behind (0 = never)" },
-	{ "scheduler-mode", CFG_WORD, OFF(scheduler_mode), 0, 0, 0, CFG_NO_ECHO,
-		SCHEDULER_MODES, NULL, "I/O scheduler set for block devices" },
+	BENCH_ITEM_MAX_LAG_SEC(storage_cfg),
+	BENCH_ITEM_SCHEDULER_MODE(storage_cfg),
 
-	{ "io-error-limit", CFG_U32, OFF(io_error_limit), 0, 0, UINT32_MAX,
-		CFG_ECHO_NONDEF, NULL, NULL, "stop (exit 4) when more I/Os than "
-		"this have failed" },
-	{ "total-latency", CFG_FLAG, OFF(total_latency), 0, 0, 0,
-		CFG_ECHO_NONDEF, NULL, NULL, "also histogram reads from their "
-		"scheduled time (total-reads, total-writes)" },
+	BENCH_ITEM_IO_ERROR_LIMIT(storage_cfg),
+	BENCH_ITEM_TOTAL_LATENCY(storage_cfg),
 
-	{ "num-queues", CFG_LEGACY, OFF(num_queues), 0, 0, 0, 0, NULL, NULL,
-		"service-threads replaces it" },
-	{ "threads-per-queue", CFG_LEGACY, OFF(threads_per_queue), 0, 0, 0, 0,
-		NULL, NULL, "service-threads replaces it" },
-	{ "use-valloc", CFG_LEGACY, OFF(legacy_ignored), 0, 0, 0, 0, NULL, NULL,
-		"buffers are always aligned" },
-	{ "queue-per-device", CFG_LEGACY, OFF(legacy_ignored), 0, 0, 0, 0, NULL,
-		NULL, "there are no queues" },
-	{ "max-reqs-queued", CFG_LEGACY, OFF(legacy_ignored), 0, 0, 0, 0, NULL,
-		NULL, "there are no queues" },
+	BENCH_ITEMS_LEGACY(storage_cfg),
 
 	{ "cache-threads", CFG_FOREIGN, 0, 0, 0, 0, 0, NULL, NULL, NULL },
 };
@@ -180,21 +145,8 @@ finish(storage_cfg* c, uint32_t n_cpus, char* err, size_t len)
 {
 	const cfg_table* t = &g_storage_cfg_table;
 
-	c->n_cpus = 0;
-
-	if (! cfg_is_set(t, &c->set, "service-threads")) {
-		uint64_t legacy = (uint64_t)c->num_queues * c->threads_per_queue;
-
-		if (cfg_is_set(t, &c->set, "num-queues") &&
-				cfg_is_set(t, &c->set, "threads-per-queue") && legacy != 0 &&
-				legacy <= UINT32_MAX) {
-			c->service_threads = (uint32_t)legacy;
-		}
-		else {
-			c->n_cpus = n_cpus == 0 ? 1 : n_cpus;
-			c->service_threads = 5 * c->n_cpus;
-		}
-	}
+	c->n_cpus = bench_cfg_service_threads(t, &c->set, &c->service_threads,
+			c->num_queues, c->threads_per_queue, n_cpus);
 
 	if (c->read_reqs_per_sec == 0 && c->write_reqs_per_sec == 0) {
 		snprintf(err, len, "read-reqs-per-sec and write-reqs-per-sec are "

@@ -1,0 +1,45 @@
+/*
+ * bench_cfg.c - config items and rules that act_storage and act_index
+ * share.
+ */
+
+#include "bench_cfg.h"
+
+//==========================================================
+// Globals.
+//
+
+const char* const g_scheduler_modes[] = {
+	"noop", "none", "cfq", "mq-deadline", "deadline", "bfq", "kyber", NULL
+};
+
+//==========================================================
+// Public API.
+//
+
+uint32_t
+bench_cfg_service_threads(const cfg_table* t, const cfg_set* set,
+		uint32_t* service_threads, uint32_t num_queues,
+		uint32_t threads_per_queue, uint32_t n_cpus)
+{
+	if (cfg_is_set(t, set, "service-threads")) {
+		return 0;
+	}
+
+	uint64_t legacy = (uint64_t)num_queues * threads_per_queue;
+
+	if (cfg_is_set(t, set, "num-queues") &&
+			cfg_is_set(t, set, "threads-per-queue") && legacy != 0 &&
+			legacy <= UINT32_MAX) {
+		*service_threads = (uint32_t)legacy;
+		return 0;
+	}
+
+	if (n_cpus == 0) {
+		n_cpus = 1;
+	}
+
+	*service_threads = 5 * n_cpus;
+
+	return n_cpus;
+}
