@@ -4,11 +4,14 @@
 
 #include "bench.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "log.h"
+#include "strbuf.h"
 #include "run.h"
 #include "version.h"
 
@@ -76,6 +79,93 @@ bench_open_devices(const cfg_names* names, const dev_opts* o, dev* devs)
 	}
 
 	return 0;
+}
+
+bool
+bench_lag_stop(uint64_t lag_ns, uint32_t max_lag_sec, const char* what)
+{
+	if (run_stop_code() >= 0) {
+		return false;
+	}
+
+	log_error("%s can't keep up: %.3f sec behind schedule, more than "
+			"max-lag-sec (%" PRIu32 ")", what, (double)lag_ns / NS_PER_SEC,
+			max_lag_sec);
+	run_stop(EXIT_LAG);
+
+	return true;
+}
+
+void
+bench_stall_stop(const char* device, const char* op, uint32_t size,
+		uint64_t off, uint64_t took_ns, uint32_t max_lag_sec)
+{
+	if (run_stop_code() >= 0) {
+		return;
+	}
+
+	log_error("device %s stalled: a %" PRIu32 "-byte %s at offset %" PRIu64
+			" took %.3f sec, more than max-lag-sec (%" PRIu32 ") - the drive, "
+			"not the thread count, is the limit", device, size, op, off,
+			(double)took_ns / NS_PER_SEC, max_lag_sec);
+	log_error("drive(s) can't keep up - test stopped");
+	run_stop(EXIT_LAG);
+}
+
+void
+bench_status_add(bench_status* st, const char* label, const hist* h,
+		double configured)
+{
+	if (h == NULL || st->n_rates == sizeof(st->rates) / sizeof(st->rates[0])) {
+		return;
+	}
+
+	bench_rate* r = &st->rates[st->n_rates++];
+
+	r->label = label;
+	r->h = h;
+	r->configured = configured;
+	r->prev_total = 0;
+}
+
+void
+bench_status_show(bench_status* st, uint32_t report_sec)
+{
+	if (! log_stderr_is_tty() || report_sec <= st->prev_sec) {
+		return;
+	}
+
+	double secs = (double)(report_sec - st->prev_sec);
+	uint64_t counts[HIST_N_BUCKETS];
+	char line[512];
+	strbuf sb;
+
+	sb_init(&sb, line, sizeof(line));
+	sb_printf(&sb, "%" PRIu32 "/%" PRIu32 " s", report_sec, st->duration_sec);
+
+	for (uint32_t i = 0; i < st->n_rates; i++) {
+		bench_rate* r = &st->rates[i];
+		uint64_t total = hist_snapshot(r->h, counts);
+
+		sb_printf(&sb, "  %s %.1f/%.1f/s", r->label,
+				(double)(total - r->prev_total) / secs, r->configured);
+		r->prev_total = total;
+	}
+
+	if (st->reads != NULL) {
+		uint64_t total = hist_snapshot(st->reads, counts);
+		uint64_t over = total - counts[0];
+		uint64_t d_total = total - st->prev_reads_total;
+
+		sb_printf(&sb, "  reads > 1 %s: %.2f%%", st->us ? "us" : "ms",
+				d_total == 0 ? 0.0 : 100.0 * (double)(over - st->prev_over) /
+				(double)d_total);
+		st->prev_over = over;
+		st->prev_reads_total = total;
+	}
+
+	log_status(line);
+	st->prev_sec = report_sec;
 }
 
 void

@@ -4,10 +4,12 @@
  */
 #pragma once
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "cfg.h"
 #include "dev.h"
+#include "hist.h"
 
 // Handle the command line "PROG CONFIG | --help | --version". Returns -1
 // to go on with *config_path set, else the exit status (0 after --help or
@@ -26,6 +28,43 @@ uint32_t bench_n_cpus(void);
 // -1 having printed the ERROR line (devices opened so far are closed).
 int bench_open_devices(const cfg_names* names, const dev_opts* o,
 		dev* devs);
+
+// A thread is lag_ns behind schedule, more than max-lag-sec: unless the run
+// has already been stopped, print why ("<what> can't keep up ...") and stop
+// it with EXIT_LAG. Returns true if this call stopped the run (the caller
+// may add a line of advice).
+bool bench_lag_stop(uint64_t lag_ns, uint32_t max_lag_sec, const char* what);
+
+// A service thread fell behind because one of its own I/Os took took_ns,
+// more than max-lag-sec: the drive stalled, not the thread count. Print it
+// (device, operation, size, offset, time) and stop the run with EXIT_LAG.
+void bench_stall_stop(const char* device, const char* op, uint32_t size,
+		uint64_t off, uint64_t took_ns, uint32_t max_lag_sec);
+
+// Live status (beyond.md): one line on a terminal's stderr per report -
+// elapsed / total time, achieved vs configured rate of each thread kind,
+// and the last interval's share of reads over 1 ms (or us).
+typedef struct bench_rate_s {
+	const char* label;     // "reads", "lb-writes"...
+	const hist* h;         // NULL: not in this run
+	double configured;     // ops per second
+	uint64_t prev_total;   // (state)
+} bench_rate;
+
+typedef struct bench_status_s {
+	bench_rate rates[6];
+	uint32_t n_rates;
+	const hist* reads;     // for the over-1-unit share; may be NULL
+	bool us;
+	uint32_t duration_sec;
+	uint32_t prev_sec;     // (state)
+	uint64_t prev_over;    // (state)
+	uint64_t prev_reads_total; // (state)
+} bench_status;
+
+void bench_status_add(bench_status* st, const char* label, const hist* h,
+		double configured);
+void bench_status_show(bench_status* st, uint32_t report_sec);
 
 // Close all devices.
 void bench_close_devices(dev* devs, uint32_t n);

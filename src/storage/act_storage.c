@@ -77,13 +77,7 @@ static hist* g_lb_writes = NULL;
 static hist* g_total_reads = NULL;
 static hist* g_total_writes = NULL;
 
-// Live status: totals at the previous report.
-static uint64_t g_prev_reads = 0;
-static uint64_t g_prev_writes = 0;
-static uint64_t g_prev_lb_reads = 0;
-static uint64_t g_prev_lb_writes = 0;
-static uint64_t g_prev_reads_over_1ms = 0;
-static uint32_t g_prev_sec = 0;
+static bench_status g_status;
 
 static const char USAGE[] =
 	"usage: act_storage CONFIG-FILE > LOG\n"
@@ -112,15 +106,11 @@ static void* run_large_block_reads(void* pv);
 static void* run_large_block_writes(void* pv);
 static void* run_tomb_raider(void* pv);
 static void do_large_block_io(device* dv, bool write);
-static bool lagging(uint64_t lag_ns, const char* what);
 static uint32_t pick_size(rand_t* r, uint32_t min, uint32_t max,
 		uint32_t unit);
 static uint64_t pick_offset(rand_t* r, const device* dv, uint32_t max_size,
 		uint32_t unit);
 static void report_cb(uint32_t report_sec, void* udata);
-static void show_status(uint32_t report_sec);
-static uint64_t count_over(const hist* h, uint32_t bucket);
-static uint64_t hist_total(const hist* h);
 static uint32_t round_up(uint32_t v, uint32_t to);
 
 //==========================================================
@@ -338,6 +328,18 @@ setup_histograms(void)
 		}
 	}
 
+	g_status.reads = g_reads;
+	g_status.us = g_cfg.us_histograms;
+	g_status.duration_sec = g_cfg.test_duration_sec;
+	bench_status_add(&g_status, "reads", g_reads,
+			g_cfg.internal_read_reqs_per_sec);
+	bench_status_add(&g_status, "writes", g_writes,
+			g_cfg.internal_write_reqs_per_sec);
+	bench_status_add(&g_status, "lb-reads", g_lb_reads,
+			g_cfg.large_block_reads_per_sec);
+	bench_status_add(&g_status, "lb-writes", g_lb_writes,
+			g_cfg.large_block_writes_per_sec);
+
 	char buf[CFG_MAX_DEVICES * 2 * REPORT_MAX_NAME + 256];
 	strbuf sb;
 
@@ -501,16 +503,12 @@ run_service(void* pv)
 		if (g_max_lag_ns != 0 && lag > g_max_lag_ns && run_going()) {
 			uint64_t took = end - start;
 
-			if (took > g_max_lag_ns && run_stop_code() < 0) {
-				log_error("device %s stalled: a %" PRIu32 "-byte %s at offset %"
-						PRIu64 " took %.3f sec, more than max-lag-sec (%" PRIu32
-						") - the drive, not the thread count, is the limit",
-						dv->d.name, size, write ? "write" : "read", off,
-						(double)took / NS_PER_SEC, g_cfg.max_lag_sec);
-				log_error("drive(s) can't keep up - test stopped");
-				run_stop(EXIT_LAG);
+			if (took > g_max_lag_ns) {
+				bench_stall_stop(dv->d.name, write ? "write" : "read", size, off,
+						took, g_cfg.max_lag_sec);
 			}
-			else if (lagging(lag, "service threads")) {
+			else if (bench_lag_stop(lag, g_cfg.max_lag_sec,
+					"service threads")) {
 				log_error("ACT can't do the requested load - test stopped - "
 						"try configuring more service-threads");
 			}
@@ -594,8 +592,8 @@ do_large_block_io(device* dv, bool write)
 		uint64_t lag = rate_done_and_wait(&sched);
 
 		if (g_max_lag_ns != 0 && lag > g_max_lag_ns && run_going()) {
-			if (lagging(lag, write ? "large-block writes" :
-					"large-block reads")) {
+			if (bench_lag_stop(lag, g_cfg.max_lag_sec, write ?
+					"large-block writes" : "large-block reads")) {
 				log_error("drive(s) can't keep up - test stopped");
 			}
 
@@ -644,23 +642,6 @@ run_tomb_raider(void* pv)
 	return NULL;
 }
 
-// A thread is more than max-lag-sec behind: stop the run. Returns true if
-// this call stopped it (and so should explain why).
-static bool
-lagging(uint64_t lag_ns, const char* what)
-{
-	if (run_stop_code() >= 0) {
-		return false;
-	}
-
-	log_error("%s can't keep up: %.3f sec behind schedule, more than "
-			"max-lag-sec (%" PRIu32 ")", what, (double)lag_ns / NS_PER_SEC,
-			g_cfg.max_lag_sec);
-	run_stop(EXIT_LAG);
-
-	return true;
-}
-
 //==========================================================
 // Request geometry.
 //
@@ -701,84 +682,6 @@ report_cb(uint32_t report_sec, void* udata)
 	(void)udata;
 
 	report_print(&g_report, report_sec);
-	show_status(report_sec);
+	bench_status_show(&g_status, report_sec);
 }
 
-// One status line on a terminal's stderr: elapsed, achieved vs configured
-// rates, and the last interval's share of reads over 1 ms.
-static void
-show_status(uint32_t report_sec)
-{
-	if (! log_stderr_is_tty()) {
-		return;
-	}
-
-	double secs = (double)(report_sec - g_prev_sec);
-	uint64_t reads = g_reads != NULL ? hist_total(g_reads) : 0;
-	uint64_t writes = g_writes != NULL ? hist_total(g_writes) : 0;
-	uint64_t lbr = g_lb_reads != NULL ? hist_total(g_lb_reads) : 0;
-	uint64_t lbw = g_lb_writes != NULL ? hist_total(g_lb_writes) : 0;
-	uint64_t over = g_reads != NULL ? count_over(g_reads, 0) : 0;
-	uint64_t d_reads = reads - g_prev_reads;
-	char line[512];
-	strbuf sb;
-
-	sb_init(&sb, line, sizeof(line));
-	sb_printf(&sb, "%" PRIu32 "/%" PRIu32 " s", report_sec,
-			g_cfg.test_duration_sec);
-
-	if (g_reads != NULL) {
-		sb_printf(&sb, "  reads %.0f/%" PRIu32 "/s (%.2f%% > 1 %s)",
-				(double)d_reads / secs, g_cfg.internal_read_reqs_per_sec,
-				d_reads == 0 ? 0.0 :
-				100.0 * (double)(over - g_prev_reads_over_1ms) /
-				(double)d_reads, g_cfg.us_histograms ? "us" : "ms");
-	}
-
-	if (g_writes != NULL) {
-		sb_printf(&sb, "  writes %.0f/%" PRIu32 "/s",
-				(double)(writes - g_prev_writes) / secs,
-				g_cfg.internal_write_reqs_per_sec);
-	}
-
-	if (g_lb_reads != NULL) {
-		sb_printf(&sb, "  lb-reads %.1f/%.1f/s  lb-writes %.1f/%.1f/s",
-				(double)(lbr - g_prev_lb_reads) / secs,
-				g_cfg.large_block_reads_per_sec,
-				(double)(lbw - g_prev_lb_writes) / secs,
-				g_cfg.large_block_writes_per_sec);
-	}
-
-	log_status(line);
-
-	g_prev_reads = reads;
-	g_prev_writes = writes;
-	g_prev_lb_reads = lbr;
-	g_prev_lb_writes = lbw;
-	g_prev_reads_over_1ms = over;
-	g_prev_sec = report_sec;
-}
-
-// Operations above bucket b (i.e. at least 2^b units).
-static uint64_t
-count_over(const hist* h, uint32_t bucket)
-{
-	uint64_t counts[HIST_N_BUCKETS];
-	uint64_t n = 0;
-
-	hist_snapshot(h, counts);
-
-	for (uint32_t i = bucket + 1; i < HIST_N_BUCKETS; i++) {
-		n += counts[i];
-	}
-
-	return n;
-}
-
-static uint64_t
-hist_total(const hist* h)
-{
-	uint64_t counts[HIST_N_BUCKETS];
-
-	return hist_snapshot(h, counts);
-}
