@@ -34,6 +34,7 @@ static int open_block(dev* d, const char* name, const dev_opts* o, char* err,
 static int open_file(dev* d, const char* name, const dev_opts* o, char* err,
 		size_t len);
 static int probe_min_io(dev* d, char* err, size_t len);
+static const char* size_item(const dev_opts* o);
 
 //==========================================================
 // Public API.
@@ -49,16 +50,16 @@ dev_check(const char* name, const dev_opts* o, char* err, size_t len)
 			return 0; // will be created
 		}
 
-		snprintf(err, len, "can't use device %s: %s (errno %d)%s", name,
+		snprintf(err, len, "can't use device %s: %s (errno %d)%s%s", name,
 				strerror(errno), errno, errno == ENOENT ?
-				" - set file-size-mbytes to create a file-backed device" : "");
+				" - set " : "", errno == ENOENT ? size_item(o) : "");
 		return -1;
 	}
 
 	if (S_ISBLK(st.st_mode)) {
 		if (o->file_size != 0) {
-			snprintf(err, len, "device %s is a block device but "
-					"file-size-mbytes is set (it applies to files only)", name);
+			snprintf(err, len, "device %s is a block device but %s is set "
+					"(it applies to files only)", name, size_item(o));
 			return -1;
 		}
 
@@ -72,8 +73,8 @@ dev_check(const char* name, const dev_opts* o, char* err, size_t len)
 	}
 
 	if (o->file_size == 0 && st.st_size == 0) {
-		snprintf(err, len, "device file %s is empty - set file-size-mbytes "
-				"to size it", name);
+		snprintf(err, len, "device file %s is empty - set %s to size it",
+				name, size_item(o));
 		return -1;
 	}
 
@@ -218,8 +219,8 @@ open_file(dev* d, const char* name, const dev_opts* o, char* err, size_t len)
 	d->size = (uint64_t)st.st_size;
 
 	if (d->size == 0) {
-		snprintf(err, len, "device file %s is empty - set file-size-mbytes "
-				"to size it", name);
+		snprintf(err, len, "device file %s is empty - set %s to size it",
+				name, size_item(o));
 		return -1;
 	}
 
@@ -260,4 +261,10 @@ probe_min_io(dev* d, char* err, size_t len)
 			"error: %s, errno %d)", d->name, strerror(last_errno), last_errno);
 
 	return -1;
+}
+
+static const char*
+size_item(const dev_opts* o)
+{
+	return o->size_item != NULL ? o->size_item : "file-size-mbytes";
 }

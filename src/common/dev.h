@@ -19,6 +19,7 @@ typedef struct dev_opts_s {
 	uint64_t file_size;     // bytes; 0 = use the file's current size
 	bool dsync;             // open with O_DSYNC
 	const char* scheduler;  // block devices: scheduler to set, or NULL
+	const char* size_item;  // what sets file_size, for messages
 } dev_opts;
 
 typedef struct dev_s {

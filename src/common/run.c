@@ -71,6 +71,12 @@ run_stop(int exit_code)
 	}
 }
 
+void
+run_wake_main(void)
+{
+	pthread_kill(g_main_thread, SIGUSR1);
+}
+
 int
 run_stop_code(void)
 {

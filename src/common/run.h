@@ -30,6 +30,10 @@ bool run_going(void);
 // End the run with an exit status; the first call wins. Any thread.
 void run_stop(int exit_code);
 
+// Wake the main thread from run_reports (or its own sigtimedwait on
+// SIGUSR1) without stopping the run.
+void run_wake_main(void);
+
 // The exit status set by the first run_stop, or -1 while running.
 int run_stop_code(void);
 

@@ -1,0 +1,576 @@
+/*
+ * act_prep.c - prepare devices for ACT: clean (zeros over every byte), then
+ * salt (fresh random data over every byte).
+ *
+ * A fresh drive and a drive full of data behave very differently; tests
+ * are only comparable after prep. Each device is prepared by its own thread
+ * (devices in parallel); each phase keeps PREP_IN_FLIGHT large O_DIRECT
+ * writes in flight (one writer thread each, claiming chunks in order), then
+ * fsyncs so the data is on the device before we say the phase is done. No
+ * O_DSYNC: salting needs no per-write durability.
+ *
+ * A tail smaller than a chunk is written with an O_DIRECT write of its
+ * aligned part, and the last bytes that are not a multiple of the minimum
+ * I/O size (files only) with a buffered write.
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "dev.h"
+#include "io.h"
+#include "log.h"
+#include "rand.h"
+#include "run.h"
+#include "strbuf.h"
+#include "version.h"
+
+//==========================================================
+// Typedefs & constants.
+//
+
+#define PREP_CHUNK (1024 * 1024)
+#define PREP_IN_FLIGHT 8
+#define LARGE_BLOCK (128 * 1024)
+#define PROGRESS_STEP_PCT 5
+#define TTY_REFRESH_NS (500 * NS_PER_MS)
+#define LOG_REFRESH_NS (1 * NS_PER_SEC)
+#define MAX_DEVICES 128
+
+typedef enum {
+	PHASE_WAIT,
+	PHASE_CLEAN,
+	PHASE_SALT,
+	PHASE_DONE
+} phase;
+
+typedef struct prep_dev_s {
+	dev d;
+	atomic_int phase;
+	atomic_uint_fast64_t next_chunk;   // next chunk to claim
+	atomic_uint_fast64_t bytes_done;   // in this phase
+	atomic_bool failed;
+	uint64_t n_chunks;                 // whole chunks
+	uint64_t phase_start_ns;
+	uint32_t last_pct_shown;
+	pthread_t thread;
+} prep_dev;
+
+//==========================================================
+// Globals.
+//
+
+static prep_dev* g_devs = NULL;
+static uint32_t g_n_devs = 0;
+static atomic_uint g_n_finished = 0;
+
+static const char USAGE[] =
+	"usage: act_prep [--size BYTES] DEVICE...\n"
+	"       act_prep --help | --version\n"
+	"\n"
+	"Prepares each DEVICE for an ACT test: writes zeros over every byte\n"
+	"(cleaning), then random data over every byte (salting). Several\n"
+	"devices are prepared in parallel.\n"
+	"\n"
+	"ALL DATA ON THE DEVICES IS DESTROYED. A device that is mounted, swap,\n"
+	"or held by md/LVM/dm is refused before anything is written.\n"
+	"\n"
+	"  DEVICE        a block device, or a regular file (prepared over its\n"
+	"                current size)\n"
+	"  --size BYTES  size a file (created if missing) to BYTES first; a\n"
+	"                suffix K, M, G or T means KiB, MiB, GiB, TiB\n"
+	"                (default: the file's current size)\n"
+	"\n"
+	"stdout: the size of each device and the phases; stderr: progress\n"
+	"(a live line on a terminal, a line every 5% otherwise).\n"
+	"exit status: 0 every byte of every device written, 1 usage error,\n"
+	"2 device error, 4 write error, 128+n stopped by signal n\n";
+
+//==========================================================
+// Forward declarations.
+//
+
+static int parse_size(const char* text, uint64_t* out);
+static void* prep_device(void* pv);
+static int run_phase(prep_dev* p, phase ph);
+static void* writer(void* pv);
+static int write_tail(prep_dev* p, phase ph, uint8_t* buf);
+static void show_progress(bool final);
+static int wait_for_devices(void);
+
+//==========================================================
+// Main.
+//
+
+int
+main(int argc, char* argv[])
+{
+	uint64_t size = 0;
+	const char* names[MAX_DEVICES];
+	uint32_t n = 0;
+
+	for (int i = 1; i < argc; i++) {
+		const char* a = argv[i];
+
+		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			fputs(USAGE, stdout);
+			return EXIT_OK;
+		}
+
+		if (strcmp(a, "--version") == 0) {
+			printf("act_prep %s\n", ACT_VERSION);
+			return EXIT_OK;
+		}
+
+		if (strcmp(a, "--size") == 0 || strncmp(a, "--size=", 7) == 0) {
+			const char* v = a[6] == '=' ? a + 7 : (i + 1 < argc ? argv[++i] :
+					NULL);
+
+			if (v == NULL || parse_size(v, &size) != 0 || size == 0) {
+				fprintf(stderr, "ERROR: --size: '%s' is not a size in bytes "
+						"(e.g. 1073741824, 512M, 2G)\n", v != NULL ? v : "");
+				return EXIT_USAGE;
+			}
+
+			continue;
+		}
+
+		if (a[0] == '-') {
+			fprintf(stderr, "ERROR: unknown option '%s'\n\n%s", a, USAGE);
+			return EXIT_USAGE;
+		}
+
+		if (n == MAX_DEVICES) {
+			fprintf(stderr, "ERROR: more than %d devices\n", MAX_DEVICES);
+			return EXIT_USAGE;
+		}
+
+		for (uint32_t j = 0; j < n; j++) {
+			if (strcmp(names[j], a) == 0) {
+				fprintf(stderr, "ERROR: device %s is named twice\n", a);
+				return EXIT_USAGE;
+			}
+		}
+
+		names[n++] = a;
+	}
+
+	if (n == 0) {
+		fputs(USAGE, stderr);
+		return EXIT_USAGE;
+	}
+
+	log_init();
+
+	dev_opts o = {
+		.file_size = size,
+		.dsync = false,
+		.scheduler = NULL,
+		.size_item = "--size"
+	};
+	char err[1024];
+
+	// Check every device before writing to any.
+	for (uint32_t i = 0; i < n; i++) {
+		if (dev_check(names[i], &o, err, sizeof(err)) != 0) {
+			log_error("%s", err);
+			return EXIT_SETUP;
+		}
+	}
+
+	g_devs = calloc(n, sizeof(prep_dev));
+
+	if (g_devs == NULL) {
+		log_error("out of memory for %" PRIu32 " devices", n);
+		return EXIT_SETUP;
+	}
+
+	for (uint32_t i = 0; i < n; i++) {
+		if (dev_open(&g_devs[i].d, names[i], &o, err, sizeof(err)) != 0) {
+			log_error("%s", err);
+			return EXIT_SETUP;
+		}
+
+		g_n_devs++;
+		g_devs[i].n_chunks = g_devs[i].d.size / PREP_CHUNK;
+		log_out("%s size = %" PRIu64 " bytes, %" PRIu64 " large blocks\n",
+				g_devs[i].d.name, g_devs[i].d.size,
+				g_devs[i].d.size / LARGE_BLOCK);
+	}
+
+	run_block_signals();
+
+	for (uint32_t i = 0; i < n; i++) {
+		int rv = pthread_create(&g_devs[i].thread, NULL, prep_device,
+				&g_devs[i]);
+
+		if (rv != 0) {
+			log_error("can't start a thread for %s: %s (errno %d)", names[i],
+					strerror(rv), rv);
+			run_stop(EXIT_SETUP);
+			return EXIT_SETUP;
+		}
+	}
+
+	int rv = wait_for_devices();
+
+	for (uint32_t i = 0; i < n; i++) {
+		if (rv == EXIT_OK || rv == EXIT_IO) {
+			pthread_join(g_devs[i].thread, NULL);
+		}
+
+		if (rv == EXIT_OK && atomic_load(&g_devs[i].failed)) {
+			rv = EXIT_IO;
+		}
+	}
+
+	if (rv == EXIT_OK || rv == EXIT_IO) {
+		for (uint32_t i = 0; i < n; i++) {
+			dev_close(&g_devs[i].d);
+		}
+
+		free(g_devs);
+	}
+
+	return rv;
+}
+
+//==========================================================
+// Per-device work.
+//
+
+static void*
+prep_device(void* pv)
+{
+	prep_dev* p = pv;
+
+	if (run_phase(p, PHASE_CLEAN) == 0 && run_phase(p, PHASE_SALT) == 0) {
+		atomic_store(&p->phase, PHASE_DONE);
+	}
+	else {
+		atomic_store(&p->failed, true);
+		run_stop(EXIT_IO);
+	}
+
+	atomic_fetch_add(&g_n_finished, 1);
+	run_wake_main();
+
+	return NULL;
+}
+
+static int
+run_phase(prep_dev* p, phase ph)
+{
+	log_out("%s device %s\n", ph == PHASE_CLEAN ? "cleaning" : "salting",
+			p->d.name);
+
+	atomic_store(&p->next_chunk, 0);
+	atomic_store(&p->bytes_done, 0);
+	p->phase_start_ns = clock_ns();
+	p->last_pct_shown = 0;
+	atomic_store(&p->phase, ph);
+
+	pthread_t threads[PREP_IN_FLIGHT];
+	uint32_t n_threads = 0;
+
+	for (uint32_t i = 0; i < PREP_IN_FLIGHT; i++) {
+		if (pthread_create(&threads[i], NULL, writer, p) != 0) {
+			break;
+		}
+
+		n_threads++;
+	}
+
+	if (n_threads == 0) {
+		log_error("can't start writer threads for %s", p->d.name);
+		return -1;
+	}
+
+	for (uint32_t i = 0; i < n_threads; i++) {
+		pthread_join(threads[i], NULL);
+	}
+
+	if (atomic_load(&p->failed) || ! run_going()) {
+		return -1;
+	}
+
+	uint8_t* buf = dev_alloc_buf(PREP_CHUNK);
+
+	if (buf == NULL) {
+		log_error("out of memory for %s", p->d.name);
+		return -1;
+	}
+
+	int rv = write_tail(p, ph, buf);
+
+	free(buf);
+
+	if (rv != 0) {
+		return -1;
+	}
+
+	if (fsync(p->d.fd) != 0) {
+		log_error("fsync failed on device %s after %s: %s (errno %d)",
+				p->d.name, ph == PHASE_CLEAN ? "cleaning" : "salting",
+				strerror(errno), errno);
+		return -1;
+	}
+
+	return 0;
+}
+
+static void*
+writer(void* pv)
+{
+	prep_dev* p = pv;
+	phase ph = (phase)atomic_load(&p->phase);
+	uint8_t* buf = dev_alloc_buf(PREP_CHUNK);
+	rand_t rnd;
+
+	if (buf == NULL) {
+		log_error("out of memory for %s", p->d.name);
+		atomic_store(&p->failed, true);
+		return NULL;
+	}
+
+	rand_seed(&rnd);
+	memset(buf, 0, PREP_CHUNK);
+
+	uint64_t chunk;
+
+	while (run_going() && ! atomic_load(&p->failed) &&
+			(chunk = atomic_fetch_add(&p->next_chunk, 1)) < p->n_chunks) {
+		if (ph == PHASE_SALT) {
+			rand_fill(&rnd, buf, PREP_CHUNK);
+		}
+
+		uint64_t off = chunk * PREP_CHUNK;
+		int err = io_write(p->d.fd, buf, PREP_CHUNK, off);
+
+		if (err != 0) {
+			io_failed(p->d.name, "write", off, PREP_CHUNK, err);
+			atomic_store(&p->failed, true);
+			break;
+		}
+
+		atomic_fetch_add(&p->bytes_done, PREP_CHUNK);
+	}
+
+	free(buf);
+
+	return NULL;
+}
+
+// The bytes after the last whole chunk: an aligned O_DIRECT write of the
+// part that is a multiple of the minimum I/O size, then a buffered write of
+// the rest (only a file can have such a rest).
+static int
+write_tail(prep_dev* p, phase ph, uint8_t* buf)
+{
+	uint64_t off = p->n_chunks * PREP_CHUNK;
+	uint64_t tail = p->d.size - off;
+	uint64_t direct = tail / p->d.min_io * p->d.min_io;
+	uint64_t rest = tail - direct;
+	rand_t rnd;
+
+	if (tail == 0) {
+		return 0;
+	}
+
+	rand_seed(&rnd);
+
+	if (ph == PHASE_SALT) {
+		rand_fill(&rnd, buf, (size_t)tail);
+	}
+	else {
+		memset(buf, 0, (size_t)tail);
+	}
+
+	if (direct != 0) {
+		int err = io_write(p->d.fd, buf, (size_t)direct, off);
+
+		if (err != 0) {
+			io_failed(p->d.name, "write", off, (size_t)direct, err);
+			return -1;
+		}
+	}
+
+	if (rest != 0) {
+		int fd = open(p->d.name, O_WRONLY | O_CLOEXEC);
+
+		if (fd < 0) {
+			log_error("can't open %s for its last %" PRIu64 " bytes: %s "
+					"(errno %d)", p->d.name, rest, strerror(errno), errno);
+			return -1;
+		}
+
+		int err = io_write(fd, buf + direct, (size_t)rest, off + direct);
+
+		if (err == 0 && fsync(fd) != 0) {
+			err = errno;
+		}
+
+		close(fd);
+
+		if (err != 0) {
+			io_failed(p->d.name, "write", off + direct, (size_t)rest, err);
+			return -1;
+		}
+	}
+
+	atomic_fetch_add(&p->bytes_done, tail);
+
+	return 0;
+}
+
+//==========================================================
+// Progress and signals.
+//
+
+// Main thread: show progress until every device is done, or a signal or a
+// failure stops the work. Returns the exit status.
+static int
+wait_for_devices(void)
+{
+	sigset_t set;
+	uint64_t refresh = log_stderr_is_tty() ? TTY_REFRESH_NS : LOG_REFRESH_NS;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGUSR1);
+
+	while (atomic_load(&g_n_finished) < g_n_devs) {
+		struct timespec ts = {
+			.tv_sec = (time_t)(refresh / NS_PER_SEC),
+			.tv_nsec = (long)(refresh % NS_PER_SEC)
+		};
+		int sig = sigtimedwait(&set, NULL, &ts);
+
+		if (sig == SIGINT || sig == SIGTERM) {
+			run_stop(EXIT_SIGNAL + sig);
+			show_progress(true);
+			log_error("stopped by signal %s - the devices are NOT fully "
+					"prepared", run_signal_name(sig));
+			return EXIT_SIGNAL + sig;
+		}
+
+		show_progress(false);
+	}
+
+	show_progress(true);
+
+	return run_stop_code() >= 0 ? run_stop_code() : EXIT_OK;
+}
+
+static void
+show_progress(bool final)
+{
+	char line[4096];
+	strbuf sb;
+	uint64_t now = clock_ns();
+	bool tty = log_stderr_is_tty();
+
+	sb_init(&sb, line, sizeof(line));
+
+	for (uint32_t i = 0; i < g_n_devs; i++) {
+		prep_dev* p = &g_devs[i];
+		int ph = atomic_load(&p->phase);
+
+		if (ph != PHASE_CLEAN && ph != PHASE_SALT) {
+			continue;
+		}
+
+		uint64_t done = atomic_load(&p->bytes_done);
+		double secs = (double)(now - p->phase_start_ns) / NS_PER_SEC;
+		double mbps = secs > 0.0 ? (double)done / 1e6 / secs : 0.0;
+		uint32_t pct = (uint32_t)(done * 100 / p->d.size);
+		uint64_t eta = mbps > 0.0 ?
+				(uint64_t)((double)(p->d.size - done) / 1e6 / mbps) : 0;
+		const char* what = ph == PHASE_CLEAN ? "cleaning" : "salting";
+
+		if (tty) {
+			sb_printf(&sb, "%s%s %s %3u%% %.0f MB/s ETA %" PRIu64 ":%02" PRIu64
+					":%02" PRIu64, sb.len == 0 ? "" : "  |  ", what, p->d.name,
+					pct, mbps, eta / 3600, eta / 60 % 60, eta % 60);
+		}
+		else if (final || pct >= p->last_pct_shown + PROGRESS_STEP_PCT) {
+			p->last_pct_shown = pct - pct % PROGRESS_STEP_PCT;
+			fprintf(stderr, "act_prep: %s %s: %u%% %.0f MB/s ETA %" PRIu64
+					":%02" PRIu64 ":%02" PRIu64 "\n", what, p->d.name, pct, mbps,
+					eta / 3600, eta / 60 % 60, eta % 60);
+		}
+	}
+
+	if (tty) {
+		log_status(line);
+
+		if (final) {
+			fputc('\n', stderr);
+		}
+	}
+}
+
+//==========================================================
+// Command line.
+//
+
+static int
+parse_size(const char* text, uint64_t* out)
+{
+	char* end = NULL;
+
+	errno = 0;
+
+	if (text[0] < '0' || text[0] > '9') {
+		return -1;
+	}
+
+	unsigned long long v = strtoull(text, &end, 10);
+	uint64_t mult = 1;
+
+	if (errno != 0) {
+		return -1;
+	}
+
+	switch (*end) {
+	case '\0':
+		break;
+	case 'K': case 'k':
+		mult = 1ULL << 10;
+		end++;
+		break;
+	case 'M': case 'm':
+		mult = 1ULL << 20;
+		end++;
+		break;
+	case 'G': case 'g':
+		mult = 1ULL << 30;
+		end++;
+		break;
+	case 'T': case 't':
+		mult = 1ULL << 40;
+		end++;
+		break;
+	default:
+		return -1;
+	}
+
+	if (*end != '\0' || v > UINT64_MAX / mult) {
+		return -1;
+	}
+
+	*out = (uint64_t)v * mult;
+
+	return 0;
+}
