@@ -135,9 +135,19 @@ finish(index_cfg* c, uint32_t n_cpus, char* err, size_t len)
 	uint64_t write_eff = (uint64_t)c->replication_factor *
 			c->write_reqs_per_sec;
 
+	double cache = (double)write_eff * 100.0 /
+			(double)(100 - c->defrag_lwm_pct);
+
+	if (cache >= 18446744073709551616.0) {
+		snprintf(err, len, "rates too large: write-reqs-per-sec %" PRIu32
+				" x replication-factor %" PRIu32 " with defrag-lwm-pct %" PRIu32
+				" overflows 64 bits", c->write_reqs_per_sec,
+				c->replication_factor, c->defrag_lwm_pct);
+		return -1;
+	}
+
 	c->service_thread_reads_per_sec = c->read_reqs_per_sec + write_eff;
-	c->cache_thread_reads_and_writes_per_sec = (uint64_t)((double)write_eff *
-			100.0 / (double)(100 - c->defrag_lwm_pct));
+	c->cache_thread_reads_and_writes_per_sec = (uint64_t)cache;
 
 	if (c->service_thread_reads_per_sec < c->service_threads) {
 		snprintf(err, len, "load config too small: %" PRIu64 " service-thread "
