@@ -144,6 +144,22 @@ log_warn(const char* fmt, ...)
 }
 
 void
+log_note(const char* fmt, ...)
+{
+	va_list ap;
+
+	pthread_mutex_lock(&g_lock);
+
+	clear_status();
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+
+	pthread_mutex_unlock(&g_lock);
+}
+
+void
 log_status(const char* text)
 {
 	if (! g_stderr_tty) {

@@ -25,6 +25,9 @@ void log_error(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 // "WARNING: <message>" to stderr only.
 void log_warn(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 
+// A line of information on stderr ("<message>\n"), not part of the log.
+void log_note(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+
 // printf to stdout, flush, and then refuse all further stdout output: the
 // last line of a stopped run stays the last line.
 void log_final(const char* fmt, ...) __attribute__((format(printf, 1, 2)));

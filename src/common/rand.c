@@ -16,6 +16,7 @@
 
 #define WORDS_PER_INTERVAL 64
 #define INTERVAL_BYTES (WORDS_PER_INTERVAL * sizeof(uint64_t))
+#define FILL_LANES 8
 
 //==========================================================
 // Globals.
@@ -88,13 +89,43 @@ rand_unit(rand_t* r)
 	return (double)(rand_u64(r) >> 11) * (1.0 / 9007199254740992.0);
 }
 
+// Bulk fills run FILL_LANES independent xorshift128+ generators, seeded
+// from r, side by side: the compiler keeps them in vector registers, which
+// makes a fill about ten times faster than one generator's dependent chain
+// (act_prep's salting must keep up with a drive's write bandwidth).
 void
 rand_fill(rand_t* r, void* buf, size_t len)
 {
 	uint8_t* p = buf;
 	size_t n_words = len / sizeof(uint64_t);
+	size_t i = 0;
 
-	for (size_t i = 0; i < n_words; i++) {
+	if (n_words >= FILL_LANES) {
+		uint64_t s0[FILL_LANES];
+		uint64_t s1[FILL_LANES];
+
+		for (int l = 0; l < FILL_LANES; l++) {
+			s0[l] = rand_u64(r);
+			s1[l] = rand_u64(r) | 1;
+		}
+
+		for (; i + FILL_LANES <= n_words; i += FILL_LANES) {
+			for (int l = 0; l < FILL_LANES; l++) {
+				uint64_t x = s0[l];
+				uint64_t y = s1[l];
+
+				s0[l] = y;
+				x ^= x << 23;
+				s1[l] = x ^ y ^ (x >> 17) ^ (y >> 26);
+
+				uint64_t v = s1[l] + y;
+
+				memcpy(p + (i + (size_t)l) * sizeof(uint64_t), &v, sizeof(v));
+			}
+		}
+	}
+
+	for (; i < n_words; i++) {
 		uint64_t v = rand_u64(r);
 
 		memcpy(p + i * sizeof(uint64_t), &v, sizeof(v));

@@ -326,6 +326,13 @@ run_phase(prep_dev* p, phase ph)
 		return -1;
 	}
 
+	double secs = (double)(clock_ns() - p->phase_start_ns) / NS_PER_SEC;
+
+	log_note("act_prep: %s %s done: %" PRIu64 " bytes in %.2f s, %.1f MB/s",
+			ph == PHASE_CLEAN ? "cleaning" : "salting",
+			p->d.name, p->d.size, secs, secs > 0.0 ?
+			(double)p->d.size / 1e6 / secs : 0.0);
+
 	return 0;
 }
 
@@ -506,9 +513,9 @@ show_progress(bool final)
 		}
 		else if (final || pct >= p->last_pct_shown + PROGRESS_STEP_PCT) {
 			p->last_pct_shown = pct - pct % PROGRESS_STEP_PCT;
-			fprintf(stderr, "act_prep: %s %s: %u%% %.0f MB/s ETA %" PRIu64
-					":%02" PRIu64 ":%02" PRIu64 "\n", what, p->d.name, pct, mbps,
-					eta / 3600, eta / 60 % 60, eta % 60);
+			log_note("act_prep: %s %s: %u%% %.0f MB/s ETA %" PRIu64 ":%02"
+					PRIu64 ":%02" PRIu64, what, p->d.name, pct, mbps, eta / 3600,
+					eta / 60 % 60, eta % 60);
 		}
 	}
 
