@@ -73,12 +73,36 @@ bench_open_devices(const cfg_names* names, const dev_opts* o, dev* devs)
 	for (uint32_t i = 0; i < names->n; i++) {
 		if (dev_open(&devs[i], names->names[i], o, err, sizeof(err)) != 0) {
 			log_error("%s", err);
-			bench_close_devices(devs, i);
+			bench_undo_devices(devs, i);
 			return -1;
 		}
 	}
 
 	return 0;
+}
+
+int
+bench_commit_devices(dev* devs, uint32_t n)
+{
+	char err[1024];
+
+	for (uint32_t i = 0; i < n; i++) {
+		if (dev_commit(&devs[i], err, sizeof(err)) != 0) {
+			log_error("%s", err);
+			bench_undo_devices(devs, n);
+			return -1;
+		}
+	}
+
+	return 0;
+}
+
+void
+bench_undo_devices(dev* devs, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		dev_undo(&devs[i]);
+	}
 }
 
 bool

@@ -25,9 +25,16 @@ void bench_banner(const char* kind);
 uint32_t bench_n_cpus(void);
 
 // Check every device (nothing written), then open them all. Returns 0, or
-// -1 having printed the ERROR line (devices opened so far are closed).
+// -1 having printed the ERROR line (devices opened so far are undone).
 int bench_open_devices(const cfg_names* names, const dev_opts* o,
 		dev* devs);
+
+// Setup is complete: apply pending file shrinks (see dev_commit). Returns
+// 0, or -1 having printed the ERROR line and undone every device.
+int bench_commit_devices(dev* devs, uint32_t n);
+
+// Setup failed after bench_open_devices: undo every device (see dev_undo).
+void bench_undo_devices(dev* devs, uint32_t n);
 
 // A thread is lag_ns behind schedule, more than max-lag-sec: unless the run
 // has already been stopped, print why ("<what> can't keep up ...") and stop

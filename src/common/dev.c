@@ -6,6 +6,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
 #include <linux/fs.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +37,7 @@ static int open_file(dev* d, const char* name, const dev_opts* o, char* err,
 		size_t len);
 static int probe_min_io(dev* d, char* err, size_t len);
 static const char* size_item(const dev_opts* o);
+static int check_creatable(const char* name, char* err, size_t len);
 
 //==========================================================
 // Public API.
@@ -47,7 +50,7 @@ dev_check(const char* name, const dev_opts* o, char* err, size_t len)
 
 	if (stat(name, &st) != 0) {
 		if (errno == ENOENT && o->file_size != 0) {
-			return 0; // will be created
+			return check_creatable(name, err, len);
 		}
 
 		snprintf(err, len, "can't use device %s: %s (errno %d)%s%s", name,
@@ -102,10 +105,48 @@ dev_open(dev* d, const char* name, const dev_opts* o, char* err, size_t len)
 	}
 
 	if (rv != 0) {
-		dev_close(d);
+		dev_undo(d);
 	}
 
 	return rv;
+}
+
+int
+dev_commit(dev* d, char* err, size_t len)
+{
+	if (d->shrink_to != 0) {
+		if (ftruncate(d->fd, (off_t)d->shrink_to) != 0) {
+			snprintf(err, len, "can't size device file %s to %" PRIu64
+					" bytes: %s (errno %d)", d->name, d->shrink_to,
+					strerror(errno), errno);
+			return -1;
+		}
+
+		d->shrink_to = 0;
+	}
+
+	d->created = false;
+	d->orig_size = d->size;
+
+	return 0;
+}
+
+void
+dev_undo(dev* d)
+{
+	if (d->fd >= 0 && ! d->is_block) {
+		if (d->created) {
+			unlink(d->name);
+		}
+		else if (d->orig_size < d->size && d->shrink_to == 0) {
+			if (ftruncate(d->fd, (off_t)d->orig_size) != 0) {
+				log_warn("can't shrink %s back to %" PRIu64 " bytes: %s",
+						d->name, d->orig_size, strerror(errno));
+			}
+		}
+	}
+
+	dev_close(d);
 }
 
 void
@@ -175,8 +216,10 @@ open_block(dev* d, const char* name, const dev_opts* o, char* err, size_t len)
 static int
 open_file(dev* d, const char* name, const dev_opts* o, char* err, size_t len)
 {
+	struct stat st;
+	bool existed = stat(name, &st) == 0;
 	int flags = O_RDWR | O_CLOEXEC | (o->dsync ? O_DSYNC : 0) |
-			(o->file_size != 0 ? O_CREAT : 0);
+			(existed ? 0 : O_CREAT | O_EXCL);
 
 	d->fd = open(name, flags | O_DIRECT, 0644);
 
@@ -197,7 +240,7 @@ open_file(dev* d, const char* name, const dev_opts* o, char* err, size_t len)
 		return -1;
 	}
 
-	struct stat st;
+	d->created = ! existed;
 
 	if (fstat(d->fd, &st) != 0) {
 		snprintf(err, len, "can't stat device file %s: %s (errno %d)", name,
@@ -205,22 +248,62 @@ open_file(dev* d, const char* name, const dev_opts* o, char* err, size_t len)
 		return -1;
 	}
 
-	if (o->file_size != 0 && (uint64_t)st.st_size != o->file_size) {
+	d->orig_size = (uint64_t)st.st_size;
+	d->size = d->orig_size;
+
+	if (o->file_size > d->orig_size) {
+		// Growing is undone by dev_undo; shrinking waits for dev_commit.
 		if (ftruncate(d->fd, (off_t)o->file_size) != 0) {
-			snprintf(err, len, "can't size device file %s to %llu bytes: %s "
-					"(errno %d)", name, (unsigned long long)o->file_size,
+			snprintf(err, len, "can't size device file %s to %" PRIu64
+					" bytes: %s (errno %d)", name, o->file_size,
 					strerror(errno), errno);
 			return -1;
 		}
 
-		st.st_size = (off_t)o->file_size;
+		d->size = o->file_size;
 	}
-
-	d->size = (uint64_t)st.st_size;
+	else if (o->file_size != 0 && o->file_size < d->orig_size) {
+		d->shrink_to = o->file_size;
+		d->size = o->file_size;
+	}
 
 	if (d->size == 0) {
 		snprintf(err, len, "device file %s is empty - set %s to size it",
 				name, size_item(o));
+		return -1;
+	}
+
+	return 0;
+}
+
+// A file to be created: its directory must exist and be writable.
+static int
+check_creatable(const char* name, char* err, size_t len)
+{
+	char dir[PATH_MAX];
+	const char* slash = strrchr(name, '/');
+
+	if (slash == NULL) {
+		strcpy(dir, ".");
+	}
+	else if (slash == name) {
+		strcpy(dir, "/");
+	}
+	else {
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - name), name);
+	}
+
+	struct stat st;
+
+	if (stat(dir, &st) != 0 || ! S_ISDIR(st.st_mode)) {
+		snprintf(err, len, "can't create device file %s: directory %s does "
+				"not exist", name, dir);
+		return -1;
+	}
+
+	if (access(dir, W_OK) != 0) {
+		snprintf(err, len, "can't create device file %s: %s (errno %d)", name,
+				strerror(errno), errno);
 		return -1;
 	}
 

@@ -29,6 +29,11 @@ typedef struct dev_s {
 	bool buffered;          // the file system refused O_DIRECT
 	uint64_t size;          // bytes
 	uint32_t min_io;        // smallest O_DIRECT read size that works
+
+	// Undo information: a run refused at setup leaves files as they were.
+	bool created;           // the file did not exist
+	uint64_t orig_size;     // the file's size before we grew it
+	uint64_t shrink_to;     // pending: shrink the file at commit (0: none)
 } dev;
 
 // Checks that write nothing: the name exists (or will be created as a
@@ -36,10 +41,18 @@ typedef struct dev_s {
 // -1 with a message in err.
 int dev_check(const char* name, const dev_opts* o, char* err, size_t len);
 
-// Open (creating and sizing a file if o->file_size), size and probe. On
-// failure returns -1 with a message in err and leaves nothing open.
+// Open (creating or growing a file to o->file_size), size and probe. A file
+// that must shrink keeps its data until dev_commit. On failure returns -1
+// with a message in err, having undone what it did.
 int dev_open(dev* d, const char* name, const dev_opts* o, char* err,
 		size_t len);
+
+// Setup succeeded: apply a pending shrink. Returns 0 or -1 with a message.
+int dev_commit(dev* d, char* err, size_t len);
+
+// Setup failed: remove a file we created, or shrink back one we grew; then
+// close.
+void dev_undo(dev* d);
 
 void dev_close(dev* d);
 

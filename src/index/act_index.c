@@ -210,12 +210,22 @@ setup_devices(void)
 			log_error("device %s: size %" PRIu64 " bytes is smaller than one "
 					"%d-byte index block", dv->d.name, dv->d.size,
 					INDEX_IO_SIZE);
+			bench_undo_devices(devs, g_n_devices);
 			free(devs);
 			return -1;
 		}
 
 		sb_printf(&sb, "%s size = %" PRIu64 " bytes%s\n", dv->d.name,
 				dv->d.size, dv->d.buffered ? ", buffered" : "");
+	}
+
+	if (bench_commit_devices(devs, g_n_devices) != 0) {
+		free(devs);
+		return -1;
+	}
+
+	for (uint32_t i = 0; i < g_n_devices; i++) {
+		g_devices[i].d = devs[i];
 	}
 
 	sb_printf(&sb, "\n");

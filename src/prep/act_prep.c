@@ -198,6 +198,18 @@ main(int argc, char* argv[])
 	for (uint32_t i = 0; i < n; i++) {
 		if (dev_open(&g_devs[i].d, names[i], &o, err, sizeof(err)) != 0) {
 			log_error("%s", err);
+
+			for (uint32_t j = 0; j < i; j++) {
+				dev_undo(&g_devs[j].d);
+			}
+
+			return EXIT_SETUP;
+		}
+	}
+
+	for (uint32_t i = 0; i < n; i++) {
+		if (dev_commit(&g_devs[i].d, err, sizeof(err)) != 0) {
+			log_error("%s", err);
 			return EXIT_SETUP;
 		}
 

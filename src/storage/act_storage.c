@@ -245,15 +245,13 @@ setup_devices(void)
 			log_error("device %s: large-block-op-kbytes %" PRIu32 " is not a "
 					"multiple of its minimum I/O size (%" PRIu32 " bytes)",
 					dv->d.name, g_cfg.large_block_op_kbytes, min_io);
-			free(devs);
-			return -1;
+			goto fail;
 		}
 
 		if (dv->n_large_blocks == 0) {
 			log_error("device %s: size %" PRIu64 " bytes holds no whole large "
 					"block of %" PRIu32 " bytes", dv->d.name, dv->d.size, lb);
-			free(devs);
-			return -1;
+			goto fail;
 		}
 
 		uint32_t biggest = dv->read_max > dv->write_max ?
@@ -263,8 +261,7 @@ setup_devices(void)
 			log_error("device %s: usable size %" PRIu64 " bytes is smaller "
 					"than a record I/O of %" PRIu32 " bytes", dv->d.name,
 					dv->usable_bytes, biggest);
-			free(devs);
-			return -1;
+			goto fail;
 		}
 
 		sb_printf(&sb, "%s size = %" PRIu64 " bytes, %" PRIu64 " large blocks, "
@@ -273,11 +270,27 @@ setup_devices(void)
 				dv->d.buffered ? ", buffered" : "");
 	}
 
+	// Only now, with every device checked, may a file shrink.
+	if (bench_commit_devices(devs, g_n_devices) != 0) {
+		free(devs);
+		return -1;
+	}
+
+	for (uint32_t i = 0; i < g_n_devices; i++) {
+		g_devices[i].d = devs[i];
+	}
+
 	sb_printf(&sb, "\n");
 	log_text(sb.buf, sb.len);
 	free(devs);
 
 	return 0;
+
+fail:
+	bench_undo_devices(devs, g_n_devices);
+	free(devs);
+
+	return -1;
 }
 
 static int

@@ -1,0 +1,533 @@
+"""Description: shared helpers for the act_storage integration tests.
+
+Not a test itself (the runner only runs test_*.py). Provides: locating the
+binaries (env ACT_BIN, default target/bin) and analysis/act_latency.py,
+temporary directories for file-backed devices, writing configs, running a
+binary with a timeout, a strict parser of the log layout of
+spec/log-format.md, and a small result collector (exit 0 pass, 1 fail,
+77 skip).
+"""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+PASS, FAIL, SKIP = 0, 1, 77
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+
+BUCKET_LINE_RE = re.compile(r"^( \(\d\d: \d{10,}\)){1,4}$")
+BUCKET_RE = re.compile(r" \((\d\d): (\d{10,})\)")
+DEVICE_LINE_RE = re.compile(
+    r"^(?P<name>\S+) size = (?P<size>\d+) bytes, (?P<nlb>\d+) large blocks, "
+    r"minimum IO size = (?P<minio>\d+) bytes(?P<buffered>, buffered)?$")
+
+
+# ----------------------------------------------------------------------------
+# Locating things.
+
+def bin_dir():
+    d = os.environ.get("ACT_BIN", "target/bin")
+    if not os.path.isabs(d) and not os.path.isdir(d):
+        alt = os.path.join(REPO, d)
+        if os.path.isdir(alt):
+            d = alt
+    return os.path.abspath(d)
+
+
+def binary(name="act_storage"):
+    """Path of a binary; exits the test (FAIL) when it is missing."""
+    path = os.path.join(bin_dir(), name)
+    if not os.access(path, os.X_OK):
+        print("FAIL: binary %s not found or not executable (set ACT_BIN or "
+              "run make)" % path)
+        sys.exit(FAIL)
+    return path
+
+
+def latency_script():
+    """analysis/act_latency.py if it exists and is executable, else None."""
+    path = os.path.join(REPO, "analysis", "act_latency.py")
+    if os.path.isfile(path) and os.access(path, os.X_OK):
+        return path
+    return None
+
+
+def run_latency(log_path, *args, timeout=60):
+    script = latency_script()
+    return subprocess.run([script, "-l", log_path] + list(args),
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          universal_newlines=True, timeout=timeout)
+
+
+SLICE_ROW_RE = re.compile(r"^ *\d+( +-?\d+\.\d\d)+( +\d+\.\d)?$")
+
+
+def latency_slice_rows(text):
+    """The numbered slice rows of an act_latency.py table."""
+    return [l for l in text.split("\n") if SLICE_ROW_RE.match(l)]
+
+
+# ----------------------------------------------------------------------------
+# Temporary directories and files.
+
+def _supports_odirect(d):
+    probe = os.path.join(d, ".odirect-probe")
+    try:
+        fd = os.open(probe, os.O_RDWR | os.O_CREAT | os.O_DIRECT, 0o600)
+        os.close(fd)
+        return True
+    except OSError:
+        return False
+    finally:
+        try:
+            os.unlink(probe)
+        except OSError:
+            pass
+
+
+class TempDir:
+    """A fresh directory (on a file system with O_DIRECT where possible),
+    removed with everything in it on exit."""
+
+    def __init__(self, tag="act-itest"):
+        self.path = None
+        for base in ("/var/tmp", "/tmp", None):
+            if base is not None and not os.path.isdir(base):
+                continue
+            d = tempfile.mkdtemp(prefix=tag + "-", dir=base)
+            if _supports_odirect(d) or base is None:
+                self.path = d
+                break
+            shutil.rmtree(d, ignore_errors=True)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.cleanup()
+        return False
+
+    def cleanup(self):
+        if self.path is not None:
+            shutil.rmtree(self.path, ignore_errors=True)
+            self.path = None
+
+    def join(self, *parts):
+        return os.path.join(self.path, *parts)
+
+
+def write_config(path, items):
+    """items: a str (written as is) or a list of (name, value) pairs / raw
+    lines."""
+    if isinstance(items, str):
+        text = items
+    else:
+        lines = []
+        for it in items:
+            if isinstance(it, str):
+                lines.append(it)
+            else:
+                lines.append("%s: %s" % it)
+        text = "\n".join(lines) + "\n"
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+def make_filled_file(path, mbytes, byte=b"\0"):
+    """A device file with real (allocated) content, so writes do not
+    allocate blocks during the run."""
+    chunk = byte * (1024 * 1024)
+    with open(path, "wb") as f:
+        for _ in range(mbytes):
+            f.write(chunk)
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def file_state(path):
+    """(bytes, mtime_ns) of a file, or None if it does not exist."""
+    if not os.path.lexists(path):
+        return None
+    st = os.stat(path)
+    with open(path, "rb") as f:
+        data = f.read()
+    return (data, st.st_mtime_ns)
+
+
+# ----------------------------------------------------------------------------
+# Running.
+
+class Result:
+    def __init__(self, rc, out, err, elapsed, timed_out=False):
+        self.rc = rc
+        self.out = out
+        self.err = err
+        self.elapsed = elapsed
+        self.timed_out = timed_out
+
+    def describe(self, max_chars=3000):
+        def cut(s):
+            return s if len(s) <= max_chars else \
+                s[:max_chars // 2] + "\n...\n" + s[-max_chars // 2:]
+        return ("exit status %s%s after %.1f s\n--- stdout ---\n%s\n"
+                "--- stderr ---\n%s" % (self.rc,
+                                       " (TIMED OUT)" if self.timed_out
+                                       else "", self.elapsed, cut(self.out),
+                                       cut(self.err)))
+
+
+def run(args, timeout=60, prefix=None):
+    """Run a command (args: list; a bare config path runs act_storage on
+    it), capturing stdout and stderr as text. Never hangs: killed after
+    timeout seconds."""
+    if isinstance(args, str):
+        args = [binary(), args]
+    if prefix:
+        args = list(prefix) + list(args)
+    t0 = time.monotonic()
+    p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         stdin=subprocess.DEVNULL, universal_newlines=True,
+                         errors="replace")
+    try:
+        out, err = p.communicate(timeout=timeout)
+        timed_out = False
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, err = p.communicate()
+        timed_out = True
+    return Result(p.returncode, out, err, time.monotonic() - t0, timed_out)
+
+
+def start(args):
+    """Start a command in the background with stdout/stderr to pipes."""
+    if isinstance(args, str):
+        args = [binary(), args]
+    return subprocess.Popen(args, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                            universal_newlines=True, errors="replace")
+
+
+class Reader:
+    """Collects a started process's stdout and stderr in threads; .seen is
+    set when stdout has the line watch (without its newline)."""
+
+    def __init__(self, p, watch=None):
+        self.p = p
+        self.watch = None if watch is None else watch + "\n"
+        self.out, self.err = [], []
+        self.seen = threading.Event()
+        self.threads = [
+            threading.Thread(target=self._read, args=(p.stdout, self.out,
+                                                      True)),
+            threading.Thread(target=self._read, args=(p.stderr, self.err,
+                                                      False))]
+        for t in self.threads:
+            t.daemon = True
+            t.start()
+
+    def _read(self, f, acc, watch):
+        for line in f:
+            acc.append(line)
+            if watch and line == self.watch:
+                self.seen.set()
+
+    def finish(self, timeout=30):
+        """Wait for the process (killed after timeout); returns
+        (stdout, stderr, timed_out)."""
+        timed_out = False
+        try:
+            self.p.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.p.kill()
+            self.p.wait()
+            timed_out = True
+        for t in self.threads:
+            t.join(10)
+        return "".join(self.out), "".join(self.err), timed_out
+
+
+def run_parallel(jobs, timeout=60):
+    """jobs: dict key -> args. Runs them all at once; returns key -> Result."""
+    results = {}
+
+    def one(key, args):
+        results[key] = run(args, timeout=timeout)
+
+    threads = [threading.Thread(target=one, args=(k, a))
+               for k, a in jobs.items()]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return results
+
+
+# ----------------------------------------------------------------------------
+# Parsing a log (spec/log-format.md).
+
+class ParseError(Exception):
+    def __init__(self, line_no, msg, line=None):
+        Exception.__init__(self, "line %d: %s%s" % (
+            line_no, msg, "" if line is None else " (got %r)" % line))
+
+
+class Hist:
+    def __init__(self, name, total, buckets):
+        self.name = name
+        self.total = total
+        self.buckets = buckets  # list of (index, count), as printed
+
+    def counts(self):
+        return dict(self.buckets)
+
+
+class Report:
+    def __init__(self, sec, line_no):
+        self.sec = sec
+        self.line_no = line_no
+        self.hists = {}
+
+
+class Log:
+    def __init__(self):
+        self.lines = []
+        self.version = None
+        self.program_line = None
+        self.notice = None
+        self.cpus = None
+        self.heading = None
+        self.config = []      # [(name, value)] in order
+        self.derived = []     # [(name, value)] in order
+        self.devices = []     # device lines
+        self.names = []       # histogram names
+        self.reports = []     # complete reports
+        self.tail = []        # lines after the last complete report
+        self.tail_line_no = None
+        self.incomplete = False  # EOF inside a report
+        self.skipped = []     # lines skipped between reports (allow_between)
+
+    def cfg(self, name):
+        for n, v in self.config:
+            if n == name:
+                return v
+        return None
+
+    def der(self, name):
+        for n, v in self.derived:
+            if n == name:
+                return v
+        return None
+
+    def totals(self, name):
+        """[(sec, total)] of one histogram over the complete reports."""
+        return [(r.sec, r.hists[name].total) for r in self.reports]
+
+
+def _kv(line, line_no):
+    m = re.match(r"^([a-z0-9-]+): (.*)$", line)
+    if m is None:
+        raise ParseError(line_no, "expected 'name: value'", line)
+    return m.group(1), m.group(2)
+
+
+def parse_log(text, heading="ACT-STORAGE CONFIGURATION",
+              program_line="Storage device IO test", allow_between=(),
+              strict_buckets=True):
+    """Parse a whole log. Header violations raise ParseError; reports are
+    parsed while they are complete and well formed; a malformed report
+    raises ParseError; what follows the last complete report is left in
+    log.tail (log.incomplete if EOF came inside a report). Lines starting
+    with one of allow_between are skipped between reports (log.skipped)."""
+    log = Log()
+    # A last line without its newline is not whole: left out (a report
+    # cut there counts as incomplete).
+    lines = text.split("\n")[:-1]
+    log.lines = lines
+    n = len(lines)
+    i = 0
+
+    def need(cond, msg):
+        if not cond:
+            raise ParseError(i + 1, msg, lines[i] if i < n else "<EOF>")
+
+    def line(k=None):
+        return lines[i] if i < n else None
+
+    need(line() == "", "line 1 must be empty")
+    i += 1
+    m = re.match(r"^ACT version (\S+)$", line() or "")
+    need(m is not None, "expected 'ACT version V'")
+    log.version = m.group(1)
+    i += 1
+    need(line() == program_line, "expected %r" % program_line)
+    log.program_line = line()
+    i += 1
+    need(line() is not None and line() != "", "expected a notice line")
+    log.notice = line()
+    i += 1
+    need(line() == "", "expected an empty line after the notice")
+    i += 1
+
+    m = re.match(r"^detected (\d+) CPUs$", line() or "")
+    if m is not None:
+        log.cpus = int(m.group(1))
+        i += 1
+        need(line() == "", "expected an empty line after 'detected N CPUs'")
+        i += 1
+
+    need(line() == heading, "expected %r" % heading)
+    log.heading = line()
+    i += 1
+    while i < n and lines[i] != "":
+        log.config.append(_kv(lines[i], i + 1))
+        i += 1
+    need(line() == "", "config block must end with an empty line")
+    i += 1
+
+    need(line() == "DERIVED CONFIGURATION",
+         "expected 'DERIVED CONFIGURATION'")
+    i += 1
+    while i < n and lines[i] != "":
+        log.derived.append(_kv(lines[i], i + 1))
+        i += 1
+    need(line() == "", "derived block must end with an empty line")
+    i += 1
+
+    while i < n and lines[i] != "":
+        need(DEVICE_LINE_RE.match(lines[i]) is not None,
+             "device line does not match %s" % DEVICE_LINE_RE.pattern)
+        log.devices.append(lines[i])
+        i += 1
+    need(len(log.devices) > 0, "expected at least one device line")
+    need(line() == "", "device lines must end with an empty line")
+    i += 1
+
+    need(line() == "HISTOGRAM NAMES", "expected 'HISTOGRAM NAMES'")
+    i += 1
+    while i < n and lines[i] != "":
+        log.names.append(lines[i])
+        i += 1
+    need(line() == "", "histogram names must end with an empty line")
+    i += 1
+
+    # Reports.
+    while True:
+        while allow_between and i < n and lines[i].startswith(allow_between):
+            log.skipped.append(lines[i])
+            i += 1
+        start_i = i
+        m = re.match(r"^after (\d+) sec:$", line() or "")
+        if m is None:
+            break
+        rep = Report(int(m.group(1)), i + 1)
+        i += 1
+        ok = True
+        for name in log.names:
+            if i >= n:
+                ok = False
+                break
+            hm = re.match(r"^" + re.escape(name) + r" \((\d+) total\)$",
+                          lines[i])
+            need(hm is not None, "expected '%s (T total)' in the report "
+                 "'after %d sec'" % (name, rep.sec))
+            total = int(hm.group(1))
+            i += 1
+            bucket_lines = []
+            while i < n and lines[i].startswith(" ("):
+                need(BUCKET_LINE_RE.match(lines[i]) is not None,
+                     "bad bucket line (want %s)" % BUCKET_LINE_RE.pattern)
+                bucket_lines.append(lines[i])
+                i += 1
+            if i >= n:
+                ok = False  # EOF: this histogram may be cut short
+                break
+            buckets = []
+            for k, bl in enumerate(bucket_lines):
+                found = [(int(a), int(b)) for a, b in BUCKET_RE.findall(bl)]
+                if strict_buckets and k < len(bucket_lines) - 1 and \
+                        len(found) != 4:
+                    raise ParseError(i + 1 - len(bucket_lines) + k,
+                                     "only the last bucket line of %s may "
+                                     "have fewer than 4 buckets" % name, bl)
+                buckets.extend(found)
+            idx = [b for b, _ in buckets]
+            if strict_buckets:
+                if any(idx[j] >= idx[j + 1] for j in range(len(idx) - 1)):
+                    raise ParseError(rep.line_no, "bucket indexes of %s not "
+                                     "strictly increasing: %s" % (name, idx))
+                if any(c == 0 for _, c in buckets):
+                    raise ParseError(rep.line_no, "zero bucket printed in %s"
+                                     % name)
+                if any(b > 64 for b in idx):
+                    raise ParseError(rep.line_no, "bucket index > 64 in %s"
+                                     % name)
+            if sum(c for _, c in buckets) != total:
+                raise ParseError(rep.line_no, "%s: total %d != sum of "
+                                 "buckets %d" % (name, total,
+                                                 sum(c for _, c in buckets)))
+            rep.hists[name] = Hist(name, total, buckets)
+        if ok and i < n and lines[i] == "":
+            i += 1
+            log.reports.append(rep)
+            continue
+        if i >= n:
+            log.incomplete = True
+            i = start_i
+            break
+        raise ParseError(i + 1, "report 'after %d sec' must end with an "
+                         "empty line" % rep.sec, lines[i])
+    log.tail = lines[i:]
+    log.tail_line_no = i + 1
+    return log
+
+
+# ----------------------------------------------------------------------------
+# Result collection.
+
+class Checker:
+    def __init__(self, name):
+        self.name = name
+        self.failures = []
+        self.notes = []
+        self.t0 = time.monotonic()
+
+    def check(self, cond, msg, detail=None):
+        if not cond:
+            self.failures.append(msg if detail is None else
+                                 "%s\n%s" % (msg, detail))
+        return bool(cond)
+
+    def eq(self, what, expected, actual, detail=None):
+        return self.check(expected == actual, "%s: expected %r, actual %r" % (
+            what, expected, actual), detail)
+
+    def fail(self, msg, detail=None):
+        self.check(False, msg, detail)
+
+    def note(self, msg):
+        self.notes.append(msg)
+        print("note: " + msg)
+
+    def finish(self):
+        dt = time.monotonic() - self.t0
+        if self.failures:
+            for f in self.failures:
+                print("FAIL: " + f)
+            print("%s: FAILED (%d problem(s), %.1f s)" % (
+                self.name, len(self.failures), dt))
+            sys.exit(FAIL)
+        print("%s: PASS (%.1f s)" % (self.name, dt))
+        sys.exit(PASS)
+
+
+def skip(msg):
+    print("SKIP: " + msg)
+    sys.exit(SKIP)
