@@ -320,6 +320,14 @@ probe_min_io(dev* d, char* err, size_t len)
 		return -1;
 	}
 
+	// A file smaller than any O_DIRECT read (act_prep may be given one):
+	// nothing to probe; its I/O is buffered where it is not a whole 512.
+	if (! d->is_block && d->size < MIN_PROBE_SIZE) {
+		d->min_io = MIN_PROBE_SIZE;
+		free(buf);
+		return 0;
+	}
+
 	int last_errno = 0;
 
 	for (uint32_t size = MIN_PROBE_SIZE; size <= MAX_PROBE_SIZE; size *= 2) {

@@ -32,6 +32,12 @@ rate_next_due_ns(const rate_sched* r)
 	return rate_due_ns(r, r->count);
 }
 
+void
+rate_wait_start(const rate_sched* r)
+{
+	run_sleep_until(rate_next_due_ns(r));
+}
+
 uint64_t
 rate_done_and_wait(rate_sched* r)
 {

@@ -29,6 +29,10 @@ uint64_t rate_due_ns(const rate_sched* r, uint64_t k);
 // When the next operation (number r->count) is due.
 uint64_t rate_next_due_ns(const rate_sched* r);
 
+// Sleep until the first operation is due (start + phase / rate), so that
+// threads with different phases really start apart.
+void rate_wait_start(const rate_sched* r);
+
 // Count one operation done; then sleep until the next one is due. Returns
 // how far behind schedule the thread is (0 when it had to wait).
 uint64_t rate_done_and_wait(rate_sched* r);

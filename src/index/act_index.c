@@ -361,6 +361,7 @@ run_service(void* pv)
 
 	rate_init(&sched, g_start_ns, arg->rate,
 			(double)arg->ix / (double)g_cfg.service_threads);
+	rate_wait_start(&sched);
 
 	while (run_going()) {
 		uint64_t due = rate_next_due_ns(&sched);
@@ -412,6 +413,7 @@ run_cache(void* pv)
 
 	rate_init(&sched, g_start_ns, arg->rate / CACHE_BUNDLE,
 			(double)arg->ix / (double)g_cfg.cache_threads);
+	rate_wait_start(&sched);
 
 	while (run_going()) {
 		for (uint32_t i = 0; i < CACHE_BUNDLE && run_going(); i++) {

@@ -467,6 +467,7 @@ run_service(void* pv)
 
 	rate_init(&sched, g_start_ns, (double)arg->rate,
 			(double)arg->ix / (double)g_cfg.service_threads);
+	rate_wait_start(&sched);
 
 	while (run_going()) {
 		uint64_t due = rate_next_due_ns(&sched);

@@ -4,10 +4,13 @@ Not a test itself (the runner only runs test_*.py). Provides: locating the
 binaries (env ACT_BIN, default target/bin) and analysis/act_latency.py,
 temporary directories for file-backed devices, writing configs, running a
 binary with a timeout, a strict parser of the log layout of
-spec/log-format.md, and a small result collector (exit 0 pass, 1 fail,
+spec/log-format.md (act_storage's, and act_index's via parse_index_log),
+per-interval rates, act_prep salt checks, directory snapshots, loop device
+and mount helpers, and a small result collector (exit 0 pass, 1 fail,
 77 skip).
 """
 
+import hashlib
 import os
 import re
 import shutil
@@ -27,6 +30,10 @@ BUCKET_RE = re.compile(r" \((\d\d): (\d{10,})\)")
 DEVICE_LINE_RE = re.compile(
     r"^(?P<name>\S+) size = (?P<size>\d+) bytes, (?P<nlb>\d+) large blocks, "
     r"minimum IO size = (?P<minio>\d+) bytes(?P<buffered>, buffered)?$")
+# act_index's device line (log-format.md 3); ", buffered" as in act_storage's
+# when the file system refuses O_DIRECT.
+INDEX_DEVICE_LINE_RE = re.compile(
+    r"^(?P<name>\S+) size = (?P<size>\d+) bytes(?P<buffered>, buffered)?$")
 
 
 # ----------------------------------------------------------------------------
@@ -340,12 +347,15 @@ def _kv(line, line_no):
 
 def parse_log(text, heading="ACT-STORAGE CONFIGURATION",
               program_line="Storage device IO test", allow_between=(),
-              strict_buckets=True):
+              strict_buckets=True, device_re=None):
     """Parse a whole log. Header violations raise ParseError; reports are
     parsed while they are complete and well formed; a malformed report
     raises ParseError; what follows the last complete report is left in
     log.tail (log.incomplete if EOF came inside a report). Lines starting
-    with one of allow_between are skipped between reports (log.skipped)."""
+    with one of allow_between are skipped between reports (log.skipped).
+    device_re: the device line pattern (default act_storage's)."""
+    if device_re is None:
+        device_re = DEVICE_LINE_RE
     log = Log()
     # A last line without its newline is not whole: left out (a report
     # cut there counts as incomplete).
@@ -402,8 +412,8 @@ def parse_log(text, heading="ACT-STORAGE CONFIGURATION",
     i += 1
 
     while i < n and lines[i] != "":
-        need(DEVICE_LINE_RE.match(lines[i]) is not None,
-             "device line does not match %s" % DEVICE_LINE_RE.pattern)
+        need(device_re.match(lines[i]) is not None,
+             "device line does not match %s" % device_re.pattern)
         log.devices.append(lines[i])
         i += 1
     need(len(log.devices) > 0, "expected at least one device line")
@@ -487,6 +497,179 @@ def parse_log(text, heading="ACT-STORAGE CONFIGURATION",
     log.tail = lines[i:]
     log.tail_line_no = i + 1
     return log
+
+
+def parse_index_log(text, **kw):
+    """parse_log for act_index: its banner line, heading and device line."""
+    kw.setdefault("heading", "ACT-INDEX CONFIGURATION")
+    kw.setdefault("program_line", "Index device IO test")
+    kw.setdefault("device_re", INDEX_DEVICE_LINE_RE)
+    return parse_log(text, **kw)
+
+
+def interval_rates(log, name):
+    """Operations per second of one histogram in each interval between
+    consecutive complete reports (the first interval, from the start, is
+    left out): [(sec of the interval's end, rate)]."""
+    t = log.totals(name)
+    return [(t[k][0], (t[k][1] - t[k - 1][1]) / float(t[k][0] - t[k - 1][0]))
+            for k in range(1, len(t))]
+
+
+# ----------------------------------------------------------------------------
+# act_prep results, files and directories.
+
+def fill_file(path, size, byte=b"\xa5"):
+    """A regular file of exactly size bytes, every byte `byte`, on disk."""
+    chunk = byte * (1024 * 1024)
+    with open(path, "wb") as f:
+        left = size
+        while left > 0:
+            n = min(left, len(chunk))
+            f.write(chunk[:n])
+            left -= n
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def salt_problems(path, old_byte=None, size=None, max_each=5):
+    """Checks that a prepared device (file or block device) is fully salted
+    over its first size bytes (default: all of it): no 4 KiB block -
+    including a partial last one - all zero or (old_byte) all the old fill
+    byte, no two whole 128 KiB blocks identical. Returns a list of problem
+    strings (empty: salted)."""
+    zero4 = bytes(4096)
+    old4 = None if old_byte is None else old_byte * 4096
+    problems = []
+    counts = {"zero": 0, "old": 0, "dup": 0}
+    seen = {}
+    off = 0
+    with open(path, "rb") as f:
+        while size is None or off < size:
+            want = 131072 if size is None else min(131072, size - off)
+            blk = f.read(want)
+            if not blk:
+                break
+            for k in range(0, len(blk), 4096):
+                b = blk[k:k + 4096]
+                kind = None
+                if b == zero4[:len(b)]:
+                    kind = "zero"
+                elif old4 is not None and b == old4[:len(b)]:
+                    kind = "old"
+                if kind is not None:
+                    counts[kind] += 1
+                    if counts[kind] <= max_each:
+                        problems.append("%d-byte block at offset %d is all %s"
+                                        % (len(b), off + k, "zero" if
+                                           kind == "zero" else
+                                           "the old fill byte"))
+            if len(blk) == 131072:
+                h = hashlib.sha256(blk).digest()
+                if h in seen:
+                    counts["dup"] += 1
+                    if counts["dup"] <= max_each:
+                        problems.append("128 KiB block at offset %d is "
+                                        "identical to the one at offset %d"
+                                        % (off, seen[h]))
+                else:
+                    seen[h] = off
+            off += len(blk)
+    if size is not None and off != size:
+        problems.append("only %d of %d bytes could be read" % (off, size))
+    for kind, n in counts.items():
+        if n > max_each:
+            problems.append("... %d %s blocks in all" % (n, kind))
+    return problems
+
+
+def dir_state(root):
+    """{relative path: ('dir',) or (size, mtime_ns, sha256)} of everything
+    under root: compare before/after to show nothing was created or
+    modified."""
+    state = {}
+    for d, dirs, files in os.walk(root):
+        for name in dirs:
+            p = os.path.join(d, name)
+            state[os.path.relpath(p, root)] = ("dir",)
+        for name in files:
+            p = os.path.join(d, name)
+            st = os.lstat(p)
+            h = hashlib.sha256()
+            with open(p, "rb") as f:
+                for chunk in iter(lambda: f.read(1 << 20), b""):
+                    h.update(chunk)
+            state[os.path.relpath(p, root)] = (st.st_size, st.st_mtime_ns,
+                                               h.hexdigest())
+    return state
+
+
+def dir_state_diff(before, after):
+    """Human-readable differences between two dir_state results ('' if
+    none)."""
+    out = []
+    for k in sorted(set(before) | set(after)):
+        if k not in before:
+            out.append("created: %s" % k)
+        elif k not in after:
+            out.append("removed: %s" % k)
+        elif before[k] != after[k]:
+            out.append("modified: %s %r -> %r" % (k, before[k][:2],
+                                                   after[k][:2]))
+    return "\n".join(out)
+
+
+def sha256_file(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+# ----------------------------------------------------------------------------
+# Loop devices and mounts (root only; callers skip when they fail).
+
+def sh(args, timeout=60):
+    return subprocess.run(args, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, universal_newlines=True,
+                          timeout=timeout)
+
+
+def loop_attach(path):
+    """Attach a file to a free loop device: (device, None) or (None,
+    why)."""
+    if shutil.which("losetup") is None:
+        return None, "losetup not installed"
+    try:
+        r = sh(["losetup", "--find", "--show", path])
+    except (OSError, subprocess.SubprocessError) as e:
+        return None, str(e)
+    if r.returncode != 0:
+        return None, r.stderr.strip()
+    dev = r.stdout.strip()
+    if not dev.startswith("/dev/loop"):
+        return None, "unexpected losetup output %r" % r.stdout
+    return dev, None
+
+
+def loop_detach(dev):
+    """Detach a loop device we attached (retried while it is busy)."""
+    for _ in range(25):
+        if sh(["losetup", "-d", dev]).returncode == 0:
+            return True
+        time.sleep(0.2)
+    print("warning: could not detach %s" % dev)
+    return False
+
+
+def umount(path):
+    for _ in range(25):
+        if sh(["umount", path]).returncode == 0:
+            return True
+        time.sleep(0.2)
+    print("warning: could not unmount %s" % path)
+    return False
 
 
 # ----------------------------------------------------------------------------
