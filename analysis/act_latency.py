@@ -1,0 +1,1243 @@
+#!/usr/bin/env python3
+"""Analyse the latency histograms of an ACT log (act_storage or act_index).
+
+Usage::
+
+    act_latency.py -l LOG [-h NAME]... [-t SEC] [-s B] [-n N] [-e E] [-x]
+                   [--check] [--criteria LIST] [--json] [--plot FILE.svg]
+
+The log is the standard output of act_storage or act_index (ours or the
+reference ACT 6.x), complete or still being written.  It is cut into time
+slices of -t seconds; for every slice and every histogram named with -h the
+script prints the percentage of operations that took longer than each
+displayed threshold (2^b ms, or us for microsecond logs), then the average
+and the maximum over the slices.  The default output is identical, byte for
+byte, to the reference act_latency.py.
+
+Beyond the reference (long options only): --check / --criteria evaluate the
+ACT pass criteria on the max row (exit status 0 pass, 1 fail), --json prints
+one JSON document instead of the tables, --plot writes an SVG chart.
+
+Exit status: 0 success, 1 a criterion of --check failed, 2 a user error
+(bad option, unreadable or malformed log, no complete slice).
+
+The log is read once, streaming: memory does not grow with its length
+(only the per-slice results are kept, a few numbers each).
+"""
+
+import argparse
+import gc
+import json
+import math
+import os
+import re
+import struct
+import sys
+from functools import reduce
+from itertools import accumulate, chain, repeat
+from operator import add, sub
+
+PROG = "act_latency.py"
+MAX_BUCKET = 64                   # buckets 0..64
+GAP = "  "                        # between column groups
+MIN_VERSION, MAX_VERSION = 6.0, 7.0
+DEFAULT_CRITERIA = ((1.0, 5.0), (8.0, 1.0), (64.0, 0.1))   # (ms, percent)
+HEADER_LIMIT = 16 << 20           # bytes of header to read before giving up
+CHUNK_SIZE = 1 << 20              # body read size
+CACHE_LIMIT = 200000              # entries kept in each value cache
+
+_BUCKET_RE = re.compile(rb"\((\d+): (\d+)\)")
+_NAME_LINE_RE = re.compile(rb"(.+) \((\d+) total\)\s*$")
+_AFTER_RE = re.compile(rb"after (\d+) sec:")
+_REPORT_RE = re.compile(rb"\nafter ")
+
+
+class UsageError(Exception):
+    """A user error: reported as one message on stderr, exit status 2."""
+
+
+# ---------------------------------------------------------------------------
+# Command line.
+
+class _ArgumentParser(argparse.ArgumentParser):
+    def error(self, message):
+        raise UsageError(message + " (see --help)")
+
+
+def build_parser():
+    p = _ArgumentParser(
+        prog=PROG, add_help=False,
+        description="Analyse the latency histograms of an act_storage or "
+                    "act_index log: percentage of operations over each "
+                    "threshold, per time slice, then average and maximum.",
+        epilog="Exit status: 0 success, 1 a --check criterion failed, "
+               "2 error. Note that -h names a histogram; --help shows this.")
+    p.add_argument("--help", action="help",
+                   help="show this help message and exit")
+    p.add_argument("-l", "--log", dest="log", metavar="LOG",
+                   help="ACT log file (required)")
+    p.add_argument("-h", "--histogram", dest="histograms", action="append",
+                   metavar="NAME", default=None,
+                   help="histogram to analyse, repeatable: one column group "
+                        "each (default: reads)")
+    p.add_argument("-t", "--slice", dest="slice", type=int, default=3600,
+                   metavar="SEC",
+                   help="slice length in seconds, rounded up to a multiple "
+                        "of the log's report-interval-sec (default: 3600)")
+    p.add_argument("-s", "--start_bucket", dest="start_bucket", type=int,
+                   default=0, metavar="B",
+                   help="first bucket to display, 0..64; bucket b is shown "
+                        "as the threshold 2^b (default: 0)")
+    p.add_argument("-n", "--num_buckets", dest="num_buckets", type=int,
+                   default=7, metavar="N",
+                   help="number of buckets to display (default: 7)")
+    p.add_argument("-e", "--every_nth", dest="every_nth", type=int,
+                   default=1, metavar="E",
+                   help="display the start bucket and then every E-th "
+                        "(default: 1)")
+    p.add_argument("-x", "--extra", dest="extra", action="store_true",
+                   help="also show each slice's rate (operations/sec)")
+    p.add_argument("--check", action="store_true",
+                   help="evaluate the ACT pass criteria on the max row of "
+                        "each histogram: fewer than 5%% over 1 ms, 1%% over "
+                        "8 ms, 0.1%% over 64 ms; exit status 1 if one fails")
+    p.add_argument("--criteria", metavar="LIST",
+                   help="custom criteria for --check (implies it), as "
+                        "MS:PERCENT,...; thresholds are powers of two "
+                        "(default: 1:5,8:1,64:0.1)")
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON document instead of the tables")
+    p.add_argument("--plot", metavar="FILE.svg",
+                   help="also write an SVG chart of %% over each displayed "
+                        "threshold against time")
+    return p
+
+
+def parse_criteria(text):
+    """Parse "1:5,8:1,64:0.1" into ((1.0, 5.0), (8.0, 1.0), (64.0, 0.1)).
+
+    Thresholds are in milliseconds and must be powers of two (2^k, k may be
+    negative for microsecond logs); percentages are in 0..100.
+    """
+    result = []
+    for item in text.split(","):
+        item = item.strip()
+        parts = item.split(":")
+        if len(parts) != 2:
+            raise UsageError("bad criterion %r in --criteria: expected "
+                             "MS:PERCENT, e.g. 1:5,8:1,64:0.1" % item)
+        try:
+            ms = float(parts[0])
+            pct = float(parts[1])
+        except ValueError:
+            raise UsageError("bad criterion %r in --criteria: not a number"
+                             % item) from None
+        if not (ms > 0 and math.isfinite(ms)) or \
+                math.frexp(ms)[0] != 0.5:
+            raise UsageError("bad criterion %r in --criteria: the threshold "
+                             "must be a power of two in ms (1, 2, 4, 8, ...)"
+                             % item)
+        if not 0.0 <= pct <= 100.0:
+            raise UsageError("bad criterion %r in --criteria: the percentage "
+                             "must be within 0..100" % item)
+        result.append((ms, pct))
+    return tuple(result)
+
+
+def parse_args(argv):
+    """Parse and validate the command line; raise UsageError on error."""
+    args = build_parser().parse_args(argv)
+    if args.log is None:
+        raise UsageError("the log is required: -l LOG (see --help)")
+    if not args.histograms:
+        args.histograms = ["reads"]
+    if args.slice < 1:
+        raise UsageError("-t/--slice must be at least 1 second, not %d"
+                         % args.slice)
+    if not 0 <= args.start_bucket <= MAX_BUCKET:
+        raise UsageError("-s/--start_bucket must be within 0..%d, not %d"
+                         % (MAX_BUCKET, args.start_bucket))
+    if args.num_buckets < 1:
+        raise UsageError("-n/--num_buckets must be at least 1, not %d"
+                         % args.num_buckets)
+    if args.every_nth < 1:
+        raise UsageError("-e/--every_nth must be at least 1, not %d"
+                         % args.every_nth)
+    last = args.start_bucket + (args.num_buckets - 1) * args.every_nth
+    if last > MAX_BUCKET:
+        raise UsageError(
+            "-s %d -n %d -e %d would display buckets up to %d, past the last "
+            "bucket (%d): lower -n or -e"
+            % (args.start_bucket, args.num_buckets, args.every_nth, last,
+               MAX_BUCKET))
+    if args.criteria is not None:
+        args.criteria = parse_criteria(args.criteria)
+        args.check = True
+    elif args.check:
+        args.criteria = DEFAULT_CRITERIA
+    if args.plot is not None:
+        folder = os.path.dirname(args.plot) or "."
+        if not os.path.isdir(folder):
+            raise UsageError("cannot write the plot %s: no folder %s"
+                             % (args.plot, folder))
+    return args
+
+
+def displayed_buckets(start, num, every):
+    """The buckets shown in the table: start, start+every, ... (num)."""
+    return list(range(start, start + num * every, every))
+
+
+def round_up_slice(seconds, interval):
+    """A slice length rounded up to a multiple of report-interval-sec."""
+    return -(-seconds // interval) * interval
+
+
+# ---------------------------------------------------------------------------
+# Parsing: header.
+
+class LogHeader:
+    """What the script needs from the head of an ACT log."""
+
+    def __init__(self):
+        self.version = None         # as written, e.g. "6.6"
+        self.interval = None        # report-interval-sec
+        self.microsecond = None     # True, False, or None if not found
+        self.config = []            # lines of the configuration block
+        self.derived = []           # lines of the DERIVED CONFIGURATION block
+        self.names_block = []       # HISTOGRAM NAMES and the names
+        self.names = []             # histogram names, in log order
+        self.rest = b""             # body bytes read while looking for the end
+
+    @staticmethod
+    def items(lines):
+        """The "name: value" lines of a block as a dict (heading skipped)."""
+        d = {}
+        for line in lines[1:]:
+            key, sep, value = line.partition(":")
+            if sep:
+                d[key.strip()] = value.strip()
+        return d
+
+
+def read_header(f, log_name="log"):
+    """Read the header of an ACT log from binary file f, up to the end of
+    the HISTOGRAM NAMES block; the file is left at the first report.
+
+    Raises UsageError when the log is not one we can analyse.
+    """
+    h = LogHeader()
+    block = None                    # the list being filled, or None
+    size = 0
+    while size < HEADER_LIMIT:
+        raw = f.readline(HEADER_LIMIT)
+        if not raw:
+            break
+        size += len(raw)
+        if raw.startswith(b"after ") and _AFTER_RE.match(raw):
+            h.rest = raw            # the body began before the names block
+            break
+        line = raw.decode("utf-8", "replace").strip()
+        if block is not None:
+            if line:
+                block.append(line)
+                continue
+            if block is h.names_block:
+                break               # the reports follow
+            block = None
+            continue
+        if line.startswith("ACT version") and h.version is None:
+            h.version = line[len("ACT version"):].strip()
+        elif line == "DERIVED CONFIGURATION" and not h.derived:
+            block = h.derived
+            block.append(line)
+        elif line == "HISTOGRAM NAMES" and not h.names_block:
+            block = h.names_block
+            block.append(line)
+        elif (line.endswith(" CONFIGURATION") and line.startswith("ACT")
+              and not h.config):
+            block = h.config
+            block.append(line)
+    h.names = h.names_block[1:]
+
+    if h.version is None:
+        raise UsageError("%s is not an ACT log: no 'ACT version' line"
+                         % log_name)
+    m = re.match(r"\d+(\.\d+)?", h.version)     # "6.6", or "6.6.1"
+    v = float(m.group()) if m else None
+    if v is None or not MIN_VERSION <= v < MAX_VERSION:
+        raise UsageError("%s is ACT version %s: only logs of ACT version 6.x "
+                         "can be analysed" % (log_name, h.version))
+    config = h.items(h.config)
+    if "report-interval-sec" in config:
+        try:
+            h.interval = int(config["report-interval-sec"])
+        except ValueError:
+            raise UsageError("%s: bad report-interval-sec %r"
+                             % (log_name, config["report-interval-sec"])) \
+                from None
+        if h.interval < 1:
+            raise UsageError("%s: bad report-interval-sec %d"
+                             % (log_name, h.interval))
+    missing = []
+    if not h.config:
+        missing.append("ACT-STORAGE/ACT-INDEX CONFIGURATION block")
+    if h.interval is None:
+        missing.append("report-interval-sec line")
+    if not h.derived:
+        missing.append("DERIVED CONFIGURATION block")
+    if not h.names:
+        missing.append("HISTOGRAM NAMES block")
+    if missing:
+        raise UsageError("%s is not a complete ACT log: no %s"
+                         % (log_name, ", no ".join(missing)))
+    scale = config.get("microsecond-histograms")
+    if scale is not None:
+        h.microsecond = scale == "yes"
+    return h
+
+
+# ---------------------------------------------------------------------------
+# Parsing: interval reports.
+
+def parse_block(block, wanted, known):
+    """Parse one interval report.
+
+    block: the bytes of one report, from its "after N sec:" line (a leading
+    newline is allowed) up to the next report; wanted: names (bytes) of the
+    histograms to return; known: all histogram names of the log.  Lines
+    that are neither the "after" line, nor a histogram name line, nor a
+    bucket line (ERROR:, WARNING: ...) are ignored.
+
+    Returns (time, hists): time is N (None if there is no "after" line) and
+    hists maps each wanted histogram found (first occurrence) to
+    (total, total_span, buckets), buckets mapping a bucket number to
+    (count, span); a span is the (offset, width) of the digits in block.
+    """
+    time = None
+    hists = {}
+    cur = None
+    pos = 0
+    for line in block.split(b"\n"):
+        start = pos
+        pos += len(line) + 1
+        if line[:2] == b" (":
+            if cur is not None:
+                for m in _BUCKET_RE.finditer(line):
+                    cur[int(m.group(1))] = (int(m.group(2)),
+                                            (start + m.start(2),
+                                             m.end(2) - m.start(2)))
+            continue
+        if time is None and line[:6] == b"after ":
+            m = _AFTER_RE.match(line)
+            if m:
+                time = int(m.group(1))
+                continue
+        m = _NAME_LINE_RE.match(line)
+        if m is None or m.group(1) not in known:
+            continue                # not a histogram line: ignore
+        cur = None
+        name = m.group(1)
+        if name in wanted and name not in hists:
+            cur = {}
+            hists[name] = (int(m.group(2)),
+                           (start + m.start(2), m.end(2) - m.start(2)), cur)
+    return time, hists
+
+
+def hist_vector(hist, top):
+    """[c0, ..., c_top, total] for a parse_block() histogram, or None when it
+    is missing or not whole (its buckets do not add up to its total)."""
+    if hist is None:
+        return None
+    total, _, buckets = hist
+    vec = [0] * (top + 2)
+    s = 0
+    for b, (c, _) in buckets.items():
+        if b > MAX_BUCKET:
+            return None
+        if b <= top:
+            vec[b] = c
+        s += c
+    if s != total:
+        return None
+    vec[top + 1] = total
+    return vec
+
+
+_STOP = object()
+
+
+class ReportScanner:
+    """Stream the interval reports of an ACT log body.
+
+    Iterating yields batches (ends, columns): ends lists the slice ends
+    (k*T seconds) whose reports were found, in order; columns[u][j] lists,
+    for the u-th distinct selected histogram, the cumulative count of
+    bucket j (j = 0..top) at each of these reports, and columns[u][top+1]
+    its total.  A column of a bucket that is empty throughout the batch may
+    be None.
+
+    It stops at the first slice end whose report is missing or incomplete;
+    unless that is just the end of a log still being written, self.stopped
+    says why.
+
+    Speed: an ACT log is very regular.  Counts only grow, so consecutive
+    reports of the same size nearly always have the same layout; such a
+    run is decoded at once with one struct.Struct, at the offsets learnt
+    from its first report, after checking that its last report has the
+    same layout and that every report has its "after" line, bucket numbers
+    and brackets at the same places.  Anything irregular (a field getting
+    wider, a bucket appearing, an ERROR line, a missing report) breaks the
+    chunk into runs of equal-size reports, and what is still irregular is
+    parsed report by report, line by line.
+    """
+
+    def __init__(self, f, initial, names, selected, interval, slice_sec, top,
+                 chunk_size=CHUNK_SIZE):
+        self.f = f
+        self.initial = initial
+        self.known = frozenset(n.encode() for n in names)
+        self.unique = list(dict.fromkeys(n.encode() for n in selected))
+        self.wanted = frozenset(self.unique)
+        self.interval = interval
+        self.slice_sec = slice_sec
+        self.top = top
+        self.chunk_size = chunk_size
+        self.target = slice_sec     # next slice end
+        self.expected = interval    # next report time expected
+        self.stopped = None
+        self._structs = {}
+
+    def __iter__(self):
+        # One working buffer, reused: memory stays the same however long
+        # the log is.
+        f = self.f
+        buf = bytearray(b"\n" + self.initial)
+        chunk = bytearray(self.chunk_size)
+        view = memoryview(chunk)
+        eof = False
+        while not eof:
+            got = f.readinto(chunk)
+            if got:
+                buf += view[:got]
+                end = buf.rfind(b"\nafter ")
+                if end <= 0:
+                    continue        # no complete report yet
+            else:
+                eof = True
+                end = buf.rfind(b"\n") + 1   # drop a partial last line
+            start = buf.find(b"\nafter ", 0, end)
+            if start >= 0:
+                for batch in self._region(buf, start, end, eof):
+                    if batch is _STOP:
+                        return
+                    yield batch
+            del buf[:end]
+
+    def _region(self, buf, s, e, eof):
+        """Batches of the reports in buf[s:e] (s at a report)."""
+        n = buf.count(b"\nafter ", s, e)
+        if n >= 2:
+            size = buf.find(b"\nafter ", s + 1, e) - s
+            batch = self._regular(buf, s, e, n, size)
+            if batch is not None:
+                if batch[0]:
+                    yield batch
+                return
+        # Irregular: cut into runs of consecutive reports of equal size.
+        starts = [m.start() for m in _REPORT_RE.finditer(buf, s, e)] + [e]
+        i = 0
+        while i < len(starts) - 1:
+            size = starts[i + 1] - starts[i]
+            j = i + 1
+            while j < len(starts) - 1 and starts[j + 1] - starts[j] == size:
+                j += 1
+            batch = None
+            if j - i >= 2:
+                batch = self._regular(buf, starts[i], starts[j], j - i, size)
+            if batch is not None:
+                if batch[0]:
+                    yield batch
+            else:
+                for k in range(i, j):
+                    a, b = starts[k], starts[k + 1]
+                    batch = self._single(bytes(buf[a:b]), eof and b == e)
+                    if batch is not None:
+                        yield batch
+                        if batch is _STOP:
+                            return
+            i = j
+
+    def _signature(self, hists):
+        """The layout of the selected histograms in a report, or None."""
+        sig = []
+        for name in self.unique:
+            hist = hists.get(name)
+            if hist_vector(hist, self.top) is None:
+                return None
+            sig.append((hist[1], tuple(sorted((b, span) for b, (c, span)
+                                              in hist[2].items()))))
+        return tuple(sig)
+
+    def _struct(self, sig, size):
+        """struct.Struct decoding a report of this layout, where each field
+        goes, and the bytes that must surround the fields."""
+        key = (sig, size)
+        st = self._structs.get(key)
+        if st is None:
+            fields, marks = [], [(i, c) for i, c in enumerate(b"\nafter ")]
+            for u, (total_span, buckets) in enumerate(sig):
+                off, width = total_span
+                fields.append((total_span, u, self.top + 1))
+                marks += [(off - 1, 40), (off + width, 32)]
+                for b, span in buckets:
+                    if b <= self.top:
+                        off, width = span
+                        fields.append((span, u, b))
+                        marks += [(off - 4, 48 + b // 10),
+                                  (off - 3, 48 + b % 10), (off + width, 41)]
+            fields.sort()
+            fmt, cur = [], 0
+            for (off, width), u, slot in fields:
+                fmt.append("%dx%ds" % (off - cur, width))
+                cur = off + width
+            fmt.append("%dx" % (size - cur))
+            st = self._structs[key] = (
+                struct.Struct("".join(fmt)),
+                [(u, slot) for _, u, slot in fields],
+                [(off, bytes([c])) for off, c in sorted(set(marks))])
+        return st
+
+    def _regular(self, buf, s, e, n, size):
+        """A batch from n reports of equal size in buf[s:e], or None if
+        they are not a regular run (then the caller splits them)."""
+        interval = self.interval
+        if e - s != n * size:
+            return None
+        t0, first = parse_block(bytes(buf[s:s + size]), self.wanted,
+                                self.known)
+        t1, last = parse_block(bytes(buf[e - size:e]), self.wanted,
+                               self.known)
+        if t0 != self.expected or t1 != t0 + (n - 1) * interval:
+            return None
+        sig = self._signature(first)
+        if sig is None or sig != self._signature(last):
+            return None
+        j0, rem = divmod(self.target - t0, interval)
+        if j0 < 0 or rem:
+            return None
+        st, fields, marks = self._struct(sig, size)
+        # Every report of the run must have the first one's layout: its
+        # "after" line, and the bucket numbers and brackets around each
+        # field read, at the same offsets (strided slices: cheap).
+        for off, c in marks:
+            if buf[s + off:e:size].count(c) != n:
+                return None
+        step = self.slice_sec // interval
+        picked = range(j0, n, step)
+        if not picked:
+            self.expected = t1 + interval
+            return [], None
+        with memoryview(buf) as mv:
+            if step == 1:
+                records = st.iter_unpack(mv[s + j0 * size:e])
+            else:
+                unpack = st.unpack_from
+                records = [unpack(mv, s + j * size) for j in picked]
+            try:
+                values = list(map(int, chain.from_iterable(records)))
+            except ValueError:
+                return None
+            finally:
+                del records
+        columns = [[None] * (self.top + 2) for _ in self.unique]
+        width = len(fields)
+        for f, (u, slot) in enumerate(fields):
+            columns[u][slot] = values[f::width]
+        self.expected = t1 + interval
+        ends = list(range(self.target, t1 + 1, self.slice_sec))
+        self.target = ends[-1] + self.slice_sec
+        return ends, columns
+
+    def _single(self, block, final):
+        """A batch from one report, None if it is not a slice end, _STOP."""
+        t, hists = parse_block(block, self.wanted, self.known)
+        if t is None:
+            return None
+        self.expected = t + self.interval
+        if t < self.target:
+            return None
+        if t > self.target:
+            self.stopped = "there is no report after %d sec" % self.target
+            return _STOP
+        vectors = [hist_vector(hists.get(u), self.top) for u in self.unique]
+        if None in vectors:
+            if not final:
+                self.stopped = "the report after %d sec is incomplete" % t
+            return _STOP
+        self.target += self.slice_sec
+        return [t], [[[c] for c in vec] for vec in vectors]
+
+
+# ---------------------------------------------------------------------------
+# Computing.
+
+def percent_over(over, total):
+    """% of total above a threshold, rounded like the reference."""
+    return round(100.0 * over / total, 2) if total else 0.0
+
+
+def slice_rate(total, slice_sec):
+    """Operations per second over a slice, rounded like the reference."""
+    return round(total / slice_sec, 1)
+
+
+def slice_values(prev, cur, buckets, slice_sec):
+    """One histogram's values for one slice.
+
+    prev, cur: hist_vector()s at the slice's start and end (prev all zeros
+    for slice 1); buckets: the buckets whose threshold to evaluate.
+    Returns (percentages over each bucket's threshold, rate, operations).
+    """
+    le = list(accumulate(map(sub, cur[:-1], prev[:-1])))
+    total = cur[-1] - prev[-1]
+    return (tuple(percent_over(total - le[b], total) for b in buckets),
+            slice_rate(total, slice_sec), total)
+
+
+class _PercentCache(dict):
+    """percent_over() for one slice total, by operations at or below."""
+
+    def __init__(self, total):
+        super().__init__()
+        self.total = total
+
+    def __missing__(self, below):
+        v = self[below] = percent_over(self.total - below, self.total)
+        return v
+
+
+class _PercentCaches(dict):
+    """A _PercentCache per slice total."""
+
+    def __missing__(self, total):
+        c = self[total] = _PercentCache(total)
+        return c
+
+
+class _FuncCache(dict):
+    """func(key), remembered."""
+
+    def __init__(self, func):
+        super().__init__()
+        self.func = func
+
+    def __missing__(self, key):
+        v = self[key] = self.func(key)
+        return v
+
+
+if sys.version_info < (3, 12):
+    _plain_sum = sum                # a left-to-right sum of doubles
+else:                               # sum() compensates rounding since 3.12
+    def _plain_sum(values, start):
+        return reduce(add, values, start)
+
+
+def mean(values):
+    """Plain mean: the left-to-right float sum over the count, as the
+    reference computes it (this decides ties such as 0.015 -> 0.01)."""
+    return _plain_sum(values, 0.0) / len(values) if values else 0.0
+
+
+class Criterion:
+    """A pass criterion: fewer than `limit` % of operations over `ms`."""
+
+    def __init__(self, ms, limit, microsecond):
+        self.ms = ms
+        self.limit = limit
+        k = int(math.log2(ms))          # ms is a power of two
+        if microsecond:
+            self.bucket = k + 10        # 1 ms ~ 1024 us = 2^10
+            self.label = "%d us" % (1 << self.bucket) if self.bucket >= 0 \
+                else None
+        else:
+            self.bucket = k
+            self.label = _fmt_num(ms) + " ms"
+        if not 0 <= self.bucket <= MAX_BUCKET:
+            raise UsageError(
+                "criterion %s:%s: threshold outside the histogram's range%s"
+                % (_fmt_num(ms), _fmt_num(limit),
+                   "" if microsecond else " (a millisecond log starts at "
+                                          "1 ms)"))
+
+
+def _fmt_num(x):
+    return "%g" % x
+
+
+def evaluate(criteria, hist_names, max_rows):
+    """Check results: one dict per criterion and histogram, in table order.
+
+    max_rows[i][j] is histogram i's max value for criteria[j].
+    """
+    results = []
+    for name, maxes in zip(hist_names, max_rows):
+        for c, value in zip(criteria, maxes):
+            results.append({"histogram": name, "threshold": c.label,
+                            "threshold_ms": c.ms, "bucket": c.bucket,
+                            "limit_pct": c.limit, "max_pct": value,
+                            "pass": value < c.limit})
+    return results
+
+
+# ---------------------------------------------------------------------------
+# Formatting.
+
+def header_lines(argv, log_name, h, slice_sec, rounded):
+    """Everything above the table."""
+    out = [PROG + " " + " ".join(argv),
+           "%s is ACT version %s" % (log_name, h.version), ""]
+    if rounded:
+        out.append("analyzing time slices of %d seconds" % slice_sec)
+    if h.microsecond is None:
+        out.append("can't find histograms' scale, assuming milliseconds")
+    for block in (h.config, h.derived, h.names_block):
+        out.extend(block)
+        out.append("")
+    return out
+
+
+def group_width(n_buckets, extra):
+    """Width of one histogram's column group."""
+    return 7 * n_buckets + (11 if extra else 0)
+
+
+def pads(names, width):
+    """Extra left padding of each group: a name longer than the group
+    pushes the next group right."""
+    out = [""]
+    for name in names[:-1]:
+        out.append(" " * max(0, len(name) + 1 - width))
+    return out
+
+
+def table_header(names, buckets, unit, extra):
+    """The four header rows of the table."""
+    width = group_width(len(buckets), extra)
+    pad = pads(names, width)
+    labels = "".join("%7s" % (1 << b) for b in buckets)
+    dashes = " ------" * len(buckets)
+    if extra:
+        labels += "       rate"
+        dashes += " ----------"
+    r1, r2, r3, r4 = "     ", "     ", "slice", "-----"
+    for name, p in zip(names, pad):
+        r1 += GAP + " " + name.ljust(width - 1)
+        r2 += GAP + p + (" %>(" + unit + ")").ljust(width)
+        r3 += GAP + p + labels
+        r4 += GAP + p + dashes
+    return [r1, r2, r3, r4]
+
+
+def row_format(names, n_buckets, extra):
+    """printf format of a table row: label, then the values."""
+    pad = pads(names, group_width(n_buckets, extra))
+    return "%5s" + "".join(GAP + p + "%7.2f" * n_buckets +
+                           ("%11.1f" if extra else "") for p in pad)
+
+
+def format_row(fmt, label, values, rates, n_buckets, extra):
+    """One table row: values[i] are histogram i's (display first) values."""
+    flat = [label]
+    for vals, rate in zip(values, rates):
+        flat.extend(vals[:n_buckets])
+        if extra:
+            flat.append(rate)
+    return fmt % tuple(flat)
+
+
+def check_lines(results, criteria, microsecond, custom):
+    """The --check report."""
+    out = ["", "check: %s criteria on the max row" %
+           ("custom" if custom else "standard ACT")]
+    if microsecond:
+        out.append("microsecond histograms: %s checked as %s (2^n ms read "
+                   "as 2^(n+10) us)"
+                   % (", ".join(_fmt_num(c.ms) for c in criteria) + " ms",
+                      ", ".join(c.label for c in criteria)))
+    for r in results:
+        out.append("%s %s: %.2f%% over %s (must be under %s%%)"
+                   % ("PASS" if r["pass"] else "FAIL", r["histogram"],
+                      r["max_pct"], r["threshold"], _fmt_num(r["limit_pct"])))
+    failed = sum(1 for r in results if not r["pass"])
+    out.append("result: %s (%d of %d criteria met)"
+               % ("FAIL" if failed else "PASS", len(results) - failed,
+                  len(results)))
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Analysis: the whole run, parse -> compute -> format.
+
+class Analysis:
+    """Results of one analysis: what the table, --json and --plot show."""
+
+    def __init__(self, args, header, slice_sec, buckets, criteria):
+        self.args = args
+        self.header = header
+        self.slice_sec = slice_sec
+        self.buckets = buckets      # displayed buckets
+        self.criteria = criteria
+        self.evaluated = buckets + [c.bucket for c in criteria]
+        self.unit = "us" if header.microsecond else "ms"
+        n = len(args.histograms)
+        self.ends = []              # slice ends, seconds after the start
+        # values[i][j][k]: histogram i, evaluated bucket j, slice k
+        self.values = [[[] for _ in self.evaluated] for _ in range(n)]
+        self.rates = [[] for _ in range(n)]     # [i][k]
+        self.ops = [[] for _ in range(n)]       # [i][k]
+        self.avg = self.max = None              # [i] = (values, rate)
+        self.results = None                     # check results
+
+    def row_values(self, i, k):
+        """Histogram i's evaluated values in slice k."""
+        return tuple(col[k] for col in self.values[i])
+
+
+def batch_values(columns, prev, n, top, evaluated, percents, rates):
+    """Compute one histogram's results for a batch of n slices.
+
+    columns: the scanner's cumulative count columns (None = all zero);
+    prev: the cumulative counts at the end of the previous slice, updated.
+    Returns (values per evaluated bucket, rates, operations), each a list
+    over the slices.  Works on whole columns with C-level map()s; the
+    values come from caches built with percent_over() and slice_rate().
+    """
+    deltas = []
+    for j, col in enumerate(columns):
+        p = prev[j]
+        if col is None:
+            if not p:
+                deltas.append(None)
+                continue
+            col = [0] * n
+        deltas.append(list(map(sub, col, chain((p,), col))))
+        prev[j] = col[-1]
+    ops = deltas[top + 1]
+    caches = list(map(percents.__getitem__, ops))
+    below = []                      # operations at or below each bucket
+    run = None
+    for d in deltas[:top + 1]:
+        if d is not None:
+            run = d if run is None else list(map(add, run, d))
+        below.append(run)
+    values, memo = [], {}
+    for b in evaluated:
+        run = below[b]
+        v = memo.get(id(run))
+        if v is None:
+            if run == ops:          # nothing over this threshold
+                v = [0.0] * n
+            else:
+                v = list(map(dict.__getitem__, caches,
+                             repeat(0, n) if run is None else run))
+            memo[id(run)] = v
+        values.append(v)
+    return values, list(map(rates.__getitem__, ops)), ops
+
+
+def analyse(args, header, f, emit, chunk_size=CHUNK_SIZE):
+    """Scan the log body, emitting the table through emit(lines) as slices
+    complete (unless --json); returns the Analysis."""
+    requested = args.slice
+    slice_sec = round_up_slice(requested, header.interval)
+    buckets = displayed_buckets(args.start_bucket, args.num_buckets,
+                                args.every_nth)
+    criteria = [Criterion(ms, pct, header.microsecond)
+                for ms, pct in (args.criteria or ())]
+    hists = args.histograms
+    a = Analysis(args, header, slice_sec, buckets, criteria)
+    evaluated = a.evaluated
+    top = max(evaluated)
+    nb = len(buckets)
+    extra = args.extra
+    table = not args.json
+    pad = [GAP + p for p in pads(hists, group_width(nb, extra))]
+
+    scanner = ReportScanner(f, header.rest, header.names, hists,
+                            header.interval, slice_sec, top, chunk_size)
+    unique = [n.encode() for n in hists]
+    position = [scanner.unique.index(n) for n in unique]
+    prev = [[0] * (top + 2) for _ in scanner.unique]
+    percents = _PercentCaches()
+    rates = _FuncCache(lambda ops: slice_rate(ops, slice_sec))
+    strings = _FuncCache("%7.2f".__mod__)
+    rate_strings = _FuncCache("%11.1f".__mod__)
+    done = 0
+    for ends, columns in scanner:
+        n = len(ends)
+        if not done and table:
+            emit(header_lines(args.argv, args.log, header, slice_sec,
+                              slice_sec != requested) +
+                 table_header(hists, buckets, a.unit, extra))
+        results = [batch_values(cols, p, n, top, evaluated, percents, rates)
+                   for cols, p in zip(columns, prev)]
+        parts = [map("%5d".__mod__, range(done + 1, done + n + 1))]
+        texts = {}                  # value list id -> its strings
+        for i, u in enumerate(position):
+            values, slice_rates, ops = results[u]
+            for store, v in zip(a.values[i], values):
+                store += v
+            a.rates[i] += slice_rates
+            a.ops[i] += ops
+            if table:
+                parts.append(repeat(pad[i], n))
+                for v in values[:nb]:
+                    text = texts.get(id(v))
+                    if text is None:
+                        text = texts[id(v)] = (
+                            list(map(strings.__getitem__, v)) if any(v)
+                            else [strings[0.0]] * n)
+                    parts.append(text)
+                if extra:
+                    parts.append(map(rate_strings.__getitem__, slice_rates))
+        a.ends += ends
+        done += n
+        if table:
+            emit(map("".join, zip(*parts)))
+        if len(percents) > CACHE_LIMIT:
+            percents.clear()
+        if len(rates) > CACHE_LIMIT:
+            rates.clear()
+            rate_strings.clear()
+    if scanner.stopped:
+        print("%s: warning: %s; the rest of the log is ignored"
+              % (PROG, scanner.stopped), file=sys.stderr)
+    if not done:
+        raise UsageError("could not find %d seconds of data in %s"
+                         % (slice_sec, args.log))
+    a.avg = [([mean(col) for col in a.values[i]], mean(a.rates[i]))
+             for i in range(len(hists))]
+    a.max = [([max(col) for col in a.values[i]], max(a.rates[i]))
+             for i in range(len(hists))]
+    if table:
+        fmt = row_format(hists, nb, extra)
+        emit([table_header(hists, buckets, a.unit, extra)[3],
+              format_row(fmt, "avg", [v for v, r in a.avg],
+                         [r for v, r in a.avg], nb, extra),
+              format_row(fmt, "max", [v for v, r in a.max],
+                         [r for v, r in a.max], nb, extra)])
+    if criteria:
+        a.results = evaluate(criteria, hists, [v[nb:] for v, r in a.max])
+    return a
+
+
+# ---------------------------------------------------------------------------
+# JSON.
+
+def json_document(a):
+    """The --json document (a dict)."""
+    h = a.header
+    nb = len(a.buckets)
+    hists = []
+    for i, name in enumerate(a.args.histograms):
+        hists.append({
+            "name": name,
+            "slices": [{"slice": k + 1, "end_sec": end,
+                        "ops": a.ops[i][k], "rate": a.rates[i][k],
+                        "over_pct": list(a.row_values(i, k)[:nb])}
+                       for k, end in enumerate(a.ends)],
+            "avg": {"over_pct": [round(v, 2) for v in a.avg[i][0][:nb]],
+                    "rate": round(a.avg[i][1], 1)},
+            "max": {"over_pct": list(a.max[i][0][:nb]),
+                    "rate": a.max[i][1]},
+        })
+    doc = {
+        "format": "act_latency/1",
+        "log": a.args.log,
+        "version": h.version,
+        "config_heading": h.config[0],
+        "config": h.items(h.config),
+        "derived_config": h.items(h.derived),
+        "histogram_names": h.names,
+        "report_interval_sec": h.interval,
+        "slice_sec": a.slice_sec,
+        "unit": a.unit,
+        "scale_known": h.microsecond is not None,
+        "buckets": a.buckets,
+        "thresholds": [1 << b for b in a.buckets],
+        "histograms": hists,
+        "check": None,
+    }
+    if a.results is not None:
+        doc["check"] = {
+            "criteria": [{"threshold": c.label, "threshold_ms": c.ms,
+                          "bucket": c.bucket, "limit_pct": c.limit}
+                         for c in a.criteria],
+            "results": a.results,
+            "pass": all(r["pass"] for r in a.results),
+        }
+    return doc
+
+
+# ---------------------------------------------------------------------------
+# SVG plot.
+
+_COLORS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
+           "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf")
+
+
+def escape(text):
+    """Text for SVG character data and attribute values."""
+    return (text.replace("&", "&amp;").replace("<", "&lt;")
+            .replace(">", "&gt;").replace('"', "&quot;"))
+
+
+def _nice_step(span, ticks=6):
+    """A round tick step giving about `ticks` ticks over span."""
+    if span <= 0:
+        return 1
+    raw = span / ticks
+    mag = 10 ** math.floor(math.log10(raw))
+    for m in (1, 2, 5, 10):
+        if raw <= m * mag:
+            return m * mag
+    return 10 * mag
+
+
+def _fmt_tick(x):
+    return ("%.6f" % x).rstrip("0").rstrip(".")
+
+
+def svg_document(a):
+    """The --plot chart as SVG text: one panel per histogram, % of
+    operations over each displayed threshold against time (log scale),
+    criteria as dashed lines."""
+    nb = len(a.buckets)
+    criteria = a.criteria or [Criterion(ms, pct, a.header.microsecond)
+                              for ms, pct in DEFAULT_CRITERIA]
+    verdicts = {}
+    for r in a.results or ():
+        verdicts[r["histogram"], r["bucket"], r["limit_pct"]] = r["pass"]
+    W = 980                         # width
+    L, R, T, B = 80, 250, 46, 56    # plot margins inside a panel
+    PH = max(330, T + 16 * (nb + len(criteria)) + 24)   # panel height
+    pw, ph = W - L - R, PH - T - B
+    unit = a.unit
+    ends = a.ends
+    span = ends[-1]
+    if span >= 4 * 3600:
+        xunit, xdiv = "hours", 3600.0
+    elif span >= 4 * 60:
+        xunit, xdiv = "minutes", 60.0
+    else:
+        xunit, xdiv = "seconds", 1.0
+    xmax = span / xdiv
+    lo = 0.01                       # smallest non-zero value shown (rounded)
+    top_val = max([lo] + [max(col) for cols in a.values for col in cols[:nb]]
+                  + [c.limit for c in criteria])
+    decades = max(1, math.ceil(math.log10(top_val / lo) - 1e-9))
+    zero_band = 22                  # pixels below the lowest decade for 0
+
+    def ypix(v):
+        if v <= 0:
+            return T + ph
+        v = max(v, lo)
+        return T + (ph - zero_band) * (1 - math.log10(v / lo) / decades)
+
+    def xpix(sec):
+        return L + pw * ((sec / xdiv) / xmax if xmax else 0.5)
+
+    out = ['<?xml version="1.0" encoding="UTF-8"?>',
+           '<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
+           'viewBox="0 0 %d %d" font-family="sans-serif" font-size="12">'
+           % (W, PH * len(a.values) + 30, W, PH * len(a.values) + 30),
+           '<title>%s: latency, %% of operations over each threshold'
+           '</title>' % escape(a.args.log),
+           '<rect width="100%" height="100%" fill="white"/>',
+           '<text x="%d" y="20" font-size="14">%s: %% of operations over '
+           'each threshold, %d s slices</text>'
+           % (L, escape(os.path.basename(a.args.log)), a.slice_sec)]
+    for i, name in enumerate(a.args.histograms):
+        y0 = 30 + i * PH
+        out.append('<g class="panel" data-histogram="%s" '
+                   'transform="translate(0,%d)">' % (escape(name), y0))
+        out.append('<text class="title" x="%d" y="%d" font-size="14" '
+                   'font-weight="bold">%s</text>'
+                   % (L, T - 14, escape(name)))
+        out.append('<rect x="%d" y="%d" width="%d" height="%d" fill="none" '
+                   'stroke="#444"/>' % (L, T, pw, ph))
+        # y axis: decades, and 0 at the bottom
+        ticks = [(0.0, "0")] + [(lo * 10 ** d, _fmt_tick(lo * 10 ** d))
+                                for d in range(decades + 1)]
+        for v, label in ticks:
+            y = ypix(v)
+            out.append('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" '
+                       'stroke="#ddd"/>' % (L, y, L + pw, y))
+            out.append('<text x="%d" y="%.1f" text-anchor="end">%s</text>'
+                       % (L - 6, y + 4, label))
+        out.append('<text x="18" y="%d" text-anchor="middle" '
+                   'transform="rotate(-90 18 %d)">%% over threshold '
+                   '(log scale)</text>' % (T + ph // 2, T + ph // 2))
+        # x axis
+        step = _nice_step(xmax)
+        t = 0.0
+        while t <= xmax * (1 + 1e-9):
+            x = L + pw * (t / xmax if xmax else 0.5)
+            out.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" '
+                       'stroke="#444"/>' % (x, T + ph, x, T + ph + 5))
+            out.append('<text x="%.1f" y="%d" text-anchor="middle">%s</text>'
+                       % (x, T + ph + 18, _fmt_tick(t)))
+            t += step
+        out.append('<text x="%d" y="%d" text-anchor="middle">time since '
+                   'start, %s (slice end)</text>'
+                   % (L + pw // 2, T + ph + 38, xunit))
+        # criteria
+        legend = []
+        for c in criteria:
+            color = "#000"
+            if c.bucket in a.buckets:
+                color = _COLORS[a.buckets.index(c.bucket) % len(_COLORS)]
+            y = ypix(c.limit)
+            out.append('<line class="criterion" x1="%d" y1="%.1f" x2="%d" '
+                       'y2="%.1f" stroke="%s" stroke-width="1.5" '
+                       'stroke-dasharray="7,4"/>'
+                       % (L, y, L + pw, y, color))
+            verdict = verdicts.get((name, c.bucket, c.limit))
+            legend.append(("criterion", color, "limit %s%% over %s%s"
+                           % (_fmt_num(c.limit), c.label,
+                              "" if verdict is None else
+                              ": PASS" if verdict else ": FAIL")))
+        # series
+        for j, b in enumerate(a.buckets):
+            color = _COLORS[j % len(_COLORS)]
+            series = a.values[i][j]
+            pts = " ".join("%.1f,%.1f" % (xpix(end), ypix(v))
+                           for end, v in zip(ends, series))
+            out.append('<polyline class="series" data-threshold="%d" '
+                       'points="%s" fill="none" stroke="%s" '
+                       'stroke-width="1.5"/>' % (1 << b, pts, color))
+            if len(ends) <= 60:
+                for end, v in zip(ends, series):
+                    out.append('<circle cx="%.1f" cy="%.1f" r="2.5" '
+                               'fill="%s"/>' % (xpix(end), ypix(v), color))
+            legend.insert(j, ("series", color, "&gt; %d %s (max %.2f%%)"
+                              % (1 << b, unit, max(series))))
+        # legend
+        lx, ly = L + pw + 16, T + 4
+        for k, (kind, color, text) in enumerate(legend):
+            y = ly + 16 * k
+            dash = ' stroke-dasharray="7,4"' if kind == "criterion" else ""
+            out.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" '
+                       'stroke-width="2"%s/>' % (lx, y, lx + 24, y, color,
+                                                  dash))
+            out.append('<text x="%d" y="%d">%s</text>'
+                       % (lx + 30, y + 4, text))
+        out.append("</g>")
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+# ---------------------------------------------------------------------------
+# Main.
+
+def run(argv):
+    args = parse_args(argv)
+    args.argv = argv
+    try:
+        f = open(args.log, "rb")
+    except OSError as e:
+        raise UsageError("cannot open the log %s: %s"
+                         % (args.log, e.strerror or e)) from None
+    with f:
+        try:
+            header = read_header(f, args.log)
+            if header.microsecond is None and args.json:
+                print("%s: warning: can't find histograms' scale, assuming "
+                      "milliseconds" % PROG, file=sys.stderr)
+            names = set(header.names)
+            unknown = [n for n in args.histograms if n not in names]
+            if unknown:
+                raise UsageError(
+                    "histogram %s not in %s; its histograms are: %s"
+                    % (", ".join(unknown), args.log,
+                       ", ".join(header.names)))
+            write = sys.stdout.write
+
+            def emit(lines):
+                try:
+                    write("\n".join(lines) + "\n")
+                except BrokenPipeError:
+                    raise
+                except OSError as e:
+                    raise UsageError("cannot write the output: %s"
+                                     % (e.strerror or e)) from None
+
+            # Many short-lived tuples, no cycles: the collector only costs.
+            gc_was_enabled = gc.isenabled()
+            gc.disable()
+            try:
+                a = analyse(args, header, f, emit)
+            finally:
+                if gc_was_enabled:
+                    gc.enable()
+        except BrokenPipeError:
+            raise
+        except OSError as e:
+            raise UsageError("cannot read the log %s: %s"
+                             % (args.log, e.strerror or e)) from None
+    if args.check and not args.json:
+        emit(check_lines(a.results, a.criteria, header.microsecond,
+                         args.criteria != DEFAULT_CRITERIA))
+    if args.json:
+        # One line: json.dumps without indent uses the C encoder (fast on
+        # 86400 slices); pipe it to python3 -m json.tool to read it.
+        sys.stdout.write(json.dumps(json_document(a)) + "\n")
+    if args.plot:
+        try:
+            with open(args.plot, "w", encoding="utf-8") as out:
+                out.write(svg_document(a))
+        except OSError as e:
+            raise UsageError("cannot write the plot %s: %s"
+                             % (args.plot, e.strerror or e)) from None
+    if a.results is not None and not all(r["pass"] for r in a.results):
+        return 1
+    return 0
+
+
+def _drop_stdout():
+    """Send what is left in stdout's buffer to /dev/null, so that the
+    interpreter's last flush does not fail again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+
+
+def main(argv=None):
+    if argv is None:
+        argv = sys.argv[1:]
+    try:
+        try:
+            status = run(argv)
+        finally:
+            sys.stdout.flush()
+        return status
+    except UsageError as e:
+        print("%s: error: %s" % (PROG, e), file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        # The reader went away (e.g. | head): stop quietly.
+        _drop_stdout()
+        return 1
+    except OSError as e:
+        _drop_stdout()
+        print("%s: error: cannot write the output: %s"
+              % (PROG, e.strerror or e), file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,235 @@
+#!/usr/bin/env python3
+"""Write the generated fixture logs of tests/analysis/fixtures.
+
+    python3 tests/analysis/make_fixtures.py
+
+The logs are deterministic (seeded), small, and follow
+shared/spec/log-format.md; each exercises one thing (see FIXTURES).  They
+are checked in: run this only to change them, then review the expected
+outputs in fixtures/expected (the tests print a diff).
+example_storage.log and the latency_*.txt files are copies of the reference
+examples and are not generated.
+"""
+
+import os
+import random
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+FIXTURES = os.path.join(HERE, "fixtures")
+
+STORAGE_ITEMS = [
+    ("num-devices", None), ("service-threads", "8"),
+    ("test-duration-sec", None), ("report-interval-sec", None),
+    ("microsecond-histograms", None), ("read-reqs-per-sec", "2000"),
+    ("write-reqs-per-sec", "1000"), ("record-bytes", "1536"),
+    ("record-bytes-range-max", "0"), ("large-block-op-kbytes", "128"),
+    ("replication-factor", "1"), ("update-pct", "0"),
+    ("defrag-lwm-pct", "50"), ("no-defrag-reads", "no"),
+    ("compress-pct", "100"), ("disable-odsync", "no"),
+    ("commit-to-device", None), ("tomb-raider", "no"),
+    ("tomb-raider-sleep-usec", "0"), ("max-lag-sec", "10"),
+]
+STORAGE_DERIVED = [
+    "record-stored-bytes: 1536 ... 1536",
+    "internal-read-reqs-per-sec: 2000",
+    "internal-write-reqs-per-sec: {w}",
+    "large-block-reads-per-sec: 23.53",
+    "large-block-writes-per-sec: 23.53",
+]
+INDEX_ITEMS = [
+    ("num-devices", None), ("num-queues", "4"), ("threads-per-queue", "4"),
+    ("test-duration-sec", None), ("report-interval-sec", None),
+    ("microsecond-histograms", None), ("read-reqs-per-sec", "1000"),
+    ("write-reqs-per-sec", "1000"), ("replication-factor", "1"),
+    ("defrag-lwm-pct", "50"), ("disable-odsync", "no"),
+    ("max-lag-sec", "10"),
+]
+INDEX_DERIVED = [
+    "read-req-threads: 16",
+    "cache-thread-reads-and-writes-per-sec: 1200.00",
+]
+
+
+def histogram_lines(name, counts):
+    """A histogram as act_storage prints it (log-format.md, section 5)."""
+    lines = ["%s (%d total)" % (name, sum(counts))]
+    entries = [" (%02d: %010d)" % (b, c) for b, c in enumerate(counts) if c]
+    for i in range(0, len(entries), 4):
+        lines.append("".join(entries[i:i + 4]))
+    return lines
+
+
+def make_log(program, devices, duration, interval, scale, hists, seed,
+             commit=False, version="6.6", extra=None):
+    """A whole log.  hists: (name, ops per second, bucket shares) in
+    order; extra(t, lines) may add lines to the report at t."""
+    rnd = random.Random(seed)
+    out = ["", "ACT version %s" % version,
+           "Storage device IO test" if program == "storage"
+           else "Index device IO test",
+           "Fixture log written by tests/analysis/make_fixtures.py", ""]
+    items = STORAGE_ITEMS if program == "storage" else INDEX_ITEMS
+    values = {"num-devices": str(len(devices)),
+              "test-duration-sec": str(duration),
+              "report-interval-sec": str(interval),
+              "microsecond-histograms": scale,
+              "commit-to-device": "yes" if commit else "no"}
+    out.append("ACT-STORAGE CONFIGURATION" if program == "storage"
+               else "ACT-INDEX CONFIGURATION")
+    out.append("device-names: " + " ".join(devices))
+    for key, value in items:
+        value = values.get(key, value)
+        if value is not None:
+            out.append("%s: %s" % (key, value))
+    out.append("")
+    out.append("DERIVED CONFIGURATION")
+    for line in (STORAGE_DERIVED if program == "storage" else INDEX_DERIVED):
+        out.append(line.format(w=1000 if commit else 0))
+    out.append("")
+    for d in devices:
+        if program == "storage":
+            out.append("%s size = 2147483648 bytes, 16384 large blocks, "
+                       "minimum IO size = 512 bytes" % d)
+        else:
+            out.append("%s size = 2147483648 bytes" % d)
+    out.append("")
+    out.append("HISTOGRAM NAMES")
+    out.extend(name for name, _, _ in hists)
+    out.append("")
+    cum = [[0] * 65 for _ in hists]
+    for t in range(interval, duration + 1, interval):
+        out.append("after %d sec:" % t)
+        for h, (name, rate, shares) in enumerate(hists):
+            n = rate * interval
+            for b, share in shares.items():
+                x = n * share * (0.5 + rnd.random())
+                k = int(x)
+                if rnd.random() < x - k:
+                    k += 1
+                cum[h][b] += k
+            out.extend(histogram_lines(name, cum[h]))
+            if extra:
+                extra(t, name, out)
+        out.append("")
+    return "\n".join(out) + "\n"
+
+
+READS = {0: 0.97, 1: 0.02, 2: 0.006, 3: 0.003, 5: 0.0008, 7: 0.0002}
+FAST = {0: 0.995, 1: 0.004, 2: 0.001}
+LARGE = {0: 0.9, 1: 0.07, 2: 0.02, 4: 0.01}
+US = {6: 0.3, 7: 0.4, 8: 0.2, 9: 0.06, 10: 0.03, 11: 0.008, 13: 0.002}
+SLOW = {0: 0.9, 1: 0.05, 3: 0.03, 4: 0.01, 6: 0.008, 7: 0.002}
+
+
+def storage_long_names():
+    devs = ["/dev/very-long-device-name", "/dev/sdc"]
+    hists = [("reads", 2000, READS)]
+    hists += [(d + "-reads", 1000, READS) for d in devs]
+    hists += [("large-block-reads", 24, LARGE), ("large-block-writes", 24,
+                                                 LARGE)]
+    hists += [("writes", 1000, FAST)] + [(d + "-writes", 500, FAST)
+                                         for d in devs]
+    return make_log("storage", devs, 8, 1, "no", hists, 1, commit=True)
+
+
+def index_us():
+    devs = ["/dev/nvme0n1", "/dev/nvme1n1"]
+    hists = [("reads", 1000, US)] + [(d + "-reads", 500, US) for d in devs]
+    hists += [("writes", 1200, US)] + [(d + "-writes", 600, US)
+                                       for d in devs]
+    return make_log("index", devs, 6, 1, "yes", hists, 2)
+
+
+def interval2():
+    hists = [("reads", 2000, READS), ("/dev/sdb-reads", 2000, READS),
+             ("large-block-reads", 24, LARGE),
+             ("large-block-writes", 24, LARGE)]
+    return make_log("storage", ["/dev/sdb"], 12, 2, "no", hists, 3)
+
+
+def messy():
+    """ERROR/WARNING lines in and between reports, a stop line at the end."""
+    def extra(t, name, out):
+        if t == 2 and name == "reads":
+            out.append("ERROR: read /dev/sdb offset 4096 size 1536: "
+                       "errno 5 (Input/output error)")
+        if t == 3 and name == "large-block-reads":
+            out.append("WARNING: large-block reads are 2 sec behind")
+    hists = [("reads", 2000, READS), ("/dev/sdb-reads", 2000, READS),
+             ("large-block-reads", 24, LARGE),
+             ("large-block-writes", 24, LARGE)]
+    text = make_log("storage", ["/dev/sdb"], 5, 1, "no", hists, 4,
+                    extra=extra)
+    text = text.replace("\nafter 4 sec:\n",
+                        "\nERROR: drive /dev/sdb stalled 1200 ms on a read"
+                        "\nafter 4 sec:\n")
+    return text + "stopped by signal SIGINT after 5 sec\n"
+
+
+def live():
+    """A log still being written: the last report is cut within a line."""
+    hists = [("reads", 2000, READS), ("/dev/sdb-reads", 2000, READS),
+             ("large-block-reads", 24, LARGE),
+             ("large-block-writes", 24, LARGE)]
+    text = make_log("storage", ["/dev/sdb"], 7, 1, "no", hists, 5)
+    cut = text.index("after 7 sec:")
+    cut = text.index("\n (", cut) + 20          # within reads' first line
+    return text[:cut]
+
+
+def no_scale():
+    """An older 6.0 log without the microsecond-histograms line."""
+    hists = [("reads", 2000, READS), ("/dev/sdb-reads", 2000, READS),
+             ("large-block-reads", 24, LARGE),
+             ("large-block-writes", 24, LARGE)]
+    text = make_log("storage", ["/dev/sdb"], 4, 1, "no", hists, 6,
+                    version="6.0")
+    return text.replace("microsecond-histograms: no\n", "")
+
+
+def high_buckets():
+    """Latencies in the highest buckets, up to 64."""
+    shares = {0: 0.5, 20: 0.2, 40: 0.1, 58: 0.1, 63: 0.05, 64: 0.05}
+    hists = [("reads", 2000, shares), ("/dev/sdb-reads", 2000, shares)]
+    return make_log("storage", ["/dev/sdb"], 4, 1, "no", hists, 7)
+
+
+def slow():
+    """A device that fails the standard criteria (and has a >64 ms tail)."""
+    hists = [("reads", 2000, SLOW), ("/dev/sdb-reads", 2000, SLOW),
+             ("large-block-reads", 24, LARGE),
+             ("large-block-writes", 24, LARGE)]
+    return make_log("storage", ["/dev/sdb"], 6, 1, "no", hists, 8)
+
+
+def fast():
+    """A device that passes the standard criteria."""
+    hists = [("reads", 2000, FAST), ("/dev/sdb-reads", 2000, FAST),
+             ("large-block-reads", 24, FAST),
+             ("large-block-writes", 24, FAST)]
+    return make_log("storage", ["/dev/sdb"], 6, 1, "no", hists, 9)
+
+
+LOGS = {
+    "storage_long_names.log": storage_long_names,
+    "index_us.log": index_us,
+    "interval2.log": interval2,
+    "messy.log": messy,
+    "live.log": live,
+    "no_scale.log": no_scale,
+    "high_buckets.log": high_buckets,
+    "slow.log": slow,
+    "fast.log": fast,
+}
+
+
+def main():
+    os.makedirs(FIXTURES, exist_ok=True)
+    for name, make in LOGS.items():
+        with open(os.path.join(FIXTURES, name), "w") as f:
+            f.write(make())
+        print("wrote", os.path.join("fixtures", name))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1060 @@
+#!/usr/bin/env python3
+"""Tests of analysis/act_latency.py.
+
+    python3 tests/analysis/test_act_latency.py [-v]      (from any folder)
+
+- reference outputs: the three outputs of the reference script for
+  shared/examples/example_storage.log, byte for byte;
+- fixture outputs: fixture logs (fixtures/, written by make_fixtures.py)
+  with their expected outputs and exit statuses (fixtures/expected/);
+- unit tests of the parse -> compute -> format functions;
+- the streaming parser against a plain line-by-line reading of the spec,
+  with tiny read sizes, logs cut anywhere, irregular logs;
+- every error path: exit status 2, one message, no traceback;
+- --check / --criteria, --json (cross-checked with the table), --plot
+  (parsed as XML).
+"""
+
+import importlib.util
+import io
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+import unittest
+import xml.etree.ElementTree as ET
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+SCRIPT = os.path.join(ROOT, "analysis", "act_latency.py")
+FIXTURES = os.path.join(HERE, "fixtures")
+EXPECTED = os.path.join(FIXTURES, "expected")
+
+_spec = importlib.util.spec_from_file_location("act_latency", SCRIPT)
+al = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(al)
+
+# (expected output file, log, arguments after "-l log", exit status)
+CASES = [
+    ("latency_t1.txt", "example_storage.log", "-t 1", 0),
+    ("latency_t2s1n4e2.txt", "example_storage.log", "-t 2 -s 1 -n 4 -e 2",
+     0),
+    ("latency_t3xhreadshlargeblockwrites.txt", "example_storage.log",
+     "-t 3 -x -h reads -h large-block-writes", 0),
+    ("expected/long_names_n2.txt", "storage_long_names.log",
+     "-t 2 -n 2 -h reads -h /dev/very-long-device-name-reads "
+     "-h /dev/sdc-reads", 0),
+    ("expected/long_names_writes_x.txt", "storage_long_names.log",
+     "-t 4 -x -n 3 -e 2 -h /dev/very-long-device-name-writes -h writes", 0),
+    ("expected/index_us_check.txt", "index_us.log",
+     "-t 2 -h reads -h writes -h /dev/nvme1n1-writes -s 6 -n 6 --check", 0),
+    ("expected/index_us_t3.txt", "index_us.log", "-t 3 -x -s 8 -n 4 -e 2",
+     0),
+    ("expected/interval2_t3.txt", "interval2.log", "-t 3", 0),
+    ("expected/interval2_t5.txt", "interval2.log",
+     "--slice 5 --extra --histogram reads --histogram large-block-writes",
+     0),
+    ("expected/messy_t1.txt", "messy.log",
+     "-t 1 -h reads -h /dev/sdb-reads -h large-block-writes", 0),
+    ("expected/messy_t2.txt", "messy.log", "-t 2 -x", 0),
+    ("expected/live_t1.txt", "live.log", "-t 1 -x", 0),
+    ("expected/live_t3.txt", "live.log", "-t 3 -h large-block-writes", 0),
+    ("expected/no_scale_t2.txt", "no_scale.log", "-t 2", 0),
+    ("expected/high_s58.txt", "high_buckets.log", "-t 1 -s 58 -n 7", 0),
+    ("expected/high_all.txt", "high_buckets.log", "-t 4 -s 0 -n 65", 0),
+    ("expected/slow_check.txt", "slow.log", "-t 2 --check", 1),
+    ("expected/slow_check_n2.txt", "slow.log", "-t 3 -n 2 --check", 1),
+    ("expected/fast_check.txt", "fast.log", "-t 3 --check", 0),
+    ("expected/fast_criteria.txt", "fast.log",
+     "-t 6 -h reads -h large-block-reads --criteria 1:0.1,2:0.5", 1),
+]
+
+
+def run(args, cwd=FIXTURES, stdin=None):
+    """Run the script; returns (exit status, stdout, stderr)."""
+    p = subprocess.run([sys.executable, SCRIPT] + args, cwd=cwd,
+                       capture_output=True, text=True, input=stdin)
+    return p.returncode, p.stdout, p.stderr
+
+
+def read(path):
+    with open(path) as f:
+        return f.read()
+
+
+class Args:
+    """A stand-in for parse_args() results in in-process tests."""
+
+    def __init__(self, argv):
+        a = al.parse_args(argv)
+        a.argv = argv
+        self.__dict__.update(vars(a))
+
+
+def analyse_bytes(data, argv, chunk_size=al.CHUNK_SIZE, stderr=None):
+    """Run the analysis in process on log bytes; (table text, Analysis).
+    Warnings go to stderr (a StringIO), or are dropped."""
+    args = Args(["-l", "mem.log"] + argv)
+    f = io.BytesIO(data)
+    header = al.read_header(f, "mem.log")
+    out = []
+    old, sys.stderr = sys.stderr, stderr or io.StringIO()
+    try:
+        a = al.analyse(args, header, f, lambda lines: out.extend(lines),
+                       chunk_size)
+    finally:
+        sys.stderr = old
+    return "\n".join(out) + "\n", a
+
+
+# ---------------------------------------------------------------------------
+# A plain reading of the spec, line by line, to check the fast parser.
+
+def naive_reports(text, names):
+    """{time: {name: (total, {bucket: count}) or None if cut short}} from a
+    log's text, following log-format.md line by line; a partial last line
+    is dropped."""
+    if not text.endswith("\n"):
+        text = text[:text.rfind("\n") + 1]
+    reports, cur, hist = {}, None, None
+    body = text[text.index("HISTOGRAM NAMES"):]
+    for line in body.split("\n"):
+        m = re.match(r"after (\d+) sec:$", line)
+        if m:
+            cur = reports.setdefault(int(m.group(1)), {})
+            hist = None
+            continue
+        if cur is None:
+            continue
+        m = re.match(r"(.*) \((\d+) total\)$", line)
+        if m and m.group(1) in names:
+            hist = None
+            if m.group(1) not in cur:
+                hist = cur[m.group(1)] = (int(m.group(2)), {})
+            continue
+        if line.startswith(" (") and hist is not None:
+            for b, c in re.findall(r"\((\d+): (\d+)\)", line):
+                hist[1][int(b)] = int(c)
+    return reports
+
+
+def naive_slices(text, names, selected, slice_sec, buckets):
+    """Per slice: per selected histogram (percentages, rate), by the
+    spec's formula; stops at the first missing or incomplete slice end."""
+    reports = naive_reports(text, names)
+    rows, prev, k = [], {n: ({}, 0) for n in selected}, 1
+    while True:
+        rep = reports.get(k * slice_sec)
+        if rep is None:
+            return rows
+        row = []
+        for name in selected:
+            if name not in rep:
+                return rows
+            total, counts = rep[name]
+            if sum(counts.values()) != total:
+                return rows
+            pcounts, ptotal = prev[name]
+            d = {b: counts.get(b, 0) - pcounts.get(b, 0) for b in range(65)}
+            ops = total - ptotal
+            pcts = []
+            for b in buckets:
+                over = ops - sum(d[i] for i in range(b + 1))
+                pcts.append(round(100.0 * over / ops, 2) if ops else 0.0)
+            row.append((tuple(pcts), round(ops / slice_sec, 1)))
+        for name in selected:
+            prev[name] = (rep[name][1], rep[name][0])
+        rows.append(row)
+        k += 1
+
+
+def plain_mean(values):
+    """The spec's avg: the slice values added left to right, over n."""
+    total = 0.0
+    for v in values:
+        total += v
+    return total / len(values)
+
+
+def analysis_rows(a, n_display):
+    """The same shape as naive_slices() from an Analysis."""
+    rows = []
+    for k in range(len(a.ends)):
+        rows.append([(a.row_values(i, k)[:n_display], a.rates[i][k])
+                     for i in range(len(a.values))])
+    return rows
+
+
+def synthetic_log(seconds, names, seed, interval=1, widen=True,
+                  junk=False, gaps=(), base=0):
+    """A log whose field widths change often (counts crossing powers of
+    ten, buckets appearing), optionally with junk lines, missing reports,
+    and a big start count in bucket 0 (base)."""
+    rnd = random.Random(seed)
+    head = ["", "ACT version 6.6", "Storage device IO test", "x", "",
+            "ACT-STORAGE CONFIGURATION", "device-names: /dev/sdb",
+            "report-interval-sec: %d" % interval,
+            "microsecond-histograms: no", "",
+            "DERIVED CONFIGURATION", "large-block-reads-per-sec: 1.00", "",
+            "HISTOGRAM NAMES"] + names + [""]
+    cum = {n: [base] + [0] * 64 for n in names}
+    out = head
+    for t in range(interval, seconds + 1, interval):
+        if t in gaps:
+            continue
+        out.append("after %d sec:" % t)
+        for h, n in enumerate(names):
+            c = cum[n]
+            scale = 10 ** (t // 7 % 4) if widen else 1
+            for b in range(0, 12):
+                if rnd.random() < 0.5 ** b:
+                    c[b] += rnd.randint(0, 3 * scale)
+            if widen and rnd.random() < 0.05:
+                c[rnd.randint(12, 64)] += 1
+            if junk and rnd.random() < 0.1:
+                out.append("ERROR: something %d" % t)
+            out.extend(_hist_lines(n, c))
+        if junk and rnd.random() < 0.1:
+            out.append("WARNING: between reports")
+        out.append("")
+    return "\n".join(out) + "\n"
+
+
+def _hist_lines(name, counts):
+    lines = ["%s (%d total)" % (name, sum(counts))]
+    ent = [" (%02d: %010d)" % (b, c) for b, c in enumerate(counts) if c]
+    for i in range(0, len(ent), 4):
+        lines.append("".join(ent[i:i + 4]))
+    return lines
+
+
+# ---------------------------------------------------------------------------
+# Outputs.
+
+class ReferenceOutputs(unittest.TestCase):
+    """The reference script's outputs for the example log, byte for byte."""
+
+    def test_reference_examples(self):
+        for expected, log, args, status in CASES[:3]:
+            with self.subTest(args=args):
+                code, out, err = run(["-l", log] + args.split())
+                self.assertEqual(read(os.path.join(FIXTURES, expected)), out)
+                self.assertEqual((status, ""), (code, err))
+
+    def test_header_lines_keep_trailing_spaces(self):
+        code, out, err = run(["-l", "example_storage.log", "-t", "1"])
+        names_row = out.split("\n")[40]
+        self.assertEqual("        reads" + " " * 43, names_row)
+
+
+class FixtureOutputs(unittest.TestCase):
+    """Fixture logs against their checked-in expected outputs."""
+
+    def test_fixture_cases(self):
+        for expected, log, args, status in CASES[3:]:
+            with self.subTest(case=expected, args=args):
+                code, out, err = run(["-l", log] + args.split())
+                self.assertEqual(read(os.path.join(FIXTURES, expected)), out)
+                self.assertEqual(status, code)
+                self.assertNotIn("Traceback", err)
+
+    def test_expected_numbers_match_the_plain_reading(self):
+        # The checked-in tables were written by the script; check their
+        # numbers against the spec's formula applied line by line.
+        for expected, log, args, status in CASES:
+            with self.subTest(case=expected, args=args):
+                a = al.parse_args(["-l", log] + args.split())
+                text = read(os.path.join(FIXTURES, log))
+                with open(os.path.join(FIXTURES, log), "rb") as f:
+                    h = al.read_header(f, log)
+                slice_sec = -(-a.slice // h.interval) * h.interval
+                buckets = list(range(a.start_bucket, a.start_bucket +
+                                     a.num_buckets * a.every_nth,
+                                     a.every_nth))
+                plain = naive_slices(text, h.names, a.histograms,
+                                     slice_sec, buckets)
+                rows = table_rows(read(os.path.join(FIXTURES, expected)))
+                self.assertEqual(len(plain) + 2, len(rows))
+                width = len(buckets) + (1 if a.extra else 0)
+                for k, slice_row in enumerate(plain):
+                    want = []
+                    for pcts, rate in slice_row:
+                        want += list(pcts) + ([rate] if a.extra else [])
+                    self.assertEqual(want, rows[str(k + 1)])
+                for i in range(len(a.histograms)):
+                    cols = list(zip(*[list(r[i][0]) + [r[i][1]]
+                                      for r in plain]))[:width]
+                    group = slice(i * width, (i + 1) * width)
+                    formats = ["%.2f"] * len(buckets) + ["%.1f"]
+                    self.assertEqual(
+                        [f % plain_mean(c) for f, c in zip(formats, cols)],
+                        [f % v for f, v in zip(formats, rows["avg"][group])])
+                    self.assertEqual([max(c) for c in cols],
+                                     rows["max"][group])
+
+    def test_first_line_echoes_arguments_as_given(self):
+        code, out, err = run(["-l", "example_storage.log", "--slice", "5",
+                              "-h", "reads", "-x"])
+        self.assertEqual("act_latency.py -l example_storage.log --slice 5 "
+                         "-h reads -x", out.split("\n")[0])
+
+    def test_same_results_from_another_folder(self):
+        code, out, err = run(["-l", os.path.join(FIXTURES, "index_us.log"),
+                              "-t", "3", "-x", "-s", "8", "-n", "4", "-e",
+                              "2"], cwd=ROOT)
+        expected = read(os.path.join(EXPECTED, "index_us_t3.txt"))
+        self.assertEqual(expected.split("\n", 2)[2], out.split("\n", 2)[2])
+
+    def test_stopped_run_and_error_lines(self):
+        code, out, err = run(["-l", "messy.log", "-t", "1"])
+        self.assertEqual(0, code)
+        self.assertEqual(5, len(re.findall(r"(?m)^ +\d+ +\d", out)))
+        self.assertEqual("", err)
+
+    def test_live_log_ignores_cut_report_silently(self):
+        code, out, err = run(["-l", "live.log", "-t", "1"])
+        self.assertEqual((0, ""), (code, err))
+        self.assertIn("\n    6  ", out)
+        self.assertNotIn("\n    7  ", out)
+
+
+# ---------------------------------------------------------------------------
+# Parse.
+
+class ParseHeader(unittest.TestCase):
+
+    def header(self, name="example_storage.log"):
+        with open(os.path.join(FIXTURES, name), "rb") as f:
+            h = al.read_header(f, name)
+            return h, f.readline()
+
+    def test_storage_header(self):
+        h, first_body_line = self.header()
+        self.assertEqual("6.6", h.version)
+        self.assertEqual(1, h.interval)
+        self.assertIs(False, h.microsecond)
+        self.assertEqual("ACT-STORAGE CONFIGURATION", h.config[0])
+        self.assertEqual("max-lag-sec: 10", h.config[-1])
+        self.assertEqual(23, len(h.config))
+        self.assertEqual(["DERIVED CONFIGURATION",
+                          "record-stored-bytes: 1536 ... 1536",
+                          "internal-read-reqs-per-sec: 4000",
+                          "internal-write-reqs-per-sec: 0",
+                          "large-block-reads-per-sec: 47.06",
+                          "large-block-writes-per-sec: 47.06"], h.derived)
+        self.assertEqual(["reads", "/tmp/exdev/dev_x-reads",
+                          "large-block-reads", "large-block-writes"],
+                         h.names)
+        self.assertEqual(b"after 1 sec:\n", first_body_line)
+        self.assertEqual("1536 ... 1536",
+                         h.items(h.derived)["record-stored-bytes"])
+
+    def test_index_microsecond_header(self):
+        h, _ = self.header("index_us.log")
+        self.assertEqual("ACT-INDEX CONFIGURATION", h.config[0])
+        self.assertIs(True, h.microsecond)
+        self.assertEqual(6, len(h.names))
+
+    def test_no_scale_line(self):
+        h, _ = self.header("no_scale.log")
+        self.assertIsNone(h.microsecond)
+        self.assertEqual("6.0", h.version)
+
+    def test_version_with_a_patch_number(self):
+        good = read(os.path.join(FIXTURES, "example_storage.log"))
+        h = al.read_header(io.BytesIO(good.replace(
+            "ACT version 6.6", "ACT version 6.6.1").encode()), "x.log")
+        self.assertEqual("6.6.1", h.version)
+
+    def test_header_errors(self):
+        good = read(os.path.join(FIXTURES, "example_storage.log"))
+        cases = [
+            ("", "no 'ACT version' line"),
+            ("hello\nworld\n", "no 'ACT version' line"),
+            (good.replace("ACT version 6.6", "ACT version 5.3"),
+             "ACT version 5.3: only logs of ACT version 6.x"),
+            (good.replace("ACT version 6.6", "ACT version 7.0"),
+             "only logs of ACT version 6.x"),
+            (good.replace("ACT version 6.6", "ACT version six"),
+             "ACT version six"),
+            (good.replace("report-interval-sec: 1\n", ""),
+             "no report-interval-sec line"),
+            (good.replace("report-interval-sec: 1\n",
+                          "report-interval-sec: x\n"),
+             "bad report-interval-sec 'x'"),
+            (good.replace("report-interval-sec: 1\n",
+                          "report-interval-sec: 0\n"),
+             "bad report-interval-sec 0"),
+            (good.replace("ACT-STORAGE CONFIGURATION", "SOMETHING ELSE"),
+             "no ACT-STORAGE/ACT-INDEX CONFIGURATION block, no "
+             "report-interval-sec line"),
+            (good.replace("DERIVED CONFIGURATION", "DERIVED"),
+             "no DERIVED CONFIGURATION block"),
+            (good.replace("HISTOGRAM NAMES", "HISTOGRAMS"),
+             "no HISTOGRAM NAMES block"),
+        ]
+        for text, message in cases:
+            with self.subTest(message=message):
+                with self.assertRaises(al.UsageError) as cm:
+                    al.read_header(io.BytesIO(text.encode()), "x.log")
+                self.assertIn(message, str(cm.exception))
+
+
+class ParseReports(unittest.TestCase):
+
+    BLOCK = (b"\nafter 3 sec:\n"
+             b"reads (6000 total)\n"
+             b" (00: 0000005993) (01: 0000000002) (02: 0000000002)"
+             b" (03: 0000000003)\n"
+             b"ERROR: read /dev/sdb offset 0 size 512: errno 5 (EIO)\n"
+             b"large-block-reads (71 total)\n"
+             b" (00: 0000000071)\n"
+             b"large-block-writes (0 total)\n"
+             b"writes (8 total)\n"
+             b" (00: 0000000008)\n"
+             b"reads (1 total)\n"
+             b" (04: 0000000001)\n")
+    KNOWN = {b"reads", b"large-block-reads", b"large-block-writes",
+             b"writes"}
+
+    def test_parse_block(self):
+        t, hists = al.parse_block(self.BLOCK, {b"reads", b"writes",
+                                               b"large-block-writes"},
+                                  self.KNOWN)
+        self.assertEqual(3, t)
+        total, span, buckets = hists[b"reads"]     # first occurrence
+        self.assertEqual(6000, total)
+        self.assertEqual(b"6000", self.BLOCK[span[0]:span[0] + span[1]])
+        self.assertEqual({0: 5993, 1: 2, 2: 2, 3: 3},
+                         {b: c for b, (c, _) in buckets.items()})
+        off, width = buckets[3][1]
+        self.assertEqual(b"0000000003", self.BLOCK[off:off + width])
+        self.assertEqual((8, {0: 8}), (hists[b"writes"][0], {
+            b: c for b, (c, _) in hists[b"writes"][2].items()}))
+        self.assertEqual({}, hists[b"large-block-writes"][2])
+        self.assertNotIn(b"large-block-reads", hists)
+
+    def test_exact_names(self):
+        # "writes" must not pick up "large-block-writes" (or the reverse)
+        t, hists = al.parse_block(self.BLOCK, {b"writes"}, self.KNOWN)
+        self.assertEqual(8, hists[b"writes"][0])
+        t, hists = al.parse_block(self.BLOCK, {b"large-block"}, self.KNOWN)
+        self.assertEqual({}, hists)
+
+    def test_hist_vector(self):
+        t, hists = al.parse_block(self.BLOCK, {b"reads", b"writes",
+                                               b"large-block-writes"},
+                                  self.KNOWN)
+        self.assertEqual([5993, 2, 2, 6000], al.hist_vector(hists[b"reads"],
+                                                             2))
+        self.assertEqual([0, 0], al.hist_vector(
+            hists[b"large-block-writes"], 0))
+        self.assertIsNone(al.hist_vector(None, 3))
+        cut = (6000, None, {0: (5993, None), 1: (2, None)})   # cut short
+        self.assertIsNone(al.hist_vector(cut, 3))
+        wild = (1, None, {65: (1, None)})
+        self.assertIsNone(al.hist_vector(wild, 3))
+
+    def test_parse_criteria(self):
+        self.assertEqual(((1.0, 5.0), (8.0, 1.0), (64.0, 0.1)),
+                         al.parse_criteria("1:5,8:1,64:0.1"))
+        self.assertEqual(((0.5, 2.0),), al.parse_criteria(" 0.5:2 "))
+        for bad in ("", "1", "1:2:3", "x:5", "3:5", "0:5", "-2:5", "2:101",
+                    "2:-1", "inf:5", "1:nan"):
+            with self.subTest(bad=bad):
+                self.assertRaises(al.UsageError, al.parse_criteria, bad)
+
+    def test_buckets_and_slices(self):
+        self.assertEqual([0, 1, 2, 3, 4, 5, 6], al.displayed_buckets(0, 7, 1))
+        self.assertEqual([1, 3, 5, 7], al.displayed_buckets(1, 4, 2))
+        self.assertEqual([64], al.displayed_buckets(64, 1, 5))
+        self.assertEqual(4, al.round_up_slice(3, 2))
+        self.assertEqual(4, al.round_up_slice(4, 2))
+        self.assertEqual(3, al.round_up_slice(1, 3))
+        self.assertEqual(3600, al.round_up_slice(3600, 1))
+
+
+class StreamingParser(unittest.TestCase):
+    """The fast parser against the plain line-by-line reading."""
+
+    NAMES = ["reads", "/dev/sdb-reads", "large-block-reads",
+             "large-block-writes"]
+
+    def compare(self, text, argv, selected, slice_sec, buckets,
+                chunk_sizes=(37, 500, 4096, al.CHUNK_SIZE)):
+        expected = naive_slices(text, self.NAMES, selected, slice_sec,
+                                buckets)
+        for size in chunk_sizes:
+            with self.subTest(chunk_size=size, argv=argv):
+                _, a = analyse_bytes(text.encode(), argv, size)
+                self.assertEqual(expected, analysis_rows(a, len(buckets)))
+        return expected
+
+    def test_regular_and_irregular_logs(self):
+        for seed in range(4):
+            text = synthetic_log(90, self.NAMES, seed, junk=seed % 2 == 1)
+            rows = self.compare(text, ["-t", "1", "-h", "reads", "-h",
+                                       "large-block-writes"],
+                                ["reads", "large-block-writes"], 1,
+                                list(range(7)))
+            self.assertEqual(90, len(rows))
+            self.compare(text, ["-t", "7", "-s", "3", "-n", "5", "-e", "3",
+                                "-h", "/dev/sdb-reads"],
+                         ["/dev/sdb-reads"], 7, [3, 6, 9, 12, 15])
+
+    def test_wide_counts(self):
+        # counts growing past ten digits
+        text = synthetic_log(40, self.NAMES, 9, base=9999999000)
+        self.assertIn(" (00: 9999999", text)
+        self.assertIn(" (00: 10000000", text)
+        rows = self.compare(text, ["-t", "2"], ["reads"], 2, list(range(7)))
+        self.assertEqual(20, len(rows))
+
+    def test_windows_line_ends(self):
+        text = synthetic_log(30, self.NAMES, 10)
+        expected = self.compare(text, ["-t", "2"], ["reads"], 2,
+                                list(range(7)))
+        crlf = text.replace("\n", "\r\n").encode()
+        for size in (100, al.CHUNK_SIZE):
+            _, a = analyse_bytes(crlf, ["-t", "2"], size)
+            self.assertEqual(expected, analysis_rows(a, 7))
+
+    def test_interval_two(self):
+        text = synthetic_log(40, self.NAMES, 5, interval=2)
+        rows = self.compare(text, ["-t", "3", "-h", "reads"], ["reads"], 4,
+                            list(range(7)))
+        self.assertEqual(10, len(rows))
+
+    def test_missing_report_stops(self):
+        text = synthetic_log(30, self.NAMES, 6, gaps=(12,))
+        rows = self.compare(text, ["-t", "4"], ["reads"], 4, list(range(7)))
+        self.assertEqual(2, len(rows))      # 4, 8; 12 is missing
+        rows = self.compare(text, ["-t", "5"], ["reads"], 5, list(range(7)))
+        self.assertEqual(6, len(rows))      # 12 is no slice end
+
+    def test_log_cut_anywhere(self):
+        text = synthetic_log(12, self.NAMES, 7, widen=False)
+        body = text.index("after 1 sec:")
+        for cut in range(body, len(text) + 1, 7):
+            part = text[:cut]
+            expected = naive_slices(part, self.NAMES, ["large-block-reads"],
+                                    1, list(range(7)))
+            if not expected:
+                continue
+            with self.subTest(cut=cut):
+                _, a = analyse_bytes(part.encode(), ["-t", "1", "-h",
+                                                     "large-block-reads"],
+                                     64)
+                self.assertEqual(expected, analysis_rows(a, 7))
+
+    def test_same_size_reports_with_another_layout(self):
+        # Report 3 has buckets {0, 2, 3} instead of {0, 1, 2} (a damaged
+        # log): same size as the others, so only the per-report layout
+        # checks can tell that its counts are elsewhere.
+        head = synthetic_log(0, ["reads"], 0)
+        body = []
+        for t in range(1, 7):
+            sets = {0: 1000 * t, 1: 20 * t, 2: 3 * t}
+            if t == 3:
+                sets = {0: 1000 * t, 2: 20 * t, 3: 3 * t}
+            counts = [sets.get(b, 0) for b in range(65)]
+            body += ["after %d sec:" % t] + _hist_lines("reads", counts)
+            body.append("")
+        text = head + "\n".join(body) + "\n"
+        sizes = {len(block) for block in text.split("after ")[1:]}
+        self.assertEqual(1, len(sizes))
+        rows = self.compare(text, ["-t", "1", "-n", "4"], ["reads"], 1,
+                            [0, 1, 2, 3])
+        self.assertEqual(((2.25, 6.16, 0.88, 0.0), 1023.0), rows[2][0])
+
+    def test_incomplete_report_inside_log_stops_with_warning(self):
+        text = synthetic_log(10, self.NAMES, 8, widen=False)
+        start = text.index("after 5 sec:")
+        line = text.index("\n (", text.index("\nreads (", start)) + 1
+        text = text[:line] + text[text.index("\n", line) + 1:]
+        stderr = io.StringIO()
+        _, a = analyse_bytes(text.encode(), ["-t", "1"], 100, stderr)
+        self.assertEqual([1, 2, 3, 4], a.ends)
+        self.assertIn("the report after 5 sec is incomplete",
+                      stderr.getvalue())
+
+
+# ---------------------------------------------------------------------------
+# Compute.
+
+class Compute(unittest.TestCase):
+
+    def test_percent_rounding(self):
+        self.assertEqual(0.12, al.percent_over(1, 800))      # 0.125
+        self.assertEqual(0.38, al.percent_over(3, 800))      # 0.375
+        self.assertEqual(33.33, al.percent_over(1, 3))
+        self.assertEqual(100.0, al.percent_over(5, 5))
+        self.assertEqual(0.0, al.percent_over(0, 0))
+        self.assertEqual(0.0, al.percent_over(0, 17))
+
+    def test_rate_rounding(self):
+        self.assertEqual(3996.7, al.slice_rate(11990, 3))
+        self.assertEqual(47.3, al.slice_rate(142, 3))
+        self.assertEqual(0.0, al.slice_rate(0, 3600))
+
+    def test_slice_values(self):
+        prev = [10, 2, 1, 0, 13]
+        cur = [1010, 12, 5, 3, 1030]                 # buckets 0..3, total
+        vals, rate, ops = al.slice_values(prev, cur, [0, 1, 3], 10)
+        # 1017 ops: 1000 in bucket 0, 10 in 1, 4 in 2, 3 in 3
+        self.assertEqual((round(1700 / 1017, 2), round(700 / 1017, 2), 0.0),
+                         vals)
+        self.assertEqual((101.7, 1017), (rate, ops))
+
+    def test_batch_values_matches_slice_values(self):
+        rnd = random.Random(3)
+        top, n = 6, 40
+        vectors, cur = [], [0] * (top + 2)
+        for _ in range(n):
+            for b in range(top + 1):
+                k = rnd.choice([0, 0, 1, 5, 300])
+                cur[b] += k
+                cur[top + 1] += k
+            cur[top + 1] += rnd.choice([0, 2])       # buckets above top
+            vectors.append(list(cur))
+        columns = [list(c) for c in zip(*vectors)]
+        columns[5] = None if not any(columns[5]) else columns[5]
+        prev = [0] * (top + 2)
+        evaluated = [0, 2, 3, 6, 3]
+        values, rates, ops = al.batch_values(
+            columns, prev, n, top, evaluated, al._PercentCaches(),
+            al._FuncCache(lambda o: al.slice_rate(o, 3)))
+        last = [0] * (top + 2)
+        for k, vec in enumerate(vectors):
+            vals, rate, o = al.slice_values(last, vec, evaluated, 3)
+            self.assertEqual(vals, tuple(v[k] for v in values))
+            self.assertEqual((rate, o), (rates[k], ops[k]))
+            last = vec
+        self.assertEqual(vectors[-1], prev)
+
+    def test_mean_is_a_plain_float_mean(self):
+        # 0.01 + 0.02 = 0.03 - 1e-18 in floats, so the mean prints 0.01
+        # (exact decimal arithmetic would give 0.015 -> 0.02).
+        self.assertEqual("   0.01", "%7.2f" % al.mean([0.01, 0.02]))
+        self.assertEqual(3996.6666666666665,
+                         al.mean([3997.0, 3996.3, 3996.7]))
+        self.assertEqual(0.0, al.mean([]))
+
+    def test_criterion_buckets(self):
+        c = al.Criterion(1, 5, False)
+        self.assertEqual((0, "1 ms"), (c.bucket, c.label))
+        c = al.Criterion(64, 0.1, False)
+        self.assertEqual((6, "64 ms"), (c.bucket, c.label))
+        c = al.Criterion(8, 1, True)
+        self.assertEqual((13, "8192 us"), (c.bucket, c.label))
+        c = al.Criterion(0.5, 1, True)
+        self.assertEqual((9, "512 us"), (c.bucket, c.label))
+        self.assertRaises(al.UsageError, al.Criterion, 0.5, 1, False)
+        self.assertRaises(al.UsageError, al.Criterion, 2.0 ** 65, 1, False)
+
+    def test_evaluate(self):
+        crit = [al.Criterion(1, 5, False), al.Criterion(8, 1, False)]
+        res = al.evaluate(crit, ["reads", "writes"], [[4.99, 1.0],
+                                                      [5.0, 0.0]])
+        self.assertEqual([True, False, False, True],
+                         [r["pass"] for r in res])
+        self.assertEqual(("writes", "1 ms", 5.0, 5.0),
+                         (res[2]["histogram"], res[2]["threshold"],
+                          res[2]["limit_pct"], res[2]["max_pct"]))
+
+
+# ---------------------------------------------------------------------------
+# Format.
+
+class Format(unittest.TestCase):
+
+    def test_widths_and_padding_for_long_names(self):
+        long = "/dev/very-long-device-name-reads"          # 32 characters
+        names = ["reads", long, "writes"]
+        rows = al.table_header(names, [0, 1], "ms", False)
+        w = 14                                            # 7 * 2 buckets
+        pad = " " * (len(long) + 1 - w)                   # 19
+        self.assertEqual(19, len(pad))
+        self.assertEqual("     " + "   reads        " + "   " + long +
+                         "   writes       ", rows[0])
+        unit = " %>(ms)       "
+        self.assertEqual("     " + "  " + unit + "  " + unit + "  " + pad +
+                         unit, rows[1])
+        self.assertEqual("slice" + "        1      2" * 2 + "  " + pad +
+                         "      1      2", rows[2])
+        self.assertEqual("-----" + "   ------ ------" * 2 + "  " + pad +
+                         " ------ ------", rows[3])
+        fmt = al.row_format(names, 2, False)
+        row = al.format_row(fmt, 1, [(0.5, 0.25), (1.0, 0.0), (2, 3)],
+                            [0, 0, 0], 2, False)
+        self.assertEqual("    1     0.50   0.25     1.00   0.00  " + pad +
+                         "   2.00   3.00", row)
+        # every value ends where its label ends
+        for label_end in [m.end() for m in re.finditer(r"\d", rows[2])]:
+            self.assertIn(row[label_end - 1], "0123456789")
+
+    def test_extra_and_a_name_that_just_fits(self):
+        names = ["x" * 31, "y"]            # W = 7 + 11 = 18 ... use -n 3
+        rows = al.table_header(names, [0, 1, 2], "us", True)
+        w = 7 * 3 + 11                     # 32: "x"*31 plus one fits
+        self.assertEqual(len("     " + "  " + " " + "x" * 31 + "  " + " "),
+                         rows[0].index("y"))
+        group = "  " + "      1      2      4       rate"
+        self.assertEqual("slice" + group * 2, rows[2])
+        self.assertEqual("     " + "  " + " %>(us)".ljust(w) + "  " +
+                         " %>(us)".ljust(w), rows[1])
+
+    def test_header_lines(self):
+        h = al.LogHeader()
+        h.version, h.microsecond = "6.2", None
+        h.config = ["ACT-INDEX CONFIGURATION", "a: 1"]
+        h.derived = ["DERIVED CONFIGURATION", "b: 2"]
+        h.names_block = ["HISTOGRAM NAMES", "reads"]
+        self.assertEqual(
+            ["act_latency.py -l x -t 3", "x is ACT version 6.2", "",
+             "analyzing time slices of 4 seconds",
+             "can't find histograms' scale, assuming milliseconds",
+             "ACT-INDEX CONFIGURATION", "a: 1", "",
+             "DERIVED CONFIGURATION", "b: 2", "",
+             "HISTOGRAM NAMES", "reads", ""],
+            al.header_lines(["-l", "x", "-t", "3"], "x", h, 4, True))
+
+    def test_all_buckets_labels(self):
+        rows = al.table_header(["reads"], list(range(62, 65)), "ms", False)
+        self.assertEqual("slice" + "  " + "%7s%7s%7s" % (
+            2 ** 62, 2 ** 63, 2 ** 64), rows[2])
+
+
+# ---------------------------------------------------------------------------
+# Errors: exit status 2, one message, no traceback.
+
+class Errors(unittest.TestCase):
+
+    def assertUserError(self, args, message, cwd=FIXTURES):
+        code, out, err = run(args, cwd=cwd)
+        self.assertEqual(2, code, err)
+        self.assertIn(message, err)
+        self.assertTrue(err.startswith("act_latency.py: error: "), err)
+        self.assertNotIn("Traceback", err)
+        self.assertEqual("", out)
+
+    def test_command_line_errors(self):
+        log = ["-l", "example_storage.log"]
+        cases = [
+            ([], "the log is required"),
+            (["-t", "2"], "the log is required"),
+            (log + ["-t", "abc"], "argument -t/--slice: invalid int value"),
+            (log + ["-t", "0"], "-t/--slice must be at least 1 second"),
+            (log + ["-n", "0"], "-n/--num_buckets must be at least 1"),
+            (log + ["-e", "0"], "-e/--every_nth must be at least 1"),
+            (log + ["-s", "-1"], "-s/--start_bucket must be within 0..64"),
+            (log + ["-s", "65"], "-s/--start_bucket must be within 0..64"),
+            (log + ["-s", "60", "-n", "7"], "would display buckets up to 66"),
+            (log + ["-n", "20", "-e", "4"], "would display buckets up to 76"),
+            (log + ["-s", "x1"], "invalid int value"),
+            (log + ["-h"], "expected one argument"),
+            (log + ["--bogus"], "unrecognized arguments: --bogus"),
+            (log + ["--criteria", "1:5,3:1"], "must be a power of two"),
+            (log + ["--criteria", "1:500"], "within 0..100"),
+            (log + ["--criteria", "0.5:1"], "a millisecond log starts at"),
+            (log + ["--plot", "no/such/folder/p.svg"],
+             "cannot write the plot"),
+        ]
+        for args, message in cases:
+            with self.subTest(args=args):
+                self.assertUserError(args, message)
+
+    def test_log_errors(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            good = read(os.path.join(FIXTURES, "example_storage.log"))
+            files = {
+                "empty.log": "",
+                "text.log": "just some text\n",
+                "v5.log": good.replace("ACT version 6.6", "ACT version 5.3"),
+                "nonames.log": good.replace("HISTOGRAM NAMES", "NAMES"),
+                "noreports.log": good[:good.index("after 1 sec:")],
+                "binary.log": None,
+            }
+            for name, text in files.items():
+                with open(os.path.join(tmp, name), "wb") as f:
+                    f.write(os.urandom(3000) if text is None
+                            else text.encode())
+            cases = [
+                (["-l", "missing.log"],
+                 "cannot open the log missing.log: No such file"),
+                (["-l", "."], "cannot open the log .: Is a directory"),
+                (["-l", "empty.log/x"], "cannot open the log empty.log/x"),
+                (["-l", "empty.log"], "empty.log is not an ACT log"),
+                (["-l", "text.log"], "text.log is not an ACT log"),
+                (["-l", "binary.log"], "binary.log is not an ACT log"),
+                (["-l", "v5.log"], "v5.log is ACT version 5.3"),
+                (["-l", "nonames.log"], "no HISTOGRAM NAMES block"),
+                (["-l", "noreports.log", "-t", "1"],
+                 "could not find 1 seconds of data in noreports.log"),
+            ]
+            for args, message in cases:
+                with self.subTest(args=args):
+                    self.assertUserError(args, message, cwd=tmp)
+
+    def test_analysis_errors(self):
+        cases = [
+            (["-l", "example_storage.log", "-h", "large-block"],
+             "histogram large-block not in example_storage.log; its "
+             "histograms are: reads, /tmp/exdev/dev_x-reads, "
+             "large-block-reads, large-block-writes"),
+            (["-l", "example_storage.log", "-h", "reads", "-h", "x", "-h",
+              "y"], "histogram x, y not in"),
+            (["-l", "example_storage.log"],
+             "could not find 3600 seconds of data in example_storage.log"),
+            (["-l", "interval2.log", "-t", "13"],
+             "could not find 14 seconds of data"),
+            (["-l", "live.log", "-t", "7"], "could not find 7 seconds"),
+            (["-l", "example_storage.log", "--json", "-t", "11"],
+             "could not find 11 seconds"),
+        ]
+        for args, message in cases:
+            with self.subTest(args=args):
+                self.assertUserError(args, message)
+
+    def test_help(self):
+        code, out, err = run(["--help"])
+        self.assertEqual((0, ""), (code, err))
+        self.assertRegex(out, r"\n  -l( LOG)?, --log LOG ")
+        self.assertRegex(out, r"\n  -h( NAME)?, --histogram NAME\s")
+        for option in ("--slice", "--start_bucket", "--num_buckets",
+                       "--every_nth", "--extra", "--check", "--criteria",
+                       "--json", "--plot", "(default: 3600)",
+                       "(default: reads)"):
+            self.assertIn(option, out)
+
+    def test_broken_pipe_is_quiet(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "long.log")
+            with open(path, "w") as f:
+                f.write(synthetic_log(4000, ["reads"], 1, widen=False))
+            p = subprocess.Popen([sys.executable, SCRIPT, "-l", path, "-t",
+                                  "1"], stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE)
+            p.stdout.readline()
+            p.stdout.close()
+            err = p.stderr.read().decode()
+            p.stderr.close()
+            self.assertNotEqual(0, p.wait())
+            self.assertEqual("", err)
+
+    @unittest.skipUnless(os.path.exists("/dev/full"), "needs /dev/full")
+    def test_output_that_cannot_be_written(self):
+        for extra in ([], ["--json"], ["--check"]):
+            with self.subTest(extra=extra), open("/dev/full", "w") as full:
+                p = subprocess.run([sys.executable, SCRIPT, "-l",
+                                    "example_storage.log", "-t", "1"] + extra,
+                                   cwd=FIXTURES, stdout=full,
+                                   stderr=subprocess.PIPE, text=True)
+                self.assertEqual(2, p.returncode)
+                self.assertEqual("act_latency.py: error: cannot write the "
+                                 "output: No space left on device\n",
+                                 p.stderr)
+
+    def test_main_returns_status(self):
+        err = io.StringIO()
+        old, sys.stderr = sys.stderr, err
+        try:
+            status = al.main(["-l", os.path.join(FIXTURES, "nope.log")])
+        finally:
+            sys.stderr = old
+        self.assertEqual(2, status)
+        self.assertIn("cannot open the log", err.getvalue())
+
+
+# ---------------------------------------------------------------------------
+# Beyond the reference: --check, --json, --plot.
+
+def table_rows(out):
+    """{slice label: [values...]} from a table output."""
+    rows = {}
+    for line in out.split("\n"):
+        m = re.match(r"^ *(\d+|avg|max) ((?: +-?\d+\.\d+)+)$", line)
+        if m:
+            rows[m.group(1)] = [float(v) for v in m.group(2).split()]
+    return rows
+
+
+class Check(unittest.TestCase):
+
+    def test_pass_and_fail(self):
+        code, out, err = run(["-l", "fast.log", "-t", "3", "--check"])
+        self.assertEqual(0, code)
+        self.assertEqual(3, out.count("\nPASS reads: "))
+        self.assertIn("\nresult: PASS (3 of 3 criteria met)\n", out)
+        code, out, err = run(["-l", "slow.log", "-t", "2", "--check", "-h",
+                              "reads", "-h", "large-block-reads"])
+        self.assertEqual(1, code)
+        self.assertRegex(out, r"\nFAIL reads: \d+\.\d\d% over 1 ms "
+                              r"\(must be under 5%\)\n")
+        self.assertIn("\nPASS large-block-reads: 0.00% over 64 ms "
+                      "(must be under 0.1%)\n", out)
+        self.assertIn("\nresult: FAIL (", out)
+
+    def test_verdicts_match_the_max_row(self):
+        code, out, err = run(["-l", "slow.log", "-t", "1", "--check"])
+        maxes = table_rows(out)["max"]
+        for ms, bucket, limit in ((1, 0, 5), (8, 3, 1), (64, 6, 0.1)):
+            verdict = "PASS" if maxes[bucket] < limit else "FAIL"
+            self.assertIn("\n%s reads: %.2f%% over %d ms " % (
+                verdict, maxes[bucket], ms), out)
+
+    def test_criterion_outside_the_displayed_columns(self):
+        # -n 2 shows 1 and 2 ms only; the 64 ms criterion is computed from
+        # the counts (slow.log has 0.2% of reads in [64, 128) ms)
+        code, out, err = run(["-l", "slow.log", "-t", "3", "-n", "2",
+                              "--check"])
+        self.assertEqual(1, code)
+        self.assertRegex(out, r"\nFAIL reads: 0\.[1-9]\d% over 64 ms")
+        code, out2, _ = run(["-l", "slow.log", "-t", "3", "--check"])
+        self.assertEqual(out.split("\ncheck:")[1], out2.split("\ncheck:")[1])
+
+    def test_custom_criteria(self):
+        code, out, err = run(["-l", "fast.log", "-t", "6", "--criteria",
+                              "2:0.5,4:0"])
+        self.assertEqual(1, code)
+        self.assertEqual(0.07, table_rows(out)["max"][1])
+        self.assertIn("check: custom criteria on the max row", out)
+        self.assertIn("\nPASS reads: 0.07% over 2 ms (must be under 0.5%)",
+                      out)
+        self.assertIn("\nFAIL reads: 0.00% over 4 ms (must be under 0%)\n",
+                      out)
+        self.assertIn("\nresult: FAIL (1 of 2 criteria met)\n", out)
+
+    def test_microsecond_log(self):
+        code, out, err = run(["-l", "index_us.log", "-t", "3", "--check"])
+        self.assertIn("microsecond histograms: 1, 8, 64 ms checked as "
+                      "1024 us, 8192 us, 65536 us", out)
+        self.assertIn("over 1024 us (must be under 5%)", out)
+        self.assertIn("%>(us)", out)
+
+
+class Json(unittest.TestCase):
+
+    def test_document_matches_the_table(self):
+        args = ["-l", "storage_long_names.log", "-t", "2", "-x", "-s", "1",
+                "-n", "4", "-h", "reads", "-h", "writes"]
+        code, table, _ = run(args)
+        code2, text, err = run(args + ["--json", "--check"])
+        self.assertEqual((0, 1, ""), (code, code2, err))   # reads fail
+        doc = json.loads(text)
+        self.assertEqual("6.6", doc["version"])
+        self.assertEqual("yes", doc["config"]["commit-to-device"])
+        self.assertEqual("1000", doc["derived_config"][
+            "internal-write-reqs-per-sec"])
+        self.assertEqual(8, len(doc["histogram_names"]))
+        self.assertEqual(([1, 2, 3, 4], [2, 4, 8, 16], 2, "ms"),
+                         (doc["buckets"], doc["thresholds"], doc["slice_sec"],
+                          doc["unit"]))
+        rows = table_rows(table)
+        self.assertEqual(4, len(rows) - 2)
+        for i, h in enumerate(doc["histograms"]):
+            self.assertEqual(["reads", "writes"][i], h["name"])
+            for s in h["slices"]:
+                got = s["over_pct"] + [s["rate"]]
+                self.assertEqual(rows[str(s["slice"])][5 * i:5 * i + 5], got)
+                self.assertEqual(2 * s["slice"], s["end_sec"])
+                self.assertEqual(round(s["ops"] / 2, 1), s["rate"])
+            self.assertEqual(rows["avg"][5 * i:5 * i + 5],
+                             h["avg"]["over_pct"] + [h["avg"]["rate"]])
+            self.assertEqual(rows["max"][5 * i:5 * i + 5],
+                             h["max"]["over_pct"] + [h["max"]["rate"]])
+        check = doc["check"]
+        self.assertFalse(check["pass"])
+        self.assertEqual(6, len(check["results"]))
+        self.assertEqual(({"histogram": "reads", "threshold": "1 ms",
+                           "threshold_ms": 1.0, "bucket": 0,
+                           "limit_pct": 5.0, "pass": False},
+                          [True] * 5),
+                         ({k: v for k, v in check["results"][0].items()
+                           if k != "max_pct"},
+                          [r["pass"] for r in check["results"][1:]]))
+        self.assertGreater(check["results"][0]["max_pct"], 5.0)
+        self.assertEqual({"histogram": "writes", "threshold": "8 ms",
+                          "threshold_ms": 8.0, "bucket": 3, "limit_pct": 1.0,
+                          "max_pct": 0.0, "pass": True},
+                         check["results"][4])
+
+    def test_failing_check_and_no_check(self):
+        code, text, err = run(["-l", "slow.log", "-t", "3", "--json",
+                               "--check"])
+        self.assertEqual(1, code)
+        self.assertFalse(json.loads(text)["check"]["pass"])
+        code, text, err = run(["-l", "slow.log", "-t", "3", "--json"])
+        self.assertEqual(0, code)
+        self.assertIsNone(json.loads(text)["check"])
+
+    def test_scale_warning_goes_to_stderr(self):
+        code, text, err = run(["-l", "no_scale.log", "-t", "2", "--json"])
+        self.assertEqual(0, code)
+        self.assertIn("can't find histograms' scale", err)
+        self.assertFalse(json.loads(text)["scale_known"])
+
+
+class Plot(unittest.TestCase):
+
+    NS = "{http://www.w3.org/2000/svg}"
+
+    def plot(self, args):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "p.svg")
+            code, out, err = run(args + ["--plot", path])
+            self.assertEqual("", err)
+            return code, out, ET.parse(path).getroot()
+
+    def test_series_per_panel(self):
+        code, out, root = self.plot(["-l", "storage_long_names.log", "-t",
+                                     "1", "-n", "5", "-h", "reads", "-h",
+                                     "/dev/very-long-device-name-writes",
+                                     "-h", "large-block-reads"])
+        self.assertEqual(0, code)
+        self.assertIn("\n    8 ", out)      # the table is still printed
+        panels = root.findall(self.NS + "g")
+        self.assertEqual(["reads", "/dev/very-long-device-name-writes",
+                          "large-block-reads"],
+                         [p.get("data-histogram") for p in panels])
+        for p in panels:
+            series = p.findall(self.NS + "polyline")
+            self.assertEqual(["1", "2", "4", "8", "16"],
+                             [s.get("data-threshold") for s in series])
+            for s in series:
+                self.assertEqual(8, len(s.get("points").split()))
+            lines = [e for e in p.findall(self.NS + "line")
+                     if e.get("class") == "criterion"]
+            self.assertEqual(3, len(lines))
+            texts = "".join(t.text or "" for t in p.iter(self.NS + "text"))
+            self.assertIn("limit 5% over 1 ms", texts)
+            self.assertIn("time since start, seconds", texts)
+
+    def test_higher_values_are_drawn_higher(self):
+        code, out, root = self.plot(["-l", "slow.log", "-t", "6", "-n",
+                                     "3", "--check"])
+        self.assertEqual(1, code)
+        maxes = table_rows(out)["max"]
+        panel = root.find(self.NS + "g")
+        ys = [float(s.get("points").split(",")[1])
+              for s in panel.findall(self.NS + "polyline")]
+        # one slice: one point per series; SVG y grows downwards
+        order = sorted(range(3), key=lambda j: maxes[j])
+        self.assertEqual(order, sorted(range(3), key=lambda j: -ys[j]))
+        texts = "".join(t.text or "" for t in panel.iter(self.NS + "text"))
+        self.assertIn("limit 5% over 1 ms: FAIL", texts)
+
+    def test_json_and_plot_together(self):
+        code, out, root = self.plot(["-l", "index_us.log", "-t", "2",
+                                     "--json", "-h", "writes"])
+        self.assertEqual(0, code)
+        self.assertEqual("us", json.loads(out)["unit"])
+        series = root.find(self.NS + "g").findall(self.NS + "polyline")
+        self.assertEqual(7, len(series))
+
+
+if __name__ == "__main__":
+    unittest.main()
