@@ -19,7 +19,7 @@ WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-Wpointer-arith -Wformat=2
 ACT_CFLAGS := -std=gnu11 -pthread -D_GNU_SOURCE $(WARN) -Isrc/common \
 	-Isrc/storage -Isrc/index
-ACT_LDFLAGS := -pthread
+ACT_LDFLAGS := -pthread -lm
 
 ifeq ($(SANITIZE),1)
 ACT_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer \

@@ -33,6 +33,7 @@ static int apply_value(const cfg_table* t, const cfg_item* item,
 static int parse_names(const cfg_table* t, const cfg_item* item,
 		cfg_names* names, const char* value, char* err, size_t err_len);
 static bool word_in(const char* const* words, const char* text);
+static bool is_banner_rule(const char* line);
 static bool is_default(const cfg_item* item, const void* f);
 static void* field(void* base, const cfg_item* item);
 static const void* cfield(const void* base, const cfg_item* item);
@@ -106,6 +107,9 @@ cfg_defaults(const cfg_table* t, void* base, cfg_set* set)
 			break;
 		case CFG_NAMES:
 			((cfg_names*)f)->n = 0;
+			break;
+		case CFG_SIZE_HIST:
+			((cfg_size_hist*)f)->n = 0;
 			break;
 		case CFG_FOREIGN:
 			break;
@@ -210,6 +214,7 @@ cfg_load_text(const cfg_table* t, const char* text, void* base,
 
 	const char* p = text;
 	uint32_t line_no = 0;
+	bool in_banner = false;
 
 	while (*p != '\0') {
 		const char* eol = strchr(p, '\n');
@@ -223,8 +228,27 @@ cfg_load_text(const cfg_table* t, const char* text, void* base,
 
 		line_no++;
 
+		// act_config_helper.py's files start with a banner whose middle
+		// line lacks the '#': "##########", "act config file for ...",
+		// "##########". Text between two lines of only '#'s is a comment.
+		if (is_banner_rule(line)) {
+			in_banner = ! in_banner;
+		}
+
 		char msg[CFG_ERR_LEN];
-		int rv = cfg_apply_line(t, base, set, line, msg, sizeof(msg));
+		int rv = 0;
+
+		if (in_banner) {
+			const char* q = line + strspn(line, " \t");
+
+			if (*q != '#' && *q != '\0' && *q != '\r') {
+				log_warn("config line %u is inside a '#####' banner: read as a "
+						"comment: %.60s", line_no, q);
+			}
+		}
+		else {
+			rv = cfg_apply_line(t, base, set, line, msg, sizeof(msg));
+		}
 
 		free(line);
 
@@ -332,7 +356,8 @@ cfg_is_set(const cfg_table* t, const cfg_set* set, const char* name)
 }
 
 void
-cfg_echo(const cfg_table* t, const void* base, strbuf* sb)
+cfg_echo(const cfg_table* t, const void* base, const cfg_set* set,
+		strbuf* sb)
 {
 	for (uint32_t i = 0; i < t->n_items; i++) {
 		const cfg_item* item = &t->items[i];
@@ -344,6 +369,10 @@ cfg_echo(const cfg_table* t, const void* base, strbuf* sb)
 		}
 
 		if ((item->flags & CFG_ECHO_NONDEF) != 0 && is_default(item, f)) {
+			continue;
+		}
+
+		if ((item->flags & CFG_ECHO_SET) != 0 && ! set->set[i]) {
 			continue;
 		}
 
@@ -383,11 +412,102 @@ cfg_echo(const cfg_table* t, const void* base, strbuf* sb)
 			sb_printf(sb, "\nnum-devices: %" PRIu32 "\n", names->n);
 			break;
 		}
+		case CFG_SIZE_HIST: {
+			const cfg_size_hist* h = f;
+
+			sb_printf(sb, "%s: ", item->name);
+
+			for (uint32_t k = 0; k < h->n; k++) {
+				sb_printf(sb, "%s%.2f", k == 0 ? "" : ",", h->p[k]);
+			}
+
+			sb_printf(sb, "\n");
+			break;
+		}
 		case CFG_LEGACY:
 		case CFG_FOREIGN:
 			break;
 		}
 	}
+}
+
+int
+cfg_parse_size_hist(const char* item, const char* text, cfg_size_hist* h,
+		char* err, size_t err_len)
+{
+	const char* p = text;
+
+	h->n = 0;
+
+	while (true) {
+		while (*p == ' ' || *p == '\t') {
+			p++;
+		}
+
+		// A decimal number: digits, optionally '.' and digits. No sign,
+		// no exponent.
+		const char* start = p;
+		size_t n_digits = strspn(p, "0123456789");
+
+		p += n_digits;
+
+		if (*p == '.') {
+			size_t n_frac = strspn(p + 1, "0123456789");
+
+			n_digits += n_frac;
+			p += 1 + n_frac;
+		}
+
+		while (*p == ' ' || *p == '\t') {
+			p++;
+		}
+
+		if (n_digits == 0 || (*p != ',' && *p != '\0')) {
+			size_t bad = strcspn(start, ",");
+
+			snprintf(err, err_len, "config item '%s': value %u '%.*s' is not a "
+					"percentage", item, h->n + 1, (int)(bad > 32 ? 32 : bad),
+					start);
+			return -1;
+		}
+
+		if (h->n == CFG_SIZE_HIST_MAX) {
+			snprintf(err, err_len, "config item '%s': more than %d values",
+					item, CFG_SIZE_HIST_MAX);
+			return -1;
+		}
+
+		double v = strtod(start, NULL);
+
+		if (v > 100.0) {
+			snprintf(err, err_len, "config item '%s': value %u (%.2f) is over "
+					"100", item, h->n + 1, v);
+			return -1;
+		}
+
+		if (h->n != 0 && v > h->p[h->n - 1]) {
+			snprintf(err, err_len, "config item '%s': value %u (%.2f) is larger "
+					"than value %u (%.2f) - the percentages over each size can "
+					"only decrease", item, h->n + 1, v, h->n, h->p[h->n - 1]);
+			return -1;
+		}
+
+		h->p[h->n++] = v;
+
+		if (*p == '\0') {
+			break;
+		}
+
+		p++; // the comma
+	}
+
+	if (h->p[h->n - 1] != 0.0) {
+		snprintf(err, err_len, "config item '%s': the last value (value %u, "
+				"%.2f) must be 0", item, h->n, h->p[h->n - 1]);
+		return -1;
+	}
+
+	return 0;
 }
 
 //==========================================================
@@ -476,6 +596,8 @@ apply_value(const cfg_table* t, const cfg_item* item, void* base,
 		return -1;
 	case CFG_NAMES:
 		return parse_names(t, item, f, value, err, err_len);
+	case CFG_SIZE_HIST:
+		return cfg_parse_size_hist(item->name, value, f, err, err_len);
 	case CFG_FOREIGN:
 		break;
 	}
@@ -536,6 +658,17 @@ parse_names(const cfg_table* t, const cfg_item* item, cfg_names* names,
 	free(copy);
 
 	return rv;
+}
+
+// A line of three or more '#' and nothing else (but white space).
+static bool
+is_banner_rule(const char* line)
+{
+	size_t lead = strspn(line, " \t");
+	size_t hashes = strspn(line + lead, "#");
+	const char* rest = line + lead + hashes;
+
+	return hashes >= 3 && rest[strspn(rest, " \t\r")] == '\0';
 }
 
 static bool

@@ -30,6 +30,7 @@ typedef enum {
 	CFG_FLAG,    // yes / no
 	CFG_NAMES,   // device list, comma/semicolon/space separated
 	CFG_WORD,    // one of a fixed set of words
+	CFG_SIZE_HIST, // record-size histogram: percentages over 2^k bytes
 	CFG_LEGACY,  // obsolete number: accepted with a warning, not echoed
 	CFG_FOREIGN  // belongs to the other benchmark: an error here
 } cfg_type;
@@ -40,11 +41,23 @@ typedef enum {
 #define CFG_ECHO_NONDEF  0x04 // echoed only when not the default (our additions)
 #define CFG_NO_ECHO      0x08 // never echoed
 #define CFG_ECHO_IF      0x10 // echoed only when flag item echo_if is yes
+#define CFG_ECHO_SET     0x20 // echoed only when given (our additions)
 
 typedef struct cfg_names_s {
 	uint32_t n;
 	char names[CFG_MAX_DEVICES][CFG_MAX_NAME];
 } cfg_names;
+
+// A record-size histogram (advanced-sizing.md): p[k] is the percentage of
+// operations larger than 2^k bytes, as the server's device-read-size and
+// device-write-size histograms print them. 1..27 values, each 0..100,
+// non-increasing, the last one 0.
+#define CFG_SIZE_HIST_MAX 27
+
+typedef struct cfg_size_hist_s {
+	uint32_t n;
+	double p[CFG_SIZE_HIST_MAX];
+} cfg_size_hist;
 
 typedef struct cfg_item_s {
 	const char* name;
@@ -102,4 +115,10 @@ bool cfg_is_set(const cfg_table* t, const cfg_set* set, const char* name);
 
 // Append the config echo ("name: value" lines, table order) to sb.
 // device-names is followed by "num-devices: N".
-void cfg_echo(const cfg_table* t, const void* base, strbuf* sb);
+void cfg_echo(const cfg_table* t, const void* base, const cfg_set* set,
+		strbuf* sb);
+
+// Parse a size histogram value ("100.00, 85.5, 0"). Returns 0, or -1 with
+// a message naming the item and the offending position.
+int cfg_parse_size_hist(const char* item, const char* text, cfg_size_hist* h,
+		char* err, size_t err_len);

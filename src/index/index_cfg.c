@@ -107,7 +107,7 @@ index_cfg_echo(const index_cfg* c, strbuf* sb)
 	}
 
 	sb_printf(sb, "ACT-INDEX CONFIGURATION\n");
-	cfg_echo(&g_index_cfg_table, c, sb);
+	cfg_echo(&g_index_cfg_table, c, &c->set, sb);
 
 	sb_printf(sb, "\nDERIVED CONFIGURATION\n");
 	sb_printf(sb, "service-thread-reads-per-sec: %" PRIu64 "\n",

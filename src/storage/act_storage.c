@@ -15,6 +15,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +50,9 @@ typedef struct device_s {
 	uint32_t write_unit;     // commit write granularity
 	uint32_t write_min;
 	uint32_t write_max;
+	// With size histograms: each histogram size rounded up for this device.
+	uint32_t read_size_of[CFG_SIZE_HIST_MAX + 1];
+	uint32_t write_size_of[CFG_SIZE_HIST_MAX + 1];
 	hist* reads;
 	hist* writes;
 } device;
@@ -78,6 +82,10 @@ static hist* g_total_reads = NULL;
 static hist* g_total_writes = NULL;
 
 static bench_status g_status;
+
+// Statistics hook for tests: how often each histogram size was drawn
+// (reads, writes), written to the file named by $ACT_SIZE_STATS at the end.
+static atomic_uint_fast64_t g_size_counts[2][CFG_SIZE_HIST_MAX + 1];
 
 static const char USAGE[] =
 	"usage: act_storage CONFIG-FILE > LOG\n"
@@ -110,6 +118,9 @@ static uint32_t pick_size(rand_t* r, uint32_t min, uint32_t max,
 		uint32_t unit);
 static uint64_t pick_offset(rand_t* r, const device* dv, uint32_t max_size,
 		uint32_t unit);
+static uint32_t draw_size(rand_t* r, const storage_sizes* sizes,
+		const uint32_t* size_of, uint32_t which);
+static void write_size_stats(void);
 static void report_cb(uint32_t report_sec, void* udata);
 static uint32_t round_up(uint32_t v, uint32_t to);
 
@@ -170,6 +181,7 @@ main(int argc, char* argv[])
 	bool joined = run_join(JOIN_TIMEOUT_NS);
 
 	io_flush_suppressed();
+	write_size_stats();
 
 	if (log_stderr_is_tty()) {
 		fputc('\n', stderr);
@@ -241,6 +253,24 @@ setup_devices(void)
 		dv->write_min = round_up(g_cfg.record_stored, dv->write_unit);
 		dv->write_max = round_up(g_cfg.record_stored_max, dv->write_unit);
 
+		if (g_cfg.read_sizes.n != 0) {
+			for (uint32_t k = 0; k < g_cfg.read_sizes.n; k++) {
+				dv->read_size_of[k] = round_up(g_cfg.read_sizes.size[k], min_io);
+			}
+
+			dv->read_max = round_up(g_cfg.read_sizes.max_size, min_io);
+		}
+
+		if (g_cfg.write_sizes.n != 0) {
+			for (uint32_t k = 0; k < g_cfg.write_sizes.n; k++) {
+				dv->write_size_of[k] = round_up(g_cfg.write_sizes.size[k],
+						dv->write_unit);
+			}
+
+			dv->write_max = round_up(g_cfg.write_sizes.max_size,
+					dv->write_unit);
+		}
+
 		if (lb % min_io != 0) {
 			log_error("device %s: large-block-op-kbytes %" PRIu32 " is not a "
 					"multiple of its minimum I/O size (%" PRIu32 " bytes)",
@@ -254,8 +284,11 @@ setup_devices(void)
 			goto fail;
 		}
 
-		uint32_t biggest = dv->read_max > dv->write_max ?
-				dv->read_max : dv->write_max;
+		uint32_t biggest = dv->read_max;
+
+		if (g_cfg.commit_to_device && dv->write_max > biggest) {
+			biggest = dv->write_max;
+		}
 
 		if (biggest > dv->usable_bytes) {
 			log_error("device %s: usable size %" PRIu64 " bytes is smaller "
@@ -479,15 +512,19 @@ run_service(void* pv)
 		uint64_t start;
 
 		if (write) {
-			size = pick_size(&rnd, dv->write_min, dv->write_max,
-					dv->write_unit);
+			size = g_cfg.write_sizes.n != 0 ?
+					draw_size(&rnd, &g_cfg.write_sizes, dv->write_size_of, 1) :
+					pick_size(&rnd, dv->write_min, dv->write_max,
+							dv->write_unit);
 			off = pick_offset(&rnd, dv, dv->write_max, dv->write_unit);
 			rand_fill_compressible(&rnd, buf, size, g_cfg.compress_pct);
 			start = clock_ns();
 			err = io_write(dv->d.fd, buf, size, off);
 		}
 		else {
-			size = pick_size(&rnd, dv->read_min, dv->read_max, dv->d.min_io);
+			size = g_cfg.read_sizes.n != 0 ?
+					draw_size(&rnd, &g_cfg.read_sizes, dv->read_size_of, 0) :
+					pick_size(&rnd, dv->read_min, dv->read_max, dv->d.min_io);
 			off = pick_offset(&rnd, dv, dv->read_max, dv->d.min_io);
 			start = clock_ns();
 			err = io_read(dv->d.fd, buf, size, off);
@@ -668,6 +705,53 @@ pick_size(rand_t* r, uint32_t min, uint32_t max, uint32_t unit)
 	}
 
 	return min + (uint32_t)rand_below(r, (max - min) / unit + 1) * unit;
+}
+
+// A size drawn from a size histogram's distribution (advanced-sizing.md),
+// as rounded for the device; counted for the statistics hook.
+static uint32_t
+draw_size(rand_t* r, const storage_sizes* sizes, const uint32_t* size_of,
+		uint32_t which)
+{
+	uint32_t i = storage_sizes_pick(sizes, rand_unit(r));
+
+	atomic_fetch_add_explicit(&g_size_counts[which][i], 1,
+			memory_order_relaxed);
+
+	return size_of[i];
+}
+
+static void
+write_size_stats(void)
+{
+	const char* path = getenv("ACT_SIZE_STATS");
+
+	if (path == NULL || *path == '\0') {
+		return;
+	}
+
+	FILE* f = fopen(path, "w");
+
+	if (f == NULL) {
+		log_warn("can't write ACT_SIZE_STATS file %s: %s", path,
+				strerror(errno));
+		return;
+	}
+
+	const storage_sizes* all[2] = { &g_cfg.read_sizes, &g_cfg.write_sizes };
+	static const char* const kind[2] = { "reads", "writes" };
+
+	// One line per histogram size: kind, index, size (before rounding to
+	// the device), probability, times drawn.
+	for (uint32_t w = 0; w < 2; w++) {
+		for (uint32_t i = 0; i < all[w]->n; i++) {
+			fprintf(f, "%s %" PRIu32 " %" PRIu32 " %.6f %" PRIu64 "\n", kind[w],
+					i, all[w]->size[i], all[w]->prob[i],
+					(uint64_t)atomic_load(&g_size_counts[w][i]));
+		}
+	}
+
+	fclose(f);
 }
 
 // A unit-aligned offset such that the largest possible I/O still ends

@@ -11,8 +11,10 @@
 #include "storage_cfg.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "bench_cfg.h"
 
@@ -31,8 +33,9 @@ static const cfg_item ITEMS[] = {
 	BENCH_ITEM_US_HISTOGRAMS(storage_cfg),
 	BENCH_ITEM_READ_REQS(storage_cfg),
 	BENCH_ITEM_WRITE_REQS(storage_cfg),
-	{ "record-bytes", CFG_U32, OFF(record_bytes), 1536, 1,
-		STORAGE_MAX_RECORD_BYTES, 0, NULL, NULL, "record size in bytes" },
+	{ "record-bytes", CFG_U32, OFF(record_bytes), 1536, 0,
+		STORAGE_MAX_RECORD_BYTES, 0, NULL, NULL, "record size in bytes (0 "
+		"only with size histograms)" },
 	{ "record-bytes-range-max", CFG_U32, OFF(record_bytes_range_max), 0, 0,
 		STORAGE_MAX_RECORD_BYTES, 0, NULL, NULL, "if not 0, record sizes are "
 		"uniform from record-bytes to this" },
@@ -60,6 +63,31 @@ static const cfg_item ITEMS[] = {
 		UINT32_MAX, 0, NULL, NULL, "tomb raider sleep before each read" },
 	BENCH_ITEM_MAX_LAG_SEC(storage_cfg),
 	BENCH_ITEM_SCHEDULER_MODE(storage_cfg),
+
+	{ "storage-read-histogram", CFG_SIZE_HIST, OFF(read_hist), 0, 0, 0,
+		CFG_ECHO_SET, NULL, NULL, "sizes of the small reads: % of reads over "
+		"2^k bytes, k = 0, 1, ... (the server's device-read-size)" },
+	{ "storage-write-histogram", CFG_SIZE_HIST, OFF(write_hist), 0, 0, 0,
+		CFG_ECHO_SET, NULL, NULL, "sizes of the records written: % of "
+		"writes over 2^k bytes (the server's device-write-size)" },
+	{ "read-size-offset", CFG_U32, OFF(read_size_offset), 100, 1, 1000,
+		CFG_ECHO_SET, NULL, NULL, "percent applied to the read histogram's "
+		"sizes" },
+	{ "write-size-offset", CFG_U32, OFF(write_size_offset), 100, 1, 1000,
+		CFG_ECHO_SET, NULL, NULL, "percent applied to the write histogram's "
+		"sizes" },
+	{ "lbr-req-offset", CFG_U32, OFF(lbr_req_offset), 100, 0, 1000,
+		CFG_ECHO_SET, NULL, NULL, "percent applied to the large-block read "
+		"rate" },
+	{ "lbw-req-offset", CFG_U32, OFF(lbw_req_offset), 100, 0, 1000,
+		CFG_ECHO_SET, NULL, NULL, "percent applied to the large-block write "
+		"rate" },
+	{ "total-lbw-per-sec", CFG_U32, OFF(total_lbw_per_sec), 0, 1,
+		UINT32_MAX, CFG_ECHO_SET, NULL, NULL, "large-block writes per second "
+		"seen on the node (with direct-frees)" },
+	{ "direct-frees", CFG_U32, OFF(direct_frees), 0, 0, UINT32_MAX,
+		CFG_ECHO_SET, NULL, NULL, "blocks per second freed without defrag "
+		"(with total-lbw-per-sec)" },
 
 	BENCH_ITEM_IO_ERROR_LIMIT(storage_cfg),
 	BENCH_ITEM_TOTAL_LATENCY(storage_cfg),
@@ -121,7 +149,7 @@ storage_cfg_echo(const storage_cfg* c, strbuf* sb)
 	}
 
 	sb_printf(sb, "ACT-STORAGE CONFIGURATION\n");
-	cfg_echo(&g_storage_cfg_table, c, sb);
+	cfg_echo(&g_storage_cfg_table, c, &c->set, sb);
 
 	sb_printf(sb, "\nDERIVED CONFIGURATION\n");
 	sb_printf(sb, "record-stored-bytes: %" PRIu32 " ... %" PRIu32 "\n",
@@ -132,8 +160,93 @@ storage_cfg_echo(const storage_cfg* c, strbuf* sb)
 			c->internal_write_reqs_per_sec);
 	sb_printf(sb, "large-block-reads-per-sec: %.2f\n",
 			c->large_block_reads_per_sec);
-	sb_printf(sb, "large-block-writes-per-sec: %.2f\n\n",
+	sb_printf(sb, "large-block-writes-per-sec: %.2f\n",
 			c->large_block_writes_per_sec);
+
+	if (c->read_sizes.n != 0) {
+		sb_printf(sb, "avg-read-bytes: %" PRIu32 "\n", c->avg_read_bytes);
+	}
+
+	if (c->write_sizes.n != 0) {
+		sb_printf(sb, "avg-write-bytes: %" PRIu32 "\n", c->avg_write_bytes);
+	}
+
+	sb_printf(sb, "\n");
+}
+
+void
+storage_sizes_build(storage_sizes* s, const cfg_size_hist* h,
+		uint32_t offset_pct)
+{
+	memset(s, 0, sizeof(*s));
+
+	if (h->n == 0) {
+		return;
+	}
+
+	// Index 0: "<= 1 byte", with probability (100 - p0) / 100, as 1 byte.
+	// Index k + 1: over 2^k bytes and not over 2^(k+1), probability
+	// (p[k] - p[k+1]) / 100, as 2^k bytes - the threshold the server
+	// reports, as the paper's prototype did.
+	double cum = 0.0;
+
+	for (uint32_t i = 0; i <= h->n; i++) {
+		double prob;
+		uint64_t base;
+
+		if (i == 0) {
+			prob = (100.0 - h->p[0]) / 100.0;
+			base = 1;
+		}
+		else {
+			uint32_t k = i - 1;
+
+			prob = (h->p[k] - (k + 1 < h->n ? h->p[k + 1] : 0.0)) / 100.0;
+			base = (uint64_t)1 << k;
+		}
+
+		uint64_t size = (base * offset_pct + 99) / 100;
+
+		size = (size + 15) / 16 * 16;
+
+		if (size > STORAGE_MAX_RECORD_BYTES) {
+			size = STORAGE_MAX_RECORD_BYTES;
+		}
+
+		cum += prob;
+		s->size[i] = (uint32_t)size;
+		s->prob[i] = prob;
+		s->cum[i] = cum;
+		s->expected += prob * (double)size;
+
+		if (prob > 0.0 && size > s->max_size) {
+			s->max_size = (uint32_t)size;
+		}
+	}
+
+	s->n = h->n + 1;
+}
+
+uint32_t
+storage_sizes_pick(const storage_sizes* s, double u)
+{
+	// cum[n - 1] is 1 up to rounding: u beyond it takes the last size that
+	// has any probability.
+	double x = u * s->cum[s->n - 1];
+
+	for (uint32_t i = 0; i < s->n; i++) {
+		if (x < s->cum[i] && s->prob[i] > 0.0) {
+			return i;
+		}
+	}
+
+	for (uint32_t i = s->n; i > 0; i--) {
+		if (s->prob[i - 1] > 0.0) {
+			return i - 1;
+		}
+	}
+
+	return 0;
 }
 
 //==========================================================
@@ -179,6 +292,44 @@ finish(storage_cfg* c, uint32_t n_cpus, char* err, size_t len)
 		return -1;
 	}
 
+	bool total_set = cfg_is_set(t, &c->set, "total-lbw-per-sec");
+	bool frees_set = cfg_is_set(t, &c->set, "direct-frees");
+
+	if (total_set != frees_set) {
+		snprintf(err, len, "config items 'total-lbw-per-sec' and "
+				"'direct-frees' go together: '%s' is missing",
+				total_set ? "direct-frees" : "total-lbw-per-sec");
+		return -1;
+	}
+
+	if (c->direct_frees > c->total_lbw_per_sec) {
+		snprintf(err, len, "config item 'direct-frees': %" PRIu32 " is more "
+				"than total-lbw-per-sec (%" PRIu32 ")", c->direct_frees,
+				c->total_lbw_per_sec);
+		return -1;
+	}
+
+	if (c->record_bytes == 0) {
+		uint64_t reads = (uint64_t)c->read_reqs_per_sec +
+				(uint64_t)c->write_reqs_per_sec * c->update_pct / 100;
+
+		if ((reads != 0 && c->read_hist.n == 0) ||
+				(c->write_reqs_per_sec != 0 && c->write_hist.n == 0)) {
+			snprintf(err, len, "config item 'record-bytes': 0 needs %s "
+					"(record sizes come from the size histograms)",
+					reads != 0 && c->read_hist.n == 0 ?
+					"storage-read-histogram, as there are reads" :
+					"storage-write-histogram, as there are writes");
+			return -1;
+		}
+	}
+
+	if (c->record_bytes_range_max != 0 && c->record_bytes == 0) {
+		snprintf(err, len, "config item 'record-bytes-range-max' needs a "
+				"record-bytes other than 0");
+		return -1;
+	}
+
 	if (c->disable_odsync && c->commit_to_device) {
 		snprintf(err, len, "config items 'disable-odsync' and "
 				"'commit-to-device' can't both be yes");
@@ -209,11 +360,21 @@ derive(storage_cfg* c, char* err, size_t len)
 	c->record_stored_max = c->record_bytes_range_max != 0 ?
 			round_up(c->record_bytes_range_max, 16) : c->record_stored;
 
-	uint32_t avg_stored = (c->record_stored + c->record_stored_max) / 2;
+	storage_sizes_build(&c->read_sizes, &c->read_hist, c->read_size_offset);
+	storage_sizes_build(&c->write_sizes, &c->write_hist,
+			c->write_size_offset);
+	c->avg_read_bytes = (uint32_t)llround(c->read_sizes.expected);
+	c->avg_write_bytes = (uint32_t)llround(c->write_sizes.expected);
 
-	c->records_per_large_block = c->large_block_bytes / avg_stored;
+	// The write histogram's expected stored size replaces the average
+	// record (computed from the distribution, not by sampling).
+	uint32_t avg_stored = c->write_sizes.n != 0 ? c->avg_write_bytes :
+			(c->record_stored + c->record_stored_max) / 2;
 
-	if (c->records_per_large_block == 0) {
+	c->records_per_large_block = avg_stored == 0 ? 0 :
+			c->large_block_bytes / avg_stored;
+
+	if (c->records_per_large_block == 0 && write_base != 0) {
 		snprintf(err, len, "average stored record (%" PRIu32 " bytes, from "
 				"record-bytes %" PRIu32 " and record-bytes-range-max %" PRIu32
 				") is larger than a large block (large-block-op-kbytes %" PRIu32
@@ -226,7 +387,7 @@ derive(storage_cfg* c, char* err, size_t len)
 	c->internal_write_reqs_per_sec = c->commit_to_device ?
 			(uint32_t)write_base : 0;
 
-	double original_lb_rate = (double)write_base /
+	double original_lb_rate = write_base == 0 ? 0.0 : (double)write_base /
 			(double)c->records_per_large_block;
 	double amplification = 100.0 / (double)(100 - c->defrag_lwm_pct);
 
@@ -234,6 +395,15 @@ derive(storage_cfg* c, char* err, size_t len)
 	c->large_block_writes_per_sec = c->commit_to_device ?
 			original_lb_rate * (amplification - 1.0) :
 			c->large_block_reads_per_sec;
+
+	// advanced-sizing.md: the paper's fine adjustments.
+	c->large_block_reads_per_sec *= c->lbr_req_offset / 100.0;
+	c->large_block_writes_per_sec *= c->lbw_req_offset / 100.0;
+
+	if (c->total_lbw_per_sec != 0) {
+		c->large_block_reads_per_sec *= (double)(c->total_lbw_per_sec -
+				c->direct_frees) / (double)c->total_lbw_per_sec;
+	}
 
 	if (c->no_defrag_reads) {
 		c->large_block_reads_per_sec = 0.0;

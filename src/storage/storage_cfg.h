@@ -13,6 +13,19 @@
 #define STORAGE_MAX_RECORD_BYTES (8u * 1024 * 1024)
 #define STORAGE_MAX_LB_KBYTES 8192u
 
+// A record-size distribution from a size histogram: size[i] with
+// probability prob[i] (cum[i] = prob[0] + ... + prob[i]). Sizes are the
+// bucket thresholds 2^k (1 byte for "<= 1 byte") times the size offset
+// percent, rounded up to 16 bytes, capped at 8 MiB.
+typedef struct storage_sizes_s {
+	uint32_t n;
+	uint32_t size[CFG_SIZE_HIST_MAX + 1];
+	double prob[CFG_SIZE_HIST_MAX + 1];
+	double cum[CFG_SIZE_HIST_MAX + 1];
+	uint32_t max_size;
+	double expected;         // sum of prob * size
+} storage_sizes;
+
 typedef struct storage_cfg_s {
 	// Items, in echo order.
 	cfg_names devices;
@@ -43,6 +56,16 @@ typedef struct storage_cfg_s {
 	uint32_t io_error_limit;
 	bool total_latency;
 
+	// Workloads from production (advanced-sizing.md).
+	cfg_size_hist read_hist;
+	cfg_size_hist write_hist;
+	uint32_t read_size_offset;
+	uint32_t write_size_offset;
+	uint32_t lbr_req_offset;
+	uint32_t lbw_req_offset;
+	uint32_t total_lbw_per_sec;
+	uint32_t direct_frees;
+
 	// Legacy ACT 4 items.
 	uint32_t num_queues;
 	uint32_t threads_per_queue;
@@ -60,6 +83,12 @@ typedef struct storage_cfg_s {
 	uint32_t internal_write_reqs_per_sec;
 	double large_block_reads_per_sec;
 	double large_block_writes_per_sec;
+
+	// Record-size distributions drawn from the histograms (n == 0: unset).
+	storage_sizes read_sizes;
+	storage_sizes write_sizes;
+	uint32_t avg_read_bytes;   // expected stored sizes
+	uint32_t avg_write_bytes;
 } storage_cfg;
 
 extern const cfg_table g_storage_cfg_table;
@@ -71,6 +100,13 @@ int storage_cfg_load(storage_cfg* c, const char* path, uint32_t n_cpus,
 		char* err, size_t err_len);
 int storage_cfg_load_text(storage_cfg* c, const char* text, uint32_t n_cpus,
 		char* err, size_t err_len);
+
+// Build the distribution of a size histogram with a size offset percent.
+void storage_sizes_build(storage_sizes* s, const cfg_size_hist* h,
+		uint32_t offset_pct);
+
+// Index of the size drawn for u uniform in [0, 1).
+uint32_t storage_sizes_pick(const storage_sizes* s, double u);
 
 // The log's configuration part: optional "detected N CPUs", the
 // ACT-STORAGE CONFIGURATION block and the DERIVED CONFIGURATION block,

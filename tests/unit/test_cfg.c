@@ -193,7 +193,7 @@ test_device_list(void)
 	strbuf sb;
 
 	sb_init(&sb, buf, sizeof(buf));
-	cfg_echo(&g_storage_cfg_table, c, &sb);
+	cfg_echo(&g_storage_cfg_table, c, &c->set, &sb);
 	CHECK_CONTAINS("echo joins with spaces",
 			"device-names: /dev/a /dev/b /dev/c /dev/d /dev/e\n"
 			"num-devices: 5\n", buf);
