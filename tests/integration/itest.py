@@ -191,7 +191,7 @@ class Result:
                                        cut(self.err)))
 
 
-def run(args, timeout=60, prefix=None):
+def run(args, timeout=60, prefix=None, env=None):
     """Run a command (args: list; a bare config path runs act_storage on
     it), capturing stdout and stderr as text. Never hangs: killed after
     timeout seconds."""
@@ -202,7 +202,7 @@ def run(args, timeout=60, prefix=None):
     t0 = time.monotonic()
     p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          stdin=subprocess.DEVNULL, universal_newlines=True,
-                         errors="replace")
+                         errors="replace", env=env)
     try:
         out, err = p.communicate(timeout=timeout)
         timed_out = False
