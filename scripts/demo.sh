@@ -17,9 +17,9 @@ device="$dir/demo-device"
 config="$dir/demo.conf"
 log=target/demo.log
 
-# Fill the file with random data first (what act_prep does for a drive), so
-# reads hit real blocks instead of holes.
-dd if=/dev/urandom of="$device" bs=1M count=256 status=none
+# Prepare the "drive" as for a real test: act_prep creates the 256 MiB file,
+# then cleans and salts it, so reads hit real data instead of holes.
+"$bin/act_prep" --size 256M "$device" > /dev/null
 
 cat > "$config" <<CONF
 # act demo: 1x load (2000 reads/s, 1000 writes/s) on a 256 MiB file.
