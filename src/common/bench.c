@@ -6,14 +6,33 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "clock.h"
+#include "io.h"
 #include "log.h"
 #include "strbuf.h"
 #include "run.h"
 #include "version.h"
+
+//==========================================================
+// Typedefs & constants.
+//
+
+#define JOIN_TIMEOUT_NS (3 * NS_PER_SEC)
+
+typedef struct report_ctx_s {
+	const report* rep;
+	bench_status* status;
+} report_ctx;
+
+//==========================================================
+// Forward declarations.
+//
+
+static void report_cb(uint32_t report_sec, void* udata);
 
 //==========================================================
 // Public API.
@@ -103,6 +122,58 @@ bench_undo_devices(dev* devs, uint32_t n)
 	for (uint32_t i = 0; i < n; i++) {
 		dev_undo(&devs[i]);
 	}
+}
+
+dev*
+bench_setup_devices(const cfg_names* names, uint32_t file_size_mbytes,
+		bool disable_odsync, const char* scheduler)
+{
+	dev* devs = calloc(names->n, sizeof(dev));
+
+	if (devs == NULL) {
+		log_error("out of memory for %" PRIu32 " devices", names->n);
+		return NULL;
+	}
+
+	dev_opts o = {
+		.file_size = (uint64_t)file_size_mbytes * 1024 * 1024,
+		.dsync = ! disable_odsync,
+		.scheduler = scheduler
+	};
+
+	if (bench_open_devices(names, &o, devs) != 0) {
+		free(devs);
+		return NULL;
+	}
+
+	return devs;
+}
+
+int
+bench_run(int (*start_threads)(void), const uint64_t* start_ns,
+		uint32_t duration_sec, uint32_t interval_sec, const report* rep,
+		bench_status* status, bool* joined)
+{
+	run_block_signals();
+
+	if (start_threads() != 0) {
+		run_stop(EXIT_SETUP);
+		*joined = run_join(JOIN_TIMEOUT_NS);
+		return EXIT_SETUP;
+	}
+
+	report_ctx ctx = { rep, status };
+	int rv = run_reports(*start_ns, duration_sec, interval_sec, report_cb,
+			&ctx);
+
+	*joined = run_join(JOIN_TIMEOUT_NS);
+	io_flush_suppressed();
+
+	if (log_stderr_is_tty()) {
+		fputc('\n', stderr);
+	}
+
+	return rv;
 }
 
 bool
@@ -198,4 +269,17 @@ bench_close_devices(dev* devs, uint32_t n)
 	for (uint32_t i = 0; i < n; i++) {
 		dev_close(&devs[i]);
 	}
+}
+
+//==========================================================
+// Local helpers.
+//
+
+static void
+report_cb(uint32_t report_sec, void* udata)
+{
+	report_ctx* ctx = udata;
+
+	report_print(ctx->rep, report_sec);
+	bench_status_show(ctx->status, report_sec);
 }

@@ -10,6 +10,7 @@
 #include "cfg.h"
 #include "dev.h"
 #include "hist.h"
+#include "report.h"
 
 // Handle the command line "PROG CONFIG | --help | --version". Returns -1
 // to go on with *config_path set, else the exit status (0 after --help or
@@ -72,6 +73,20 @@ typedef struct bench_status_s {
 void bench_status_add(bench_status* st, const char* label, const hist* h,
 		double configured);
 void bench_status_show(bench_status* st, uint32_t report_sec);
+
+// Allocate and open the devices of a config (bench_open_devices).
+// Returns the array (free it), or NULL having printed the ERROR line.
+dev* bench_setup_devices(const cfg_names* names, uint32_t file_size_mbytes,
+		bool disable_odsync, const char* scheduler);
+
+// The run itself: block the signals, start the workers (start_threads sets
+// *start_ns, the time 0 of the schedules and reports), print a report
+// every interval until the end, a stop or a signal, then wait for the
+// workers. Returns the exit status; *joined says whether every worker
+// finished (if not, memory they use must not be freed).
+int bench_run(int (*start_threads)(void), const uint64_t* start_ns,
+		uint32_t duration_sec, uint32_t interval_sec, const report* rep,
+		bench_status* status, bool* joined);
 
 // Close all devices.
 void bench_close_devices(dev* devs, uint32_t n);

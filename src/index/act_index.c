@@ -33,7 +33,6 @@
 
 #define INDEX_IO_SIZE 4096
 #define CACHE_BUNDLE 100
-#define JOIN_TIMEOUT_NS (3 * NS_PER_SEC)
 
 typedef struct device_s {
 	dev d;
@@ -91,7 +90,6 @@ static void* run_service(void* pv);
 static void* run_cache(void* pv);
 static bool do_read(rand_t* rnd, uint8_t* buf, uint64_t due,
 		uint64_t* took_ns, device** which, uint64_t* off);
-static void report_cb(uint32_t report_sec, void* udata);
 
 //==========================================================
 // Main.
@@ -132,24 +130,10 @@ main(int argc, char* argv[])
 		return EXIT_SETUP;
 	}
 
-	run_block_signals();
+	bool joined;
 
-	if (start_threads() != 0) {
-		run_stop(EXIT_SETUP);
-		run_join(JOIN_TIMEOUT_NS);
-		return EXIT_SETUP;
-	}
-
-	rv = run_reports(g_start_ns, g_cfg.test_duration_sec,
-			g_cfg.report_interval_sec, report_cb, NULL);
-
-	bool joined = run_join(JOIN_TIMEOUT_NS);
-
-	io_flush_suppressed();
-
-	if (log_stderr_is_tty()) {
-		fputc('\n', stderr);
-	}
+	rv = bench_run(start_threads, &g_start_ns, g_cfg.test_duration_sec,
+			g_cfg.report_interval_sec, &g_report, &g_status, &joined);
 
 	if (! joined) {
 		return rv; // a thread is stuck in an I/O: leave its memory alone
@@ -176,22 +160,15 @@ setup_devices(void)
 	g_n_devices = g_cfg.devices.n;
 	g_devices = calloc(g_n_devices, sizeof(device));
 
-	dev* devs = calloc(g_n_devices, sizeof(dev));
-
-	if (g_devices == NULL || devs == NULL) {
+	if (g_devices == NULL) {
 		log_error("out of memory for %" PRIu32 " devices", g_n_devices);
-		free(devs);
 		return -1;
 	}
 
-	dev_opts o = {
-		.file_size = (uint64_t)g_cfg.file_size_mbytes * 1024 * 1024,
-		.dsync = ! g_cfg.disable_odsync,
-		.scheduler = g_cfg.scheduler_mode
-	};
+	dev* devs = bench_setup_devices(&g_cfg.devices, g_cfg.file_size_mbytes,
+			g_cfg.disable_odsync, g_cfg.scheduler_mode);
 
-	if (bench_open_devices(&g_cfg.devices, &o, devs) != 0) {
-		free(devs);
+	if (devs == NULL) {
 		return -1;
 	}
 
@@ -494,17 +471,4 @@ do_read(rand_t* rnd, uint8_t* buf, uint64_t due, uint64_t* took_ns,
 	}
 
 	return true;
-}
-
-//==========================================================
-// Reports.
-//
-
-static void
-report_cb(uint32_t report_sec, void* udata)
-{
-	(void)udata;
-
-	report_print(&g_report, report_sec);
-	bench_status_show(&g_status, report_sec);
 }

@@ -37,7 +37,6 @@
 // Typedefs & constants.
 //
 
-#define JOIN_TIMEOUT_NS (3 * NS_PER_SEC)
 
 // Per-device request geometry, from the config and the device's minimum
 // I/O size.
@@ -121,7 +120,6 @@ static uint64_t pick_offset(rand_t* r, const device* dv, uint32_t max_size,
 static uint32_t draw_size(rand_t* r, const storage_sizes* sizes,
 		const uint32_t* size_of, uint32_t which);
 static void write_size_stats(void);
-static void report_cb(uint32_t report_sec, void* udata);
 static uint32_t round_up(uint32_t v, uint32_t to);
 
 //==========================================================
@@ -167,25 +165,11 @@ main(int argc, char* argv[])
 		return EXIT_SETUP;
 	}
 
-	run_block_signals();
+	bool joined;
 
-	if (start_threads() != 0) {
-		run_stop(EXIT_SETUP);
-		run_join(JOIN_TIMEOUT_NS);
-		return EXIT_SETUP;
-	}
-
-	rv = run_reports(g_start_ns, g_cfg.test_duration_sec,
-			g_cfg.report_interval_sec, report_cb, NULL);
-
-	bool joined = run_join(JOIN_TIMEOUT_NS);
-
-	io_flush_suppressed();
+	rv = bench_run(start_threads, &g_start_ns, g_cfg.test_duration_sec,
+			g_cfg.report_interval_sec, &g_report, &g_status, &joined);
 	write_size_stats();
-
-	if (log_stderr_is_tty()) {
-		fputc('\n', stderr);
-	}
 
 	if (! joined) {
 		return rv; // a thread is stuck in an I/O: leave its memory alone
@@ -212,22 +196,15 @@ setup_devices(void)
 	g_n_devices = g_cfg.devices.n;
 	g_devices = calloc(g_n_devices, sizeof(device));
 
-	dev* devs = calloc(g_n_devices, sizeof(dev));
-
-	if (g_devices == NULL || devs == NULL) {
+	if (g_devices == NULL) {
 		log_error("out of memory for %" PRIu32 " devices", g_n_devices);
-		free(devs);
 		return -1;
 	}
 
-	dev_opts o = {
-		.file_size = (uint64_t)g_cfg.file_size_mbytes * 1024 * 1024,
-		.dsync = ! g_cfg.disable_odsync,
-		.scheduler = g_cfg.scheduler_mode
-	};
+	dev* devs = bench_setup_devices(&g_cfg.devices, g_cfg.file_size_mbytes,
+			g_cfg.disable_odsync, g_cfg.scheduler_mode);
 
-	if (bench_open_devices(&g_cfg.devices, &o, devs) != 0) {
-		free(devs);
+	if (devs == NULL) {
 		return -1;
 	}
 
@@ -769,17 +746,3 @@ round_up(uint32_t v, uint32_t to)
 {
 	return (uint32_t)(((uint64_t)v + to - 1) / to * to);
 }
-
-//==========================================================
-// Reports.
-//
-
-static void
-report_cb(uint32_t report_sec, void* udata)
-{
-	(void)udata;
-
-	report_print(&g_report, report_sec);
-	bench_status_show(&g_status, report_sec);
-}
-
