@@ -520,6 +520,8 @@ def format_config(cfg):
             "# Test length (86400 = 24 hours) and report interval, seconds:",
             "test-duration-sec: %d" % cfg["duration"],
             "report-interval-sec: 1",
+            "",
+            "# Size of large-block (write buffer / defrag) I/O, KiB:",
             "large-block-op-kbytes: 128",
             "",
             "# service-threads defaults to 5 x the number of CPUs; if ACT "
@@ -567,9 +569,9 @@ def format_config(cfg):
                 out.append("%s: %d" % (item, given[item]))
             else:
                 out.append("# %s: 100" % item)
-    out += ["",
-            "# Requests per second, for all devices together%s"
-            % (" (%s):" % cfg["rates_note"] if cfg["rates_note"] else ":")]
+    out += ["", "# Requests per second, for all devices together:"]
+    if cfg["rates_note"]:
+        out.append("# %s" % cfg["rates_note"])
     if cfg["read_note"]:
         out.append("# %s" % cfg["read_note"])
     out.append("read-reqs-per-sec: %d" % cfg["read"])

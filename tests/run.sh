@@ -5,6 +5,7 @@
 #   unit         target/tests/test_*            (C, one program per module)
 #   integration  tests/integration/test_*.py    (real binaries, file/loop devices)
 #   analysis     tests/analysis/test_*.py       (act_latency.py)
+#   helper       tests/helper/test_*.py         (act_config_helper.py)
 #
 # Each test exits 0 (pass), 77 (skip) or anything else (fail). The output of
 # a failed test is shown; others' output is kept in target/test-logs/.
@@ -25,7 +26,8 @@ failed_names=()
 
 tests=()
 for t in target/tests/test_*; do [ -x "$t" ] && tests+=("$t"); done
-for t in tests/integration/test_*.py tests/analysis/test_*.py; do
+for t in tests/integration/test_*.py tests/analysis/test_*.py \
+		tests/helper/test_*.py; do
 	[ -f "$t" ] && tests+=("$t")
 done
 
