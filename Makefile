@@ -43,16 +43,10 @@ STORAGE_LIB_SRC := src/storage/storage_cfg.c
 STORAGE_LIB_OBJ := $(STORAGE_LIB_SRC:src/%.c=$(OBJ)/%.o)
 STORAGE_OBJ := $(OBJ)/storage/act_storage.o $(STORAGE_LIB_OBJ)
 
-PROGRAMS := $(BIN)/act_storage
-EXTRA_PROGRAMS := $(wildcard src/index/act_index.c src/prep/act_prep.c)
-ifneq ($(wildcard src/index/act_index.c),)
-INDEX_LIB_SRC := $(filter-out src/index/act_index.c,$(wildcard src/index/*.c))
+INDEX_LIB_SRC := src/index/index_cfg.c
 INDEX_LIB_OBJ := $(INDEX_LIB_SRC:src/%.c=$(OBJ)/%.o)
-PROGRAMS += $(BIN)/act_index
-endif
-ifneq ($(wildcard src/prep/act_prep.c),)
-PROGRAMS += $(BIN)/act_prep
-endif
+
+PROGRAMS := $(BIN)/act_storage $(BIN)/act_index $(BIN)/act_prep
 
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(TBIN)/%)
@@ -105,15 +99,17 @@ demo: all
 	@scripts/demo.sh
 
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/act/config
-	install -m 755 $(PROGRAMS) $(DESTDIR)$(PREFIX)/bin/
-	if [ -f analysis/act_latency.py ]; then \
-		install -m 755 analysis/act_latency.py $(DESTDIR)$(PREFIX)/bin/; fi
+	install -d $(DESTDIR)$(PREFIX)/bin \
+		$(DESTDIR)$(PREFIX)/share/act/config/examples
+	install -m 755 $(PROGRAMS) analysis/act_latency.py \
+		config/act_config_helper.py $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 config/*.conf $(DESTDIR)$(PREFIX)/share/act/config/
+	install -m 644 config/examples/*.conf \
+		$(DESTDIR)$(PREFIX)/share/act/config/examples/
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(PREFIX)/bin/,act_storage act_index \
-		act_prep act_latency.py)
+		act_prep act_latency.py act_config_helper.py)
 	rm -rf $(DESTDIR)$(PREFIX)/share/act
 
 clean:

@@ -49,7 +49,9 @@ bench_args(int argc, char* argv[], const char* usage,
 	}
 
 	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
-		printf("%s %s\n", argv[0], ACT_VERSION);
+		const char* slash = strrchr(argv[0], '/');
+
+		printf("%s %s\n", slash != NULL ? slash + 1 : argv[0], ACT_VERSION);
 		return EXIT_OK;
 	}
 
