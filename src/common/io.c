@@ -27,61 +27,26 @@ static uint32_t g_window_lines = 0;
 static uint64_t g_suppressed = 0;
 
 //==========================================================
+// Forward declarations.
+//
+
+static int io_whole(int fd, void* buf, size_t size, uint64_t off,
+		bool write);
+
+//==========================================================
 // Public API.
 //
 
 int
 io_read(int fd, void* buf, size_t size, uint64_t off)
 {
-	size_t done = 0;
-
-	while (done < size) {
-		ssize_t n = pread(fd, (char*)buf + done, size - done,
-				(off_t)(off + done));
-
-		if (n < 0) {
-			if (errno == EINTR) {
-				continue;
-			}
-
-			return errno;
-		}
-
-		if (n == 0) {
-			return EIO; // past the end of the device
-		}
-
-		done += (size_t)n;
-	}
-
-	return 0;
+	return io_whole(fd, buf, size, off, false);
 }
 
 int
 io_write(int fd, const void* buf, size_t size, uint64_t off)
 {
-	size_t done = 0;
-
-	while (done < size) {
-		ssize_t n = pwrite(fd, (const char*)buf + done, size - done,
-				(off_t)(off + done));
-
-		if (n < 0) {
-			if (errno == EINTR) {
-				continue;
-			}
-
-			return errno;
-		}
-
-		if (n == 0) {
-			return ENOSPC;
-		}
-
-		done += (size_t)n;
-	}
-
-	return 0;
+	return io_whole(fd, (void*)buf, size, off, true);
 }
 
 void
@@ -153,4 +118,38 @@ io_flush_suppressed(void)
 	if (hidden != 0) {
 		log_error("%" PRIu64 " more I/O errors were not shown", hidden);
 	}
+}
+
+//==========================================================
+// Local helpers.
+//
+
+// Read or write exactly size bytes, continuing short transfers.
+static int
+io_whole(int fd, void* buf, size_t size, uint64_t off, bool write)
+{
+	size_t done = 0;
+
+	while (done < size) {
+		char* p = (char*)buf + done;
+		off_t at = (off_t)(off + done);
+		ssize_t n = write ? pwrite(fd, p, size - done, at) :
+				pread(fd, p, size - done, at);
+
+		if (n < 0) {
+			if (errno == EINTR) {
+				continue;
+			}
+
+			return errno;
+		}
+
+		if (n == 0) {
+			return write ? ENOSPC : EIO; // past the end of the device
+		}
+
+		done += (size_t)n;
+	}
+
+	return 0;
 }

@@ -25,6 +25,8 @@ static bool g_status_shown = false;
 //
 
 static void clear_status(void);
+static void vlog_out(const char* fmt, va_list ap, bool close)
+	__attribute__((format(printf, 1, 0)));
 
 //==========================================================
 // Public API.
@@ -68,17 +70,9 @@ log_out(const char* fmt, ...)
 {
 	va_list ap;
 
-	pthread_mutex_lock(&g_lock);
-
-	if (! g_closed) {
-		clear_status();
-		va_start(ap, fmt);
-		vfprintf(stdout, fmt, ap);
-		va_end(ap);
-		fflush(stdout);
-	}
-
-	pthread_mutex_unlock(&g_lock);
+	va_start(ap, fmt);
+	vlog_out(fmt, ap, false);
+	va_end(ap);
 }
 
 void
@@ -86,18 +80,9 @@ log_final(const char* fmt, ...)
 {
 	va_list ap;
 
-	pthread_mutex_lock(&g_lock);
-
-	if (! g_closed) {
-		clear_status();
-		va_start(ap, fmt);
-		vfprintf(stdout, fmt, ap);
-		va_end(ap);
-		fflush(stdout);
-		g_closed = true;
-	}
-
-	pthread_mutex_unlock(&g_lock);
+	va_start(ap, fmt);
+	vlog_out(fmt, ap, true);
+	va_end(ap);
 }
 
 void
@@ -189,4 +174,20 @@ clear_status(void)
 		fflush(stderr);
 		g_status_shown = false;
 	}
+}
+
+// printf to stdout and flush, unless the log is closed; close it after.
+static void
+vlog_out(const char* fmt, va_list ap, bool close)
+{
+	pthread_mutex_lock(&g_lock);
+
+	if (! g_closed) {
+		clear_status();
+		vfprintf(stdout, fmt, ap);
+		fflush(stdout);
+		g_closed = close;
+	}
+
+	pthread_mutex_unlock(&g_lock);
 }

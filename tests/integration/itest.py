@@ -711,6 +711,77 @@ class Checker:
         sys.exit(PASS)
 
 
+class MountedExt4:
+    """A loop device holding an ext4 file system mounted read-only on a
+    temp dir, for the "refuse a mounted device" tests (root only). Use as
+    `with MountedExt4(c, td) as m:`; m.dev is None (with a note on c) when
+    it could not be set up. On exit it unmounts, detaches, and checks that
+    the image is byte-identical to what it was once mounted: a read-only
+    mount only changes if the program under test wrote to the device."""
+
+    def __init__(self, checker, td, mib=32):
+        self.c = checker
+        self.img = td.join("ext4.img")
+        self.mnt = td.join("mnt")
+        self.mib = mib
+        self.dev = None
+        self._loop = None
+        self._mounted = False
+        self._before = None
+
+    def _skip(self, why):
+        self.c.note("mounted-device part skipped: %s" % why)
+        self.dev = None
+        return self
+
+    def __enter__(self):
+        if shutil.which("mkfs.ext4") is None or shutil.which("mount") is None:
+            return self._skip("no mkfs.ext4 or mount")
+        os.mkdir(self.mnt)
+        with open(self.img, "wb") as f:
+            f.truncate(self.mib * 1024 * 1024)
+        self._loop, why = loop_attach(self.img)
+        if self._loop is None:
+            return self._skip("losetup failed: %s" % why)
+        r = sh(["mkfs.ext4", "-q", "-F", self._loop])
+        if r.returncode != 0:
+            return self._skip("mkfs.ext4 failed: %s" % r.stderr.strip())
+        r = sh(["mount", "-o", "ro", self._loop, self.mnt])
+        if r.returncode != 0:
+            return self._skip("mount not permitted: %s" % r.stderr.strip())
+        self._mounted = True
+        sh(["sync"])
+        self._before = sha256_file(self.img)
+        self.dev = self._loop
+        return self
+
+    def __exit__(self, *exc):
+        if self._mounted:
+            self._mounted = not umount(self.mnt)
+        if self._loop is not None and not self._mounted:
+            loop_detach(self._loop)
+        if self._before is not None and not self._mounted:
+            sh(["sync"])
+            self.c.eq("mounted device: image checksum after unmount",
+                      self._before, sha256_file(self.img))
+        return False
+
+    def check_refused(self, r, started):
+        """r: the Result of running the program on self.dev; started: a
+        text whose presence on stdout means it began its work."""
+        detail = r.describe()
+        self.c.eq("mounted device: exit status", 2, r.rc, detail)
+        errs = [l for l in (r.out + r.err).split("\n")
+                if l.startswith("ERROR:")]
+        self.c.check(any(self.dev in l and self.mnt in l for l in errs),
+                     "mounted device: no ERROR line naming %s and the mount "
+                     "point %s" % (self.dev, self.mnt), detail)
+        self.c.check(started not in r.out, "mounted device: the program "
+                     "started its work", detail)
+        print("mounted %s: exit %s: %s" % (self.dev, r.rc,
+                                           errs[0] if errs else "-"))
+
+
 def skip(msg):
     print("SKIP: " + msg)
     sys.exit(SKIP)

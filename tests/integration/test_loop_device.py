@@ -10,56 +10,12 @@ byte-identical afterwards. Loop devices are always detached and the mount
 undone in finally blocks; no other device is touched.
 """
 
-import hashlib
 import os
 import shutil
-import subprocess
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import itest  # noqa: E402
-
-
-def sh(args, timeout=60):
-    return subprocess.run(args, stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, universal_newlines=True,
-                          timeout=timeout)
-
-
-def attach(path):
-    r = sh(["losetup", "--find", "--show", path])
-    if r.returncode != 0:
-        return None, r.stderr.strip()
-    dev = r.stdout.strip()
-    if not dev.startswith("/dev/loop"):
-        return None, "unexpected losetup output %r" % r.stdout
-    return dev, None
-
-
-def detach(dev):
-    for _ in range(20):
-        if sh(["losetup", "-d", dev]).returncode == 0:
-            return
-        time.sleep(0.2)
-    print("warning: could not detach %s" % dev)
-
-
-def umount(path):
-    for _ in range(20):
-        if sh(["umount", path]).returncode == 0:
-            return True
-        time.sleep(0.2)
-    print("warning: could not unmount %s" % path)
-    return False
-
-
-def sha(path):
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 def main():
@@ -73,13 +29,13 @@ def main():
         img = td.join("loop96.img")
         with open(img, "wb") as f:
             f.truncate(96 * 1024 * 1024)
-        dev, why = attach(img)
+        dev, why = itest.loop_attach(img)
         if dev is None:
             itest.skip("losetup --find --show does not work here: %s" % why)
         try:
             check_run(c, prog, td, dev)
         finally:
-            detach(dev)
+            itest.loop_detach(dev)
 
         check_mounted(c, prog, td)
     c.finish()
@@ -120,58 +76,14 @@ def check_run(c, prog, td, dev):
 
 
 def check_mounted(c, prog, td):
-    if shutil.which("mkfs.ext4") is None or shutil.which("mount") is None:
-        c.note("mounted-device part skipped: no mkfs.ext4 or mount")
-        return
-    img = td.join("ext4.img")
-    mnt = td.join("mnt")
-    os.mkdir(mnt)
-    with open(img, "wb") as f:
-        f.truncate(32 * 1024 * 1024)
-    dev, why = attach(img)
-    if dev is None:
-        c.note("mounted-device part skipped: losetup failed: %s" % why)
-        return
-    mounted = False
-    try:
-        r = sh(["mkfs.ext4", "-q", "-F", dev])
-        if r.returncode != 0:
-            c.note("mounted-device part skipped: mkfs.ext4 failed: %s"
-                   % r.stderr.strip())
+    with itest.MountedExt4(c, td) as m:
+        if m.dev is None:
             return
-        r = sh(["mount", "-o", "ro", dev, mnt])
-        if r.returncode != 0:
-            c.note("mounted-device part skipped: mount not permitted: %s"
-                   % r.stderr.strip())
-            return
-        mounted = True
-        sh(["sync"])
-        before = sha(img)
-
         cfg = itest.write_config(td.join("mounted.conf"), [
-            ("device-names", dev), ("service-threads", 4),
+            ("device-names", m.dev), ("service-threads", 4),
             ("test-duration-sec", 2), ("read-reqs-per-sec", 2000),
             ("write-reqs-per-sec", 1000)])
-        r = itest.run([prog, cfg], timeout=30)
-        detail = r.describe()
-        c.eq("mounted device: exit status", 2, r.rc, detail)
-        errs = [l for l in r.out.split("\n") if l.startswith("ERROR:")]
-        c.check(any(dev in l and mnt in l for l in errs),
-                "mounted device: no ERROR line naming %s and the mount "
-                "point %s" % (dev, mnt), detail)
-        c.check("after 1 sec:" not in r.out, "mounted device: the run "
-                "started", detail)
-        print("mounted %s: exit %s: %s" % (dev, r.rc,
-                                           errs[0] if errs else "-"))
-    finally:
-        if mounted:
-            mounted = not umount(mnt)
-        if not mounted:
-            detach(dev)
-    if not mounted:
-        sh(["sync"])
-        c.eq("mounted device: backing file checksum after unmount", before,
-             sha(img))
+        m.check_refused(itest.run([prog, cfg], timeout=30), "after 1 sec:")
 
 
 if __name__ == "__main__":
