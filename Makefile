@@ -72,11 +72,14 @@ $(LIB): $(COMMON_OBJ)
 	@mkdir -p $(dir $@)
 	$(AR) rcs $@ $^
 
-$(BIN)/act_storage: $(STORAGE_OBJ) $(LIB)
+# Each program's config table refers to the other's (items of the other
+# program are reported as such), so both link both config objects.
+$(BIN)/act_storage: $(STORAGE_OBJ) $(INDEX_LIB_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $^ -o $@ $(ALL_LDFLAGS)
 
-$(BIN)/act_index: $(OBJ)/index/act_index.o $(INDEX_LIB_OBJ) $(LIB)
+$(BIN)/act_index: $(OBJ)/index/act_index.o $(INDEX_LIB_OBJ) \
+		$(STORAGE_LIB_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $^ -o $@ $(ALL_LDFLAGS)
 

@@ -2,70 +2,220 @@
 # Description: runs every test of act, one line per test with its time, and
 # ends with "N passed, N failed, N skipped".
 #
-#   unit         target/tests/test_*            (C, one program per module)
+#   unit         tests/unit/test_*.c -> target/tests/test_*  (C, one per module)
 #   integration  tests/integration/test_*.py    (real binaries, file/loop devices)
 #   analysis     tests/analysis/test_*.py       (act_latency.py)
 #   helper       tests/helper/test_*.py         (act_config_helper.py)
 #
+# Usage: tests/run.sh [PATTERN...]
+#   With no PATTERN every test runs; otherwise a test runs when its name (as
+#   printed: unit/test_cfg, integration/test_signal.py, ...) contains any of
+#   the PATTERNs, e.g. `tests/run.sh unit`, `tests/run.sh analysis helper`.
+#
 # Each test exits 0 (pass), 77 (skip) or anything else (fail). The output of
-# a failed test is shown; others' output is kept in target/test-logs/.
-# Usage: tests/run.sh [PATTERN]   (only tests whose path contains PATTERN)
+# a failed test is shown; every test's output is kept in target/test-logs/.
+#
+# A unit test runs only when its binary is current: target/tests/<name>
+# missing, or older than tests/unit/<name>.c or tests/unit/unit.h, is a FAIL
+# ("not built from current sources - run make unit"); binaries in
+# target/tests without a source are not run.
+#
+# Each test gets ACT_TEST_TIMEOUT seconds (default 300). It runs in a
+# process group of its own (coreutils timeout); at the timeout the whole
+# group gets SIGTERM, then SIGKILL 5 s later if still there, and the test is
+# a FAIL "(timeout after Ns)". Processes a test leaves behind in its group
+# are killed when it ends. SIGINT/SIGTERM/SIGHUP to the runner are passed on
+# to the running test's group, then the runner stops.
+#
+# Exit status 0 only when no test failed and at least one passed.
 set -u
 
 cd "$(dirname "$0")/.." || exit 1
 
+case "${1:-}" in
+-h | --help)
+	sed -n '2,/^$/s/^# \{0,1\}//p' "$0"
+	exit 0
+	;;
+esac
+
+timeout_s="${ACT_TEST_TIMEOUT:-300}"
+kill_after_s=5
+if ! [[ "$timeout_s" =~ ^[0-9]+$ ]] || [ "$((10#$timeout_s))" -le 0 ]; then
+	echo "tests/run.sh: ACT_TEST_TIMEOUT must be a whole number of" \
+		"seconds > 0, not '$timeout_s'" >&2
+	exit 2
+fi
+timeout_s=$((10#$timeout_s))
+if ! command -v timeout >/dev/null 2>&1; then
+	echo "tests/run.sh: needs timeout (GNU coreutils)" >&2
+	exit 2
+fi
+
 export ACT_BIN="${ACT_BIN:-$PWD/target/bin}"
 logs=target/test-logs
-mkdir -p "$logs"
+mkdir -p "$logs" || exit 1
 
-pattern="${1:-}"
+patterns=("$@")
 passed=0
 failed=0
 skipped=0
 failed_names=()
+cur_pid=
+cur_name=
 
+# Whether the test named $1 (as printed) contains one of the PATTERNs.
+wanted() {
+	local p
+	[ ${#patterns[@]} -eq 0 ] && return 0
+	for p in "${patterns[@]}"; do
+		case "$1" in *"$p"*) return 0 ;; esac
+	done
+	return 1
+}
+
+summary() {
+	if [ $failed -ne 0 ]; then
+		echo "failed: ${failed_names[*]}"
+	fi
+	echo "$passed passed, $failed failed, $skipped skipped"
+}
+
+# A signal to the runner: pass it on to the running test (timeout forwards
+# it to the test's process group, and SIGKILLs it kill_after_s later), wait
+# for it, and stop.
+on_signal() {
+	trap - INT TERM HUP
+	if [ -n "$cur_pid" ]; then
+		kill -s "$1" "$cur_pid" 2>/dev/null
+		wait "$cur_pid" 2>/dev/null
+		kill -s KILL -- "-$cur_pid" 2>/dev/null
+	fi
+	echo "tests/run.sh: interrupted by SIG$1${cur_pid:+ during $cur_name}"
+	summary
+	exit "$2"
+}
+trap 'on_signal INT 130' INT
+trap 'on_signal TERM 143' TERM
+trap 'on_signal HUP 129' HUP
+
+# Whether process group $1 has a process that is not a zombie (one killed
+# with its parent is a zombie until init reaps it).
+group_alive() {
+	local f line st ppid pgrp rest
+	kill -0 -- "-$1" 2>/dev/null || return 1
+	[ -d /proc/self ] || return 0
+	for f in /proc/[0-9]*/stat; do
+		read -r line <"$f" 2>/dev/null || continue
+		read -r st ppid pgrp rest <<<"${line##*) }"
+		[ "$pgrp" = "$1" ] && [ "$st" != Z ] && return 0
+	done
+	return 1
+}
+
+fail_line() { # name secs why
+	printf 'FAIL  %-44s %6ss  (%s)\n' "$1" "$2" "$3"
+	failed=$((failed + 1))
+	failed_names+=("$1")
+}
+
+show_log() {
+	sed 's/^/      | /' "$1" | tail -n 40
+}
+
+# tests: "name<TAB>path"; unit tests are listed from their sources.
 tests=()
-for t in target/tests/test_*; do [ -x "$t" ] && tests+=("$t"); done
+for src in tests/unit/test_*.c; do
+	[ -f "$src" ] || continue
+	base=$(basename "$src" .c)
+	tests+=("unit/$base	target/tests/$base")
+done
 for t in tests/integration/test_*.py tests/analysis/test_*.py \
-		tests/helper/test_*.py; do
-	[ -f "$t" ] && tests+=("$t")
+	tests/helper/test_*.py; do
+	[ -f "$t" ] && tests+=("${t#tests/}	$t")
 done
 
-for t in "${tests[@]}"; do
-	case "$t" in *"$pattern"*) ;; *) continue ;; esac
+echo "tests/run.sh: timeout ${timeout_s}s per test (ACT_TEST_TIMEOUT)," \
+	"logs in $logs/"
 
-	name=${t/#target\/tests\//unit/}
-	name=${name#tests/}
+for entry in "${tests[@]}"; do
+	name=${entry%%	*}
+	t=${entry#*	}
+	wanted "$name" || continue
+
 	log="$logs/$(echo "$name" | tr '/' '_').log"
-	start=$(date +%s%N)
 
-	case "$t" in
-	*.py) python3 "$t" >"$log" 2>&1 </dev/null ;;
-	*) "$t" >"$log" 2>&1 </dev/null ;;
+	case "$name" in
+	unit/*)
+		src="tests/unit/${name#unit/}.c"
+		why=
+		if [ ! -e "$t" ]; then
+			why="$t does not exist"
+		elif [ ! -x "$t" ]; then
+			why="$t is not executable"
+		elif [ "$t" -ot "$src" ]; then
+			why="$t is older than $src"
+		elif [ "$t" -ot tests/unit/unit.h ]; then
+			why="$t is older than tests/unit/unit.h"
+		fi
+		if [ -n "$why" ]; then
+			printf '%s: not built from current sources - run make unit\n' \
+				"$why" >"$log"
+			fail_line "$name" "0.0" \
+				"not built from current sources - run make unit"
+			show_log "$log"
+			continue
+		fi
+		cmd=("$t")
+		;;
+	*) cmd=(python3 "$t") ;;
 	esac
-	rc=$?
 
+	start=$(date +%s%N)
+	# Not --foreground: timeout puts itself and the test in a new process
+	# group and signals the whole group, so the test's children go too. In
+	# the background so that a signal to the runner is handled at once
+	# (timeout resets SIGINT/SIGQUIT, ignored in background jobs, for the
+	# test).
+	timeout -k "$kill_after_s" "$timeout_s" "${cmd[@]}" >"$log" 2>&1 \
+		</dev/null &
+	cur_pid=$!
+	cur_name=$name
+	# (2>/dev/null: no "Killed" notice from bash when timeout SIGKILLs.)
+	wait "$cur_pid" 2>/dev/null
+	rc=$?
 	ms=$((($(date +%s%N) - start) / 1000000))
+	# Anything still in the test's process group (e.g. a child that
+	# ignored SIGTERM after the test itself died) is killed.
+	leftover=
+	if group_alive "$cur_pid"; then
+		kill -s KILL -- "-$cur_pid" 2>/dev/null
+		leftover="tests/run.sh: killed processes the test left running"
+		echo "$leftover" >>"$log"
+	fi
+	cur_pid=
 	secs=$(printf '%d.%d' $((ms / 1000)) $((ms % 1000 / 100)))
 
 	if [ $rc -eq 0 ]; then
 		printf 'PASS  %-44s %6ss\n' "$name" "$secs"
 		passed=$((passed + 1))
+		[ -z "$leftover" ] || echo "      | $leftover"
 	elif [ $rc -eq 77 ]; then
 		printf 'SKIP  %-44s %6ss  (%s)\n' "$name" "$secs" \
-			"$(tail -n 1 "$log" | cut -c1-60)"
+			"$(grep -v '^tests/run.sh: ' "$log" | tail -n 1 | cut -c1-60)"
 		skipped=$((skipped + 1))
+		[ -z "$leftover" ] || echo "      | $leftover"
+	elif { [ $rc -eq 124 ] || [ $rc -eq 137 ]; } &&
+		[ $ms -ge $((timeout_s * 1000)) ]; then
+		# 124: timed out, ended by SIGTERM; 137: timeout's own SIGKILL.
+		echo "tests/run.sh: timeout after ${timeout_s}s" >>"$log"
+		fail_line "$name" "$secs" "timeout after ${timeout_s}s"
+		show_log "$log"
 	else
-		printf 'FAIL  %-44s %6ss  (exit %d)\n' "$name" "$secs" "$rc"
-		sed 's/^/      | /' "$log" | tail -n 40
-		failed=$((failed + 1))
-		failed_names+=("$name")
+		fail_line "$name" "$secs" "exit $rc"
+		show_log "$log"
 	fi
 done
 
-if [ $failed -ne 0 ]; then
-	echo "failed: ${failed_names[*]}"
-fi
-
-echo "$passed passed, $failed failed, $skipped skipped"
+summary
 [ $failed -eq 0 ] && [ $passed -gt 0 ]

@@ -35,6 +35,18 @@ static int parse_names(const cfg_table* t, const cfg_item* item,
 static bool word_in(const char* const* words, const char* text);
 static bool is_banner_rule(const char* line);
 static bool is_default(const cfg_item* item, const void* f);
+static bool is_pow2(uint32_t v);
+static uint32_t n_words(const char* const* words);
+static uint32_t close_score(const char* a, const char* b);
+static void normalize(const char* in, char* out, size_t len, bool dashes);
+static int cmp_str(const void* a, const void* b);
+static void sorted_words(const char* in, char* out, size_t len);
+static uint32_t edit_distance(const char* a, const char* b);
+static void default_text(const cfg_item* item, char* out, size_t len);
+static void values_text(const cfg_table* t, const cfg_item* item, char* out,
+		size_t len);
+static void print_wrapped(FILE* out, const char* text, int indent,
+		int width);
 static void* field(void* base, const cfg_item* item);
 static const void* cfield(const void* base, const cfg_item* item);
 static char* trim(char* s);
@@ -111,8 +123,6 @@ cfg_defaults(const cfg_table* t, void* base, cfg_set* set)
 		case CFG_SIZE_HIST:
 			((cfg_size_hist*)f)->n = 0;
 			break;
-		case CFG_FOREIGN:
-			break;
 		}
 	}
 }
@@ -174,19 +184,27 @@ cfg_apply_line(const cfg_table* t, void* base, cfg_set* set,
 	int ix = item_index(t, name);
 
 	if (ix < 0) {
-		snprintf(err, err_len, "unknown config item '%s'", name);
+		if (t->other != NULL && item_index(t->other, name) >= 0) {
+			snprintf(err, err_len, "config item '%s' applies to %s only",
+					name, t->other->program);
+		}
+		else {
+			const cfg_item* hint = cfg_suggest(t, name);
+
+			if (hint != NULL) {
+				snprintf(err, err_len, "unknown config item '%s' - did you "
+						"mean '%s'?", name, hint->name);
+			}
+			else {
+				snprintf(err, err_len, "unknown config item '%s'", name);
+			}
+		}
+
 		rv = -1;
 		goto done;
 	}
 
 	const cfg_item* item = &t->items[ix];
-
-	if (item->type == CFG_FOREIGN) {
-		snprintf(err, err_len, "config item '%s' applies to %s only",
-				name, t->other);
-		rv = -1;
-		goto done;
-	}
 
 	if (*value == '\0') {
 		snprintf(err, err_len, "config item '%s' has no value", name);
@@ -363,8 +381,7 @@ cfg_echo(const cfg_table* t, const void* base, const cfg_set* set,
 		const cfg_item* item = &t->items[i];
 		const void* f = cfield(base, item);
 
-		if (item->type == CFG_LEGACY || item->type == CFG_FOREIGN ||
-				(item->flags & CFG_NO_ECHO) != 0) {
+		if (item->type == CFG_LEGACY || (item->flags & CFG_NO_ECHO) != 0) {
 			continue;
 		}
 
@@ -425,8 +442,228 @@ cfg_echo(const cfg_table* t, const void* base, const cfg_set* set,
 			break;
 		}
 		case CFG_LEGACY:
-		case CFG_FOREIGN:
 			break;
+		}
+	}
+}
+
+int
+cfg_table_check(const cfg_table* t, char* err, size_t err_len)
+{
+	const char* prog = t->program != NULL ? t->program : "(no program)";
+
+	if (t->n_items > CFG_MAX_ITEMS) {
+		snprintf(err, err_len, "%s: %" PRIu32 " items, more than CFG_MAX_ITEMS "
+				"(%d) - item '%s' is one too many", prog, t->n_items,
+				CFG_MAX_ITEMS, t->items[CFG_MAX_ITEMS].name != NULL ?
+				t->items[CFG_MAX_ITEMS].name : "(no name)");
+		return -1;
+	}
+
+	for (uint32_t i = 0; i < t->n_items; i++) {
+		const cfg_item* item = &t->items[i];
+		const char* name = item->name;
+		bool none = (item->flags & CFG_DEFAULT_NONE) != 0;
+
+		if (name == NULL || *name == '\0') {
+			snprintf(err, err_len, "%s: item %" PRIu32 " (after '%s') has no "
+					"name", prog, i + 1, i == 0 ? "(start)" :
+					t->items[i - 1].name);
+			return -1;
+		}
+
+		for (uint32_t j = 0; j < i; j++) {
+			if (strcmp(t->items[j].name, name) == 0) {
+				snprintf(err, err_len, "%s: item '%s' is listed twice (items "
+						"%" PRIu32 " and %" PRIu32 ")", prog, name, j + 1, i + 1);
+				return -1;
+			}
+		}
+
+		if (item->help == NULL || *item->help == '\0') {
+			snprintf(err, err_len, "%s: item '%s' has no help text", prog,
+					name);
+			return -1;
+		}
+
+		if (none != (item->def_text != NULL)) {
+			snprintf(err, err_len, none ? "%s: item '%s' is CFG_DEFAULT_NONE "
+					"but has no def_text saying what the default is" :
+					"%s: item '%s' has a def_text but is not CFG_DEFAULT_NONE",
+					prog, name);
+			return -1;
+		}
+
+		if (! none && ((item->flags & CFG_REQUIRED) != 0 ||
+				item->type == CFG_NAMES || item->type == CFG_SIZE_HIST)) {
+			snprintf(err, err_len, "%s: item '%s' has no plain default (%s): "
+					"it needs CFG_DEFAULT_NONE and a def_text", prog, name,
+					(item->flags & CFG_REQUIRED) != 0 ? "required" :
+					item->type == CFG_NAMES ? "a device list" :
+					"a size histogram");
+			return -1;
+		}
+
+		if (item->pow2 && item->type != CFG_U32) {
+			snprintf(err, err_len, "%s: item '%s': pow2 on an item that is not "
+					"a number", prog, name);
+			return -1;
+		}
+
+		if (item->type == CFG_U32) {
+			if (item->min > item->max) {
+				snprintf(err, err_len, "%s: item '%s': min %" PRIu32 " is "
+						"larger than max %" PRIu32, prog, name, item->min,
+						item->max);
+				return -1;
+			}
+
+			if (! none && (item->def < item->min || item->def > item->max)) {
+				snprintf(err, err_len, "%s: item '%s': default %" PRIu32 " is "
+						"outside its range %" PRIu32 "..%" PRIu32 " (a default "
+						"that is not a plain value needs CFG_DEFAULT_NONE)",
+						prog, name, item->def, item->min, item->max);
+				return -1;
+			}
+
+			if (item->pow2 && ! none && ! is_pow2(item->def)) {
+				snprintf(err, err_len, "%s: item '%s': default %" PRIu32 " is "
+						"not a power of 2", prog, name, item->def);
+				return -1;
+			}
+		}
+
+		if (item->type == CFG_WORD) {
+			if (item->words == NULL || item->words[0] == NULL) {
+				snprintf(err, err_len, "%s: item '%s' is CFG_WORD without "
+						"words", prog, name);
+				return -1;
+			}
+
+			if (item->def >= n_words(item->words)) {
+				snprintf(err, err_len, "%s: item '%s': default %" PRIu32 " is "
+						"not the index of one of its %" PRIu32 " words", prog,
+						name, item->def, n_words(item->words));
+				return -1;
+			}
+		}
+
+		if ((item->flags & CFG_ECHO_IF) != 0) {
+			int gate = item->echo_if != NULL ? item_index(t, item->echo_if) :
+					-1;
+
+			if (gate < 0 || t->items[gate].type != CFG_FLAG) {
+				snprintf(err, err_len, "%s: item '%s': CFG_ECHO_IF names '%s', "
+						"which is not a flag item of the table", prog, name,
+						item->echo_if != NULL ? item->echo_if : "(nothing)");
+				return -1;
+			}
+		}
+
+		if (item->type == CFG_NAMES && (t->max_devices == 0 ||
+				t->max_devices > CFG_MAX_DEVICES)) {
+			snprintf(err, err_len, "%s: item '%s': the table's max_devices %"
+					PRIu32 " is not 1..%d", prog, name, t->max_devices,
+					CFG_MAX_DEVICES);
+			return -1;
+		}
+	}
+
+	return 0;
+}
+
+const cfg_item*
+cfg_suggest(const cfg_table* t, const char* name)
+{
+	size_t len = strlen(name);
+
+	if (len == 0 || len >= CFG_MAX_NAME) {
+		return NULL;
+	}
+
+	const cfg_item* best = NULL;
+	uint32_t best_score = UINT32_MAX;
+
+	for (uint32_t i = 0; i < t->n_items; i++) {
+		const cfg_item* item = &t->items[i];
+
+		if (item->type == CFG_LEGACY) {
+			continue;
+		}
+
+		size_t longer = strlen(item->name) > len ? strlen(item->name) : len;
+		uint32_t limit = longer / 4 > 2 ? (uint32_t)(longer / 4) : 2;
+		uint32_t score = close_score(name, item->name);
+
+		if (score <= limit && score < best_score) {
+			best = item;
+			best_score = score;
+		}
+	}
+
+	return best;
+}
+
+void
+cfg_print_help(const cfg_table* t, FILE* out)
+{
+	char def[128];
+	char values[256];
+	int name_w = (int)strlen("ITEM");
+	int def_w = (int)strlen("DEFAULT");
+	bool any_legacy = false;
+
+	for (uint32_t i = 0; i < t->n_items; i++) {
+		const cfg_item* item = &t->items[i];
+		int n = (int)strlen(item->name);
+
+		if (n > name_w) {
+			name_w = n;
+		}
+
+		if (item->type == CFG_LEGACY) {
+			any_legacy = true;
+			continue;
+		}
+
+		default_text(item, def, sizeof(def));
+
+		if ((int)strlen(def) > def_w) {
+			def_w = (int)strlen(def);
+		}
+	}
+
+	name_w += 2;
+	def_w += 2;
+
+	fprintf(out, "%s config items (name: value per line, '#' starts a "
+			"comment):\n\n", t->program);
+	fprintf(out, "%-*s%-*s%s\n", name_w, "ITEM", def_w, "DEFAULT", "VALUES");
+
+	for (uint32_t i = 0; i < t->n_items; i++) {
+		const cfg_item* item = &t->items[i];
+
+		if (item->type == CFG_LEGACY) {
+			continue;
+		}
+
+		default_text(item, def, sizeof(def));
+		values_text(t, item, values, sizeof(values));
+		fprintf(out, "%-*s%-*s%s\n", name_w, item->name, def_w, def, values);
+		print_wrapped(out, item->help, 4, 79);
+	}
+
+	if (! any_legacy) {
+		return;
+	}
+
+	fprintf(out, "\nobsolete (ACT 4) items, accepted with a warning:\n");
+
+	for (uint32_t i = 0; i < t->n_items; i++) {
+		const cfg_item* item = &t->items[i];
+
+		if (item->type == CFG_LEGACY) {
+			fprintf(out, "%-*s%s\n", name_w, item->name, item->help);
 		}
 	}
 }
@@ -563,6 +800,12 @@ apply_value(const cfg_table* t, const cfg_item* item, void* base,
 			return -1;
 		}
 
+		if (item->pow2 && ! is_pow2(v)) {
+			snprintf(err, err_len, "config item '%s': %" PRIu32
+					" is not a power of 2", item->name, v);
+			return -1;
+		}
+
 		*(uint32_t*)f = v;
 		return 0;
 	}
@@ -598,8 +841,6 @@ apply_value(const cfg_table* t, const cfg_item* item, void* base,
 		return parse_names(t, item, f, value, err, err_len);
 	case CFG_SIZE_HIST:
 		return cfg_parse_size_hist(item->name, value, f, err, err_len);
-	case CFG_FOREIGN:
-		break;
 	}
 
 	return 0;
@@ -724,4 +965,238 @@ trim(char* s)
 	}
 
 	return s;
+}
+
+static bool
+is_pow2(uint32_t v)
+{
+	return v != 0 && (v & (v - 1)) == 0;
+}
+
+static uint32_t
+n_words(const char* const* words)
+{
+	uint32_t n = 0;
+
+	while (words[n] != NULL) {
+		n++;
+	}
+
+	return n;
+}
+
+// 0 when a and b are the same name but for case, '_' for '-', missing or
+// extra dashes, or the order of the words; else their edit distance.
+static uint32_t
+close_score(const char* a, const char* b)
+{
+	char na[CFG_MAX_NAME];
+	char nb[CFG_MAX_NAME];
+
+	normalize(a, na, sizeof(na), false);
+	normalize(b, nb, sizeof(nb), false);
+
+	uint32_t d = edit_distance(na, nb);
+
+	if (d == 0) {
+		return 0;
+	}
+
+	char xa[CFG_MAX_NAME];
+	char xb[CFG_MAX_NAME];
+
+	normalize(a, xa, sizeof(xa), true);
+	normalize(b, xb, sizeof(xb), true);
+
+	if (strcmp(xa, xb) == 0) {
+		return 0;
+	}
+
+	sorted_words(na, xa, sizeof(xa));
+	sorted_words(nb, xb, sizeof(xb));
+
+	return strcmp(xa, xb) == 0 ? 0 : d;
+}
+
+// Lower case, '_' as '-'; without the dashes if dashes is true.
+static void
+normalize(const char* in, char* out, size_t len, bool dashes)
+{
+	size_t n = 0;
+
+	for (const char* p = in; *p != '\0' && n + 1 < len; p++) {
+		char c = (char)tolower((unsigned char)*p);
+
+		if (c == '_') {
+			c = '-';
+		}
+
+		if (! (dashes && c == '-')) {
+			out[n++] = c;
+		}
+	}
+
+	out[n] = '\0';
+}
+
+static int
+cmp_str(const void* a, const void* b)
+{
+	return strcmp(*(const char* const*)a, *(const char* const*)b);
+}
+
+// The dash-separated words of in, sorted, joined by '-'.
+static void
+sorted_words(const char* in, char* out, size_t len)
+{
+	char copy[CFG_MAX_NAME];
+	const char* words[CFG_MAX_NAME];
+	size_t n = 0;
+	char* save = NULL;
+
+	snprintf(copy, sizeof(copy), "%s", in);
+
+	for (char* w = strtok_r(copy, "-", &save); w != NULL;
+			w = strtok_r(NULL, "-", &save)) {
+		words[n++] = w;
+	}
+
+	qsort(words, n, sizeof(words[0]), cmp_str);
+
+	strbuf sb;
+
+	sb_init(&sb, out, len);
+	out[0] = '\0';
+
+	for (size_t i = 0; i < n; i++) {
+		sb_printf(&sb, "%s%s", i == 0 ? "" : "-", words[i]);
+	}
+}
+
+// Levenshtein distance (insertions, deletions, substitutions); both
+// shorter than CFG_MAX_NAME.
+static uint32_t
+edit_distance(const char* a, const char* b)
+{
+	size_t la = strlen(a);
+	size_t lb = strlen(b);
+	uint32_t row[CFG_MAX_NAME + 1];
+
+	for (size_t j = 0; j <= lb; j++) {
+		row[j] = (uint32_t)j;
+	}
+
+	for (size_t i = 1; i <= la; i++) {
+		uint32_t diag = row[0];
+
+		row[0] = (uint32_t)i;
+
+		for (size_t j = 1; j <= lb; j++) {
+			uint32_t up = row[j];
+			uint32_t best = diag + (a[i - 1] == b[j - 1] ? 0 : 1);
+
+			if (up + 1 < best) {
+				best = up + 1;
+			}
+
+			if (row[j - 1] + 1 < best) {
+				best = row[j - 1] + 1;
+			}
+
+			diag = up;
+			row[j] = best;
+		}
+	}
+
+	return row[lb];
+}
+
+static void
+default_text(const cfg_item* item, char* out, size_t len)
+{
+	if ((item->flags & CFG_DEFAULT_NONE) != 0) {
+		snprintf(out, len, "%s", item->def_text);
+		return;
+	}
+
+	switch (item->type) {
+	case CFG_FLAG:
+		snprintf(out, len, "%s", item->def != 0 ? "yes" : "no");
+		break;
+	case CFG_WORD:
+		snprintf(out, len, "%s", item->words[item->def]);
+		break;
+	default:
+		snprintf(out, len, "%" PRIu32, item->def);
+		break;
+	}
+}
+
+static void
+values_text(const cfg_table* t, const cfg_item* item, char* out, size_t len)
+{
+	strbuf sb;
+
+	sb_init(&sb, out, len);
+	out[0] = '\0';
+
+	switch (item->type) {
+	case CFG_U32:
+	case CFG_LEGACY:
+		sb_printf(&sb, "%" PRIu32 "..%" PRIu32 "%s", item->min, item->max,
+				item->pow2 ? ", power of 2" : "");
+		break;
+	case CFG_FLAG:
+		sb_printf(&sb, "yes/no");
+		break;
+	case CFG_WORD:
+		for (const char* const* w = item->words; *w != NULL; w++) {
+			sb_printf(&sb, "%s%s", w == item->words ? "" : ", ", *w);
+		}
+		break;
+	case CFG_NAMES:
+		sb_printf(&sb, "1 to %" PRIu32 " names", t->max_devices);
+		break;
+	case CFG_SIZE_HIST:
+		sb_printf(&sb, "1 to %d percentages", CFG_SIZE_HIST_MAX);
+		break;
+	}
+}
+
+// text, word-wrapped to width columns, each line indented.
+static void
+print_wrapped(FILE* out, const char* text, int indent, int width)
+{
+	const char* p = text;
+	int col = 0;
+
+	while (*p != '\0') {
+		while (*p == ' ') {
+			p++;
+		}
+
+		size_t n = strcspn(p, " ");
+
+		if (n == 0) {
+			break;
+		}
+
+		if (col != 0 && col + 1 + (int)n > width) {
+			fputc('\n', out);
+			col = 0;
+		}
+
+		if (col == 0) {
+			col = fprintf(out, "%*s%.*s", indent, "", (int)n, p);
+		}
+		else {
+			col += fprintf(out, " %.*s", (int)n, p);
+		}
+
+		p += n;
+	}
+
+	if (col != 0) {
+		fputc('\n', out);
+	}
 }

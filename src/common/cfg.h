@@ -4,7 +4,8 @@
  * Each program describes its items once, in a table in echo order: name,
  * type, where the value lives in the program's config struct, default,
  * limits, echo rule and a one-line help. The same table drives parsing,
- * range validation, the config echo in the log and the usage text.
+ * range validation, the "did you mean" hint for a misspelt item, the config
+ * echo in the log and the config help (--config-help).
  *
  * Syntax: one item per line; name and value separated by a colon and/or
  * white space; '#' starts a comment anywhere; blank lines ignored; an item
@@ -17,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "strbuf.h"
 
@@ -31,24 +33,25 @@ typedef enum {
 	CFG_NAMES,   // device list, comma/semicolon/space separated
 	CFG_WORD,    // one of a fixed set of words
 	CFG_SIZE_HIST, // record-size histogram: percentages over 2^k bytes
-	CFG_LEGACY,  // obsolete number: accepted with a warning, not echoed
-	CFG_FOREIGN  // belongs to the other benchmark: an error here
+	CFG_LEGACY   // obsolete number: accepted with a warning, not echoed
 } cfg_type;
 
-// Echo rules.
+// Echo rules and default kinds (cfg_item.flags).
 #define CFG_REQUIRED     0x01 // must be given
 #define CFG_ECHO_NONZERO 0x02 // echoed only when the value is not 0
 #define CFG_ECHO_NONDEF  0x04 // echoed only when not the default (our additions)
 #define CFG_NO_ECHO      0x08 // never echoed
 #define CFG_ECHO_IF      0x10 // echoed only when flag item echo_if is yes
 #define CFG_ECHO_SET     0x20 // echoed only when given (our additions)
+#define CFG_DEFAULT_NONE 0x40 // no plain default (required, computed or
+                              // unset): def_text says what it is
 
 typedef struct cfg_names_s {
 	uint32_t n;
 	char names[CFG_MAX_DEVICES][CFG_MAX_NAME];
 } cfg_names;
 
-// A record-size histogram (advanced-sizing.md): p[k] is the percentage of
+// A record-size histogram (docs/advanced-sizing.md): p[k] is the percentage of
 // operations larger than 2^k bytes, as the server's device-read-size and
 // device-write-size histograms print them. 1..27 values, each 0..100,
 // non-increasing, the last one 0.
@@ -59,22 +62,32 @@ typedef struct cfg_size_hist_s {
 	double p[CFG_SIZE_HIST_MAX];
 } cfg_size_hist;
 
+// One item. Tables use designated initializers; fields left out are 0 /
+// NULL / false:
+//   { .name = "record-bytes", .type = CFG_U32, .offset = OFF(record_bytes),
+//     .def = 1536, .min = 0, .max = STORAGE_MAX_RECORD_BYTES,
+//     .help = "record size in bytes ..." }
+// cfg_table_check() states the rules a table must follow.
 typedef struct cfg_item_s {
 	const char* name;
 	cfg_type type;
-	size_t offset;           // of the value in the config struct
-	uint32_t def;            // default: number, flag, or index into words
-	uint32_t min;            // inclusive limits for a given CFG_U32 value
+	size_t offset;            // of the value in the config struct
+	uint32_t def;             // default: number, flag, or index into words
+	uint32_t min;             // CFG_U32: inclusive limits of a given value
 	uint32_t max;
-	uint32_t flags;
+	bool pow2;                // CFG_U32: the value must be a power of 2
+	uint32_t flags;           // CFG_REQUIRED, CFG_ECHO_..., CFG_DEFAULT_NONE
 	const char* const* words; // CFG_WORD: NULL-terminated choices
 	const char* echo_if;      // CFG_ECHO_IF: the flag item that enables it
-	const char* help;         // one line for the example config and docs
+	const char* def_text;     // CFG_DEFAULT_NONE: what the default is
+	const char* help;         // one line for the config help and docs; for
+	                          // CFG_LEGACY, the reason in the warning
 } cfg_item;
 
 typedef struct cfg_table_s {
-	const char* program;      // "act_storage"
-	const char* other;        // the program CFG_FOREIGN items belong to
+	const char* program;          // "act_storage"
+	const struct cfg_table_s* other; // the other program's table: its own
+	                              // items are "applies to <other> only"
 	const cfg_item* items;
 	uint32_t n_items;
 	uint32_t max_devices;
@@ -93,7 +106,9 @@ bool cfg_parse_flag(const char* text, bool* out);
 void cfg_defaults(const cfg_table* t, void* base, cfg_set* set);
 
 // Apply one "name: value" line (comments and blanks allowed). Returns 0,
-// or -1 with a message in err that names the item and the value.
+// or -1 with a message in err that names the item and the value. An
+// unknown item that is the other program's says so; else a close known
+// item is suggested ("- did you mean 'x'?").
 int cfg_apply_line(const cfg_table* t, void* base, cfg_set* set,
 		const char* line, char* err, size_t err_len);
 
@@ -117,6 +132,26 @@ bool cfg_is_set(const cfg_table* t, const cfg_set* set, const char* name);
 // device-names is followed by "num-devices: N".
 void cfg_echo(const cfg_table* t, const void* base, const cfg_set* set,
 		strbuf* sb);
+
+// Check a table's own consistency (unit tests run it on every table):
+// at most CFG_MAX_ITEMS items, unique names, help text on every item, U32
+// limits min <= max and the default within them (unless CFG_DEFAULT_NONE),
+// pow2 defaults powers of 2, CFG_WORD defaults indexing a word, CFG_ECHO_IF
+// naming a flag item, CFG_DEFAULT_NONE exactly on the items with a
+// def_text (required items, device lists and size histograms need it).
+// Returns 0, or -1 with a message naming the item in err.
+int cfg_table_check(const cfg_table* t, char* err, size_t err_len);
+
+// The known item (not a legacy one) closest to an unknown name, or NULL
+// when none is close: the same name but for case, '_' for '-', dashes
+// missing or extra, or the words in another order; else the one with the
+// fewest edits (Levenshtein distance), if at most max(2, L / 4) with L the
+// length of the longer of the two names. Ties: the first in the table.
+const cfg_item* cfg_suggest(const cfg_table* t, const char* name);
+
+// Print every item with its default, its values and its help, in echo
+// order, then the obsolete items (--config-help).
+void cfg_print_help(const cfg_table* t, FILE* out);
 
 // Parse a size histogram value ("100.00, 85.5, 0"). Returns 0, or -1 with
 // a message naming the item and the offending position.

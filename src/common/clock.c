@@ -34,9 +34,3 @@ clock_sleep_until(uint64_t deadline_ns)
 		;
 	}
 }
-
-void
-clock_sleep_ns(uint64_t ns)
-{
-	clock_sleep_until(clock_ns() + ns);
-}

@@ -15,6 +15,3 @@ uint64_t clock_ns(void);
 // Sleep until the monotonic clock reaches deadline_ns (returns at once if
 // it has passed). Restarts after signal interruptions.
 void clock_sleep_until(uint64_t deadline_ns);
-
-// Sleep for ns nanoseconds.
-void clock_sleep_ns(uint64_t ns);

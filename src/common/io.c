@@ -98,12 +98,6 @@ io_failed(const char* device, const char* op, uint64_t off, size_t size,
 	return n > g_limit;
 }
 
-uint64_t
-io_error_count(void)
-{
-	return atomic_load(&g_n_errors);
-}
-
 void
 io_flush_suppressed(void)
 {

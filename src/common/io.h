@@ -4,7 +4,8 @@
  * A short read or write is continued until complete or failed. Failures
  * are printed as ERROR lines (device, offset, size, errno text) - at most
  * IO_ERROR_LINES_PER_SEC a second, then a count of the ones not shown - and
- * counted against the io-error-limit.
+ * counted against the io-error-limit. The count and the line rate limit
+ * are process-wide, like the run they belong to (one run per process).
  */
 #pragma once
 
@@ -27,8 +28,6 @@ void io_set_error_limit(uint64_t limit);
 // the limit (the caller stops the run).
 bool io_failed(const char* device, const char* op, uint64_t off,
 		size_t size, int err);
-
-uint64_t io_error_count(void);
 
 // Print the count of error lines not shown, if any (end of run).
 void io_flush_suppressed(void);

@@ -40,12 +40,6 @@ log_init(void)
 }
 
 bool
-log_stdout_is_tty(void)
-{
-	return g_stdout_tty;
-}
-
-bool
 log_stderr_is_tty(void)
 {
 	return g_stderr_tty;

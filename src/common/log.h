@@ -32,8 +32,7 @@ void log_note(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 // last line of a stopped run stays the last line.
 void log_final(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 
-// Whether stdout / stderr are terminals.
-bool log_stdout_is_tty(void);
+// Whether stderr is a terminal.
 bool log_stderr_is_tty(void);
 
 // Write a status line to stderr (terminal only), replacing the previous one.

@@ -41,13 +41,7 @@ rate_wait_start(const rate_sched* r)
 uint64_t
 rate_done_and_wait(rate_sched* r)
 {
-	return rate_done_n_and_wait(r, 1);
-}
-
-uint64_t
-rate_done_n_and_wait(rate_sched* r, uint64_t n)
-{
-	r->count += n;
+	r->count++;
 
 	uint64_t due = rate_next_due_ns(r);
 	uint64_t now = clock_ns();

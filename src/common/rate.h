@@ -36,6 +36,3 @@ void rate_wait_start(const rate_sched* r);
 // Count one operation done; then sleep until the next one is due. Returns
 // how far behind schedule the thread is (0 when it had to wait).
 uint64_t rate_done_and_wait(rate_sched* r);
-
-// Count n operations done at once (a bundle); then as rate_done_and_wait.
-uint64_t rate_done_n_and_wait(rate_sched* r, uint64_t n);

@@ -84,6 +84,31 @@ run_stop_code(void)
 }
 
 int
+run_wait(uint64_t deadline_ns)
+{
+	uint64_t now;
+
+	while ((now = clock_ns()) < deadline_ns) {
+		uint64_t wait = deadline_ns - now;
+		struct timespec ts = {
+			.tv_sec = (time_t)(wait / NS_PER_SEC),
+			.tv_nsec = (long)(wait % NS_PER_SEC)
+		};
+		int sig = sigtimedwait(&g_signals, NULL, &ts);
+
+		if (sig == SIGINT || sig == SIGTERM) {
+			return sig;
+		}
+
+		if (sig == SIGUSR1) {
+			break; // woken: a stop, or news for the main thread
+		}
+	}
+
+	return 0;
+}
+
+int
 run_reports(uint64_t start_ns, uint32_t duration_sec, uint32_t interval_sec,
 		run_report_fn report, void* udata)
 {
@@ -95,17 +120,11 @@ run_reports(uint64_t start_ns, uint32_t duration_sec, uint32_t interval_sec,
 		report_sec = next < duration_sec ? (uint32_t)next : duration_sec;
 
 		uint64_t due = start_ns + (uint64_t)report_sec * NS_PER_SEC;
-		uint64_t now;
 
-		while ((now = clock_ns()) < due && run_going()) {
-			uint64_t wait = due - now;
-			struct timespec ts = {
-				.tv_sec = (time_t)(wait / NS_PER_SEC),
-				.tv_nsec = (long)(wait % NS_PER_SEC)
-			};
-			int sig = sigtimedwait(&g_signals, NULL, &ts);
+		while (clock_ns() < due && run_going()) {
+			int sig = run_wait(due);
 
-			if (sig == SIGINT || sig == SIGTERM) {
+			if (sig != 0) {
 				run_stop(EXIT_SIGNAL + sig);
 				log_final("stopped by signal %s after %" PRIu64 " sec\n",
 						run_signal_name(sig),

@@ -37,6 +37,11 @@ void run_wake_main(void);
 // The exit status set by the first run_stop, or -1 while running.
 int run_stop_code(void);
 
+// Main thread, after run_block_signals: wait until deadline_ns, until the
+// main thread is woken (run_wake_main, or run_stop from another thread), or
+// until SIGINT or SIGTERM arrives. Returns that signal's number, or 0.
+int run_wait(uint64_t deadline_ns);
+
 // Called for each report: report_sec is the time since start it is due at.
 typedef void (*run_report_fn)(uint32_t report_sec, void* udata);
 

@@ -7,60 +7,43 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "bench_cfg.h"
+#include "shared_cfg.h"
+#include "storage_cfg.h"
 
 //==========================================================
 // Typedefs & constants.
 //
 
-#define FOREIGN(name) { name, CFG_FOREIGN, 0, 0, 0, 0, 0, NULL, NULL, NULL }
-
 static const cfg_item ITEMS[] = {
-	BENCH_ITEM_DEVICE_NAMES(index_cfg),
-	BENCH_ITEM_FILE_SIZE_MBYTES(index_cfg),
-	BENCH_ITEM_SERVICE_THREADS(index_cfg),
-	{ "cache-threads", CFG_U32, offsetof(index_cfg, cache_threads), 8, 1,
-		UINT32_MAX, 0, NULL, NULL, "threads doing the 4 KiB index writes "
-		"and the defrag reads, as the page cache would" },
-	BENCH_ITEM_TEST_DURATION_SEC(index_cfg),
-	BENCH_ITEM_REPORT_INTERVAL_SEC(index_cfg),
-	BENCH_ITEM_US_HISTOGRAMS(index_cfg),
-	BENCH_ITEM_READ_REQS(index_cfg),
-	BENCH_ITEM_WRITE_REQS(index_cfg),
-	BENCH_ITEM_REPLICATION_FACTOR(index_cfg),
-	BENCH_ITEM_DEFRAG_LWM_PCT(index_cfg),
-	BENCH_ITEM_DISABLE_ODSYNC(index_cfg),
-	BENCH_ITEM_MAX_LAG_SEC(index_cfg),
-	BENCH_ITEM_SCHEDULER_MODE(index_cfg),
+	SHARED_ITEM_DEVICE_NAMES(index_cfg),
+	SHARED_ITEM_FILE_SIZE_MBYTES(index_cfg),
+	SHARED_ITEM_SERVICE_THREADS(index_cfg),
+	{ .name = "cache-threads", .type = CFG_U32,
+		.offset = offsetof(index_cfg, cache_threads),
+		.def = 8, .min = 1, .max = UINT32_MAX,
+		.help = "threads doing the 4 KiB index writes and defragmentation "
+		"reads, in bundles of 100 read+write pairs, as the page cache behind "
+		"mmap would" },
+	SHARED_ITEM_TEST_DURATION_SEC(index_cfg),
+	SHARED_ITEM_REPORT_INTERVAL_SEC(index_cfg),
+	SHARED_ITEM_US_HISTOGRAMS(index_cfg),
+	SHARED_ITEM_READ_REQS(index_cfg),
+	SHARED_ITEM_WRITE_REQS(index_cfg),
+	SHARED_ITEM_REPLICATION_FACTOR(index_cfg),
+	SHARED_ITEM_DEFRAG_LWM_PCT(index_cfg),
+	SHARED_ITEM_DISABLE_ODSYNC(index_cfg),
+	SHARED_ITEM_MAX_LAG_SEC(index_cfg),
+	SHARED_ITEM_SCHEDULER_MODE(index_cfg),
 
-	BENCH_ITEM_IO_ERROR_LIMIT(index_cfg),
-	BENCH_ITEM_TOTAL_LATENCY(index_cfg),
+	SHARED_ITEM_IO_ERROR_LIMIT(index_cfg),
+	SHARED_ITEM_TOTAL_LATENCY(index_cfg),
 
-	BENCH_ITEMS_LEGACY(index_cfg),
-
-	FOREIGN("record-bytes"),
-	FOREIGN("record-bytes-range-max"),
-	FOREIGN("large-block-op-kbytes"),
-	FOREIGN("update-pct"),
-	FOREIGN("no-defrag-reads"),
-	FOREIGN("compress-pct"),
-	FOREIGN("commit-to-device"),
-	FOREIGN("commit-min-bytes"),
-	FOREIGN("tomb-raider"),
-	FOREIGN("tomb-raider-sleep-usec"),
-	FOREIGN("storage-read-histogram"),
-	FOREIGN("storage-write-histogram"),
-	FOREIGN("read-size-offset"),
-	FOREIGN("write-size-offset"),
-	FOREIGN("lbr-req-offset"),
-	FOREIGN("lbw-req-offset"),
-	FOREIGN("total-lbw-per-sec"),
-	FOREIGN("direct-frees"),
+	SHARED_ITEMS_LEGACY(index_cfg),
 };
 
 const cfg_table g_index_cfg_table = {
 	.program = "act_index",
-	.other = "act_storage",
+	.other = &g_storage_cfg_table,
 	.items = ITEMS,
 	.n_items = sizeof(ITEMS) / sizeof(ITEMS[0]),
 	.max_devices = INDEX_MAX_DEVICES
@@ -123,7 +106,7 @@ index_cfg_echo(const index_cfg* c, strbuf* sb)
 static int
 finish(index_cfg* c, uint32_t n_cpus, char* err, size_t len)
 {
-	c->n_cpus = bench_cfg_service_threads(&g_index_cfg_table, &c->set,
+	c->n_cpus = shared_cfg_service_threads(&g_index_cfg_table, &c->set,
 			&c->service_threads, c->num_queues, c->threads_per_queue, n_cpus);
 
 	if (c->read_reqs_per_sec == 0 && c->write_reqs_per_sec == 0) {

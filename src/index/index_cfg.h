@@ -29,7 +29,7 @@ typedef struct index_cfg_s {
 	uint32_t max_lag_sec;
 	const char* scheduler_mode;
 
-	// Our additions (beyond.md).
+	// Our additions (docs/beyond.md).
 	uint32_t io_error_limit;
 	bool total_latency;
 

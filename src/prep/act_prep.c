@@ -18,16 +18,15 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "clock.h"
 #include "dev.h"
+#include "devset.h"
 #include "io.h"
 #include "log.h"
 #include "rand.h"
@@ -54,8 +53,11 @@ typedef enum {
 	PHASE_DONE
 } phase;
 
+typedef struct prep_s prep;
+
 typedef struct prep_dev_s {
-	dev d;
+	prep* run;                         // the run it belongs to
+	dev* d;                            // in the run's devset
 	atomic_int phase;
 	atomic_uint_fast64_t next_chunk;   // next chunk to claim
 	atomic_uint_fast64_t bytes_done;   // in this phase
@@ -66,13 +68,18 @@ typedef struct prep_dev_s {
 	pthread_t thread;
 } prep_dev;
 
+// The run's context: every device, and how many have finished.
+struct prep_s {
+	devset set;
+	prep_dev* devs;
+	uint32_t n_devs;
+	atomic_uint n_finished;
+};
+
 //==========================================================
 // Globals.
 //
 
-static prep_dev* g_devs = NULL;
-static uint32_t g_n_devs = 0;
-static atomic_uint g_n_finished = 0;
 
 static const char USAGE[] =
 	"usage: act_prep [--size BYTES] DEVICE...\n"
@@ -105,8 +112,8 @@ static void* prep_device(void* pv);
 static int run_phase(prep_dev* p, phase ph);
 static void* writer(void* pv);
 static int write_tail(prep_dev* p, phase ph, uint8_t* buf);
-static void show_progress(bool final);
-static int wait_for_devices(void);
+static void show_progress(prep* r, bool final);
+static int wait_for_devices(prep* r);
 
 //==========================================================
 // Main.
@@ -178,53 +185,38 @@ main(int argc, char* argv[])
 		.scheduler = NULL,
 		.size_item = "--size"
 	};
-	char err[1024];
 
-	// Check every device before writing to any.
-	for (uint32_t i = 0; i < n; i++) {
-		if (dev_check(names[i], &o, err, sizeof(err)) != 0) {
-			log_error("%s", err);
-			return EXIT_SETUP;
-		}
+	// Check every device before writing to any; undo all if one fails.
+	static prep r;
+
+	if (devset_open(&r.set, names, n, &o) != 0 ||
+			devset_commit(&r.set) != 0) {
+		return EXIT_SETUP;
 	}
 
-	g_devs = calloc(n, sizeof(prep_dev));
+	r.devs = calloc(n, sizeof(prep_dev));
 
-	if (g_devs == NULL) {
+	if (r.devs == NULL) {
 		log_error("out of memory for %" PRIu32 " devices", n);
 		return EXIT_SETUP;
 	}
 
 	for (uint32_t i = 0; i < n; i++) {
-		if (dev_open(&g_devs[i].d, names[i], &o, err, sizeof(err)) != 0) {
-			log_error("%s", err);
+		prep_dev* p = &r.devs[i];
 
-			for (uint32_t j = 0; j < i; j++) {
-				dev_undo(&g_devs[j].d);
-			}
-
-			return EXIT_SETUP;
-		}
-	}
-
-	for (uint32_t i = 0; i < n; i++) {
-		if (dev_commit(&g_devs[i].d, err, sizeof(err)) != 0) {
-			log_error("%s", err);
-			return EXIT_SETUP;
-		}
-
-		g_n_devs++;
-		g_devs[i].n_chunks = g_devs[i].d.size / PREP_CHUNK;
+		p->run = &r;
+		p->d = &r.set.devs[i];
+		p->n_chunks = p->d->size / PREP_CHUNK;
 		log_out("%s size = %" PRIu64 " bytes, %" PRIu64 " large blocks\n",
-				g_devs[i].d.name, g_devs[i].d.size,
-				g_devs[i].d.size / LARGE_BLOCK);
+				p->d->name, p->d->size, p->d->size / LARGE_BLOCK);
 	}
 
+	r.n_devs = n;
 	run_block_signals();
 
 	for (uint32_t i = 0; i < n; i++) {
-		int rv = pthread_create(&g_devs[i].thread, NULL, prep_device,
-				&g_devs[i]);
+		int rv = pthread_create(&r.devs[i].thread, NULL, prep_device,
+				&r.devs[i]);
 
 		if (rv != 0) {
 			log_error("can't start a thread for %s: %s (errno %d)", names[i],
@@ -234,24 +226,21 @@ main(int argc, char* argv[])
 		}
 	}
 
-	int rv = wait_for_devices();
+	int rv = wait_for_devices(&r);
 
 	for (uint32_t i = 0; i < n; i++) {
 		if (rv == EXIT_OK || rv == EXIT_IO) {
-			pthread_join(g_devs[i].thread, NULL);
+			pthread_join(r.devs[i].thread, NULL);
 		}
 
-		if (rv == EXIT_OK && atomic_load(&g_devs[i].failed)) {
+		if (rv == EXIT_OK && atomic_load(&r.devs[i].failed)) {
 			rv = EXIT_IO;
 		}
 	}
 
 	if (rv == EXIT_OK || rv == EXIT_IO) {
-		for (uint32_t i = 0; i < n; i++) {
-			dev_close(&g_devs[i].d);
-		}
-
-		free(g_devs);
+		devset_close(&r.set);
+		free(r.devs);
 	}
 
 	return rv;
@@ -274,7 +263,7 @@ prep_device(void* pv)
 		run_stop(EXIT_IO);
 	}
 
-	atomic_fetch_add(&g_n_finished, 1);
+	atomic_fetch_add(&p->run->n_finished, 1);
 	run_wake_main();
 
 	return NULL;
@@ -284,7 +273,7 @@ static int
 run_phase(prep_dev* p, phase ph)
 {
 	log_out("%s device %s\n", ph == PHASE_CLEAN ? "cleaning" : "salting",
-			p->d.name);
+			p->d->name);
 
 	atomic_store(&p->next_chunk, 0);
 	atomic_store(&p->bytes_done, 0);
@@ -304,7 +293,7 @@ run_phase(prep_dev* p, phase ph)
 	}
 
 	if (n_threads == 0) {
-		log_error("can't start writer threads for %s", p->d.name);
+		log_error("can't start writer threads for %s", p->d->name);
 		return -1;
 	}
 
@@ -319,7 +308,7 @@ run_phase(prep_dev* p, phase ph)
 	uint8_t* buf = dev_alloc_buf(PREP_CHUNK);
 
 	if (buf == NULL) {
-		log_error("out of memory for %s", p->d.name);
+		log_error("out of memory for %s", p->d->name);
 		return -1;
 	}
 
@@ -331,9 +320,9 @@ run_phase(prep_dev* p, phase ph)
 		return -1;
 	}
 
-	if (fsync(p->d.fd) != 0) {
+	if (fsync(p->d->fd) != 0) {
 		log_error("fsync failed on device %s after %s: %s (errno %d)",
-				p->d.name, ph == PHASE_CLEAN ? "cleaning" : "salting",
+				p->d->name, ph == PHASE_CLEAN ? "cleaning" : "salting",
 				strerror(errno), errno);
 		return -1;
 	}
@@ -342,8 +331,8 @@ run_phase(prep_dev* p, phase ph)
 
 	log_note("act_prep: %s %s done: %" PRIu64 " bytes in %.2f s, %.1f MB/s",
 			ph == PHASE_CLEAN ? "cleaning" : "salting",
-			p->d.name, p->d.size, secs, secs > 0.0 ?
-			(double)p->d.size / 1e6 / secs : 0.0);
+			p->d->name, p->d->size, secs, secs > 0.0 ?
+			(double)p->d->size / 1e6 / secs : 0.0);
 
 	return 0;
 }
@@ -357,7 +346,7 @@ writer(void* pv)
 	rand_t rnd;
 
 	if (buf == NULL) {
-		log_error("out of memory for %s", p->d.name);
+		log_error("out of memory for %s", p->d->name);
 		atomic_store(&p->failed, true);
 		return NULL;
 	}
@@ -374,10 +363,10 @@ writer(void* pv)
 		}
 
 		uint64_t off = chunk * PREP_CHUNK;
-		int err = io_write(p->d.fd, buf, PREP_CHUNK, off);
+		int err = io_write(p->d->fd, buf, PREP_CHUNK, off);
 
 		if (err != 0) {
-			io_failed(p->d.name, "write", off, PREP_CHUNK, err);
+			io_failed(p->d->name, "write", off, PREP_CHUNK, err);
 			atomic_store(&p->failed, true);
 			break;
 		}
@@ -397,8 +386,8 @@ static int
 write_tail(prep_dev* p, phase ph, uint8_t* buf)
 {
 	uint64_t off = p->n_chunks * PREP_CHUNK;
-	uint64_t tail = p->d.size - off;
-	uint64_t direct = tail / p->d.min_io * p->d.min_io;
+	uint64_t tail = p->d->size - off;
+	uint64_t direct = tail / p->d->min_io * p->d->min_io;
 	uint64_t rest = tail - direct;
 	rand_t rnd;
 
@@ -416,20 +405,20 @@ write_tail(prep_dev* p, phase ph, uint8_t* buf)
 	}
 
 	if (direct != 0) {
-		int err = io_write(p->d.fd, buf, (size_t)direct, off);
+		int err = io_write(p->d->fd, buf, (size_t)direct, off);
 
 		if (err != 0) {
-			io_failed(p->d.name, "write", off, (size_t)direct, err);
+			io_failed(p->d->name, "write", off, (size_t)direct, err);
 			return -1;
 		}
 	}
 
 	if (rest != 0) {
-		int fd = open(p->d.name, O_WRONLY | O_CLOEXEC);
+		int fd = open(p->d->name, O_WRONLY | O_CLOEXEC);
 
 		if (fd < 0) {
 			log_error("can't open %s for its last %" PRIu64 " bytes: %s "
-					"(errno %d)", p->d.name, rest, strerror(errno), errno);
+					"(errno %d)", p->d->name, rest, strerror(errno), errno);
 			return -1;
 		}
 
@@ -442,7 +431,7 @@ write_tail(prep_dev* p, phase ph, uint8_t* buf)
 		close(fd);
 
 		if (err != 0) {
-			io_failed(p->d.name, "write", off + direct, (size_t)rest, err);
+			io_failed(p->d->name, "write", off + direct, (size_t)rest, err);
 			return -1;
 		}
 	}
@@ -459,51 +448,40 @@ write_tail(prep_dev* p, phase ph, uint8_t* buf)
 // Main thread: show progress until every device is done, or a signal or a
 // failure stops the work. Returns the exit status.
 static int
-wait_for_devices(void)
+wait_for_devices(prep* r)
 {
-	sigset_t set;
 	uint64_t refresh = log_stderr_is_tty() ? TTY_REFRESH_NS : LOG_REFRESH_NS;
 
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGUSR1);
+	while (atomic_load(&r->n_finished) < r->n_devs) {
+		int sig = run_wait(clock_ns() + refresh);
 
-	while (atomic_load(&g_n_finished) < g_n_devs) {
-		struct timespec ts = {
-			.tv_sec = (time_t)(refresh / NS_PER_SEC),
-			.tv_nsec = (long)(refresh % NS_PER_SEC)
-		};
-		int sig = sigtimedwait(&set, NULL, &ts);
-
-		if (sig == SIGINT || sig == SIGTERM) {
+		if (sig != 0) {
 			run_stop(EXIT_SIGNAL + sig);
-			show_progress(true);
+			show_progress(r, true);
 			log_error("stopped by signal %s - the devices are NOT fully "
 					"prepared", run_signal_name(sig));
 			return EXIT_SIGNAL + sig;
 		}
 
-		show_progress(false);
+		show_progress(r, false);
 	}
 
-	show_progress(true);
+	show_progress(r, true);
 
 	return run_stop_code() >= 0 ? run_stop_code() : EXIT_OK;
 }
 
 static void
-show_progress(bool final)
+show_progress(prep* r, bool final)
 {
-	char line[4096];
 	strbuf sb;
 	uint64_t now = clock_ns();
 	bool tty = log_stderr_is_tty();
 
-	sb_init(&sb, line, sizeof(line));
+	sb_init_grow(&sb);
 
-	for (uint32_t i = 0; i < g_n_devs; i++) {
-		prep_dev* p = &g_devs[i];
+	for (uint32_t i = 0; i < r->n_devs; i++) {
+		prep_dev* p = &r->devs[i];
 		int ph = atomic_load(&p->phase);
 
 		if (ph != PHASE_CLEAN && ph != PHASE_SALT) {
@@ -513,31 +491,35 @@ show_progress(bool final)
 		uint64_t done = atomic_load(&p->bytes_done);
 		double secs = (double)(now - p->phase_start_ns) / NS_PER_SEC;
 		double mbps = secs > 0.0 ? (double)done / 1e6 / secs : 0.0;
-		uint32_t pct = (uint32_t)(done * 100 / p->d.size);
+		uint32_t pct = (uint32_t)(done * 100 / p->d->size);
 		uint64_t eta = mbps > 0.0 ?
-				(uint64_t)((double)(p->d.size - done) / 1e6 / mbps) : 0;
+				(uint64_t)((double)(p->d->size - done) / 1e6 / mbps) : 0;
 		const char* what = ph == PHASE_CLEAN ? "cleaning" : "salting";
 
 		if (tty) {
 			sb_printf(&sb, "%s%s %s %3u%% %.0f MB/s ETA %" PRIu64 ":%02" PRIu64
-					":%02" PRIu64, sb.len == 0 ? "" : "  |  ", what, p->d.name,
+					":%02" PRIu64, sb.len == 0 ? "" : "  |  ", what, p->d->name,
 					pct, mbps, eta / 3600, eta / 60 % 60, eta % 60);
 		}
 		else if (final || pct >= p->last_pct_shown + PROGRESS_STEP_PCT) {
 			p->last_pct_shown = pct - pct % PROGRESS_STEP_PCT;
 			log_note("act_prep: %s %s: %u%% %.0f MB/s ETA %" PRIu64 ":%02"
-					PRIu64 ":%02" PRIu64, what, p->d.name, pct, mbps, eta / 3600,
+					PRIu64 ":%02" PRIu64, what, p->d->name, pct, mbps, eta / 3600,
 					eta / 60 % 60, eta % 60);
 		}
 	}
 
 	if (tty) {
-		log_status(line);
+		if (! sb_overflowed(&sb)) {
+			log_status(sb.buf != NULL ? sb.buf : "");
+		}
 
 		if (final) {
 			fputc('\n', stderr);
 		}
 	}
+
+	sb_free(&sb);
 }
 
 //==========================================================

@@ -1,5 +1,5 @@
 /*
- * act_storage.c - the storage device I/O test.
+ * act_storage.c - the storage device I/O test (docs/act_storage.md).
  *
  * Models the device I/O of a database storing records on flash:
  *  - service threads do the client reads (small random reads) and, with
@@ -9,8 +9,8 @@
  *    defragmentation reads;
  *  - optionally, per device, a tomb raider reading the device round and
  *    round.
- * Every thread paces itself on an absolute schedule; the main thread prints
- * cumulative latency histograms every report-interval-sec.
+ * The run harness (harness.h) paces the threads, records latencies and
+ * prints the reports; this file decides what each request is.
  */
 
 #include <errno.h>
@@ -20,15 +20,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
 #include "clock.h"
 #include "dev.h"
+#include "harness.h"
 #include "hist.h"
-#include "io.h"
 #include "log.h"
 #include "rand.h"
-#include "rate.h"
-#include "report.h"
 #include "run.h"
 #include "storage_cfg.h"
 #include "strbuf.h"
@@ -37,13 +34,12 @@
 // Typedefs & constants.
 //
 
-
 // Per-device request geometry, from the config and the device's minimum
-// I/O size.
-typedef struct device_s {
-	dev d;
+// I/O size, and the device's histograms.
+typedef struct geometry_s {
 	uint64_t n_large_blocks;
 	uint64_t usable_bytes;   // whole large blocks only
+	uint32_t min_io;
 	uint32_t read_min;       // small read sizes: read_min + k * min_io
 	uint32_t read_max;
 	uint32_t write_unit;     // commit write granularity
@@ -54,73 +50,62 @@ typedef struct device_s {
 	uint32_t write_size_of[CFG_SIZE_HIST_MAX + 1];
 	hist* reads;
 	hist* writes;
-} device;
+} geometry;
 
-typedef struct service_arg_s {
-	uint32_t ix;
-	uint32_t rate;
-} service_arg;
+// The program's context.
+typedef struct storage_s {
+	storage_cfg cfg;
+	geometry geo[CFG_MAX_DEVICES];
+	hist* reads;
+	hist* writes;
+	hist* lb_reads;
+	hist* lb_writes;
+	hist* total_reads;
+	hist* total_writes;
+	// Statistics hook for tests: how often each histogram size was drawn
+	// (reads, writes), written to the file named by $ACT_SIZE_STATS.
+	atomic_uint_fast64_t size_counts[2][CFG_SIZE_HIST_MAX + 1];
+} storage;
 
-//==========================================================
-// Globals.
-//
-
-static storage_cfg g_cfg;
-static device* g_devices = NULL;
-static uint32_t g_n_devices = 0;
-static report g_report;
-static uint64_t g_start_ns = 0;
-static uint64_t g_max_lag_ns = 0;
-static service_arg* g_service_args = NULL;
-
-static hist* g_reads = NULL;
-static hist* g_writes = NULL;
-static hist* g_lb_reads = NULL;
-static hist* g_lb_writes = NULL;
-static hist* g_total_reads = NULL;
-static hist* g_total_writes = NULL;
-
-static bench_status g_status;
-
-// Statistics hook for tests: how often each histogram size was drawn
-// (reads, writes), written to the file named by $ACT_SIZE_STATS at the end.
-static atomic_uint_fast64_t g_size_counts[2][CFG_SIZE_HIST_MAX + 1];
-
-static const char USAGE[] =
-	"usage: act_storage CONFIG-FILE > LOG\n"
-	"       act_storage --help | --version\n"
-	"\n"
+static const char ABOUT[] =
 	"Runs the storage device I/O test described by CONFIG-FILE (see\n"
-	"config/act_storage.conf for every item and its default) and prints the\n"
-	"log on stdout. Analyse it with analysis/act_latency.py -l LOG.\n"
-	"\n"
-	"WARNING: the test writes over the devices named in device-names;\n"
-	"all data on them is destroyed.\n"
-	"\n"
-	"exit status: 0 done, 1 usage or config error, 2 device or setup\n"
-	"error, 3 load not kept up (max-lag-sec), 4 I/O errors\n"
-	"(io-error-limit), 128+n stopped by signal n\n";
+	"config/act_storage.conf for every item and its default) and prints\n"
+	"the log on stdout. Analyse it with analysis/act_latency.py -l LOG.\n";
 
 //==========================================================
 // Forward declarations.
 //
 
-static int setup_devices(void);
-static int setup_histograms(void);
-static int start_threads(void);
-static void* run_service(void* pv);
-static void* run_large_block_reads(void* pv);
-static void* run_large_block_writes(void* pv);
-static void* run_tomb_raider(void* pv);
-static void do_large_block_io(device* dv, bool write);
+static int load(harness* h, const char* path, uint32_t n_cpus,
+		harness_params* p, char* err, size_t err_len);
+static void echo(harness* h, strbuf* sb);
+static int setup_device(harness* h, uint32_t i, strbuf* sb);
+static void setup_run(harness* h);
+static void finish(harness* h);
+static void service_step(harness_worker* w);
+static void large_block_read_step(harness_worker* w);
+static void large_block_write_step(harness_worker* w);
+static void large_block_step(harness_worker* w, bool write);
+static void tomb_raider_step(harness_worker* w);
 static uint32_t pick_size(rand_t* r, uint32_t min, uint32_t max,
 		uint32_t unit);
-static uint64_t pick_offset(rand_t* r, const device* dv, uint32_t max_size,
+static uint64_t pick_offset(rand_t* r, const geometry* g, uint32_t max_size,
 		uint32_t unit);
-static uint32_t draw_size(rand_t* r, const storage_sizes* sizes,
+static uint32_t draw_size(storage* s, rand_t* r, const storage_sizes* sizes,
 		const uint32_t* size_of, uint32_t which);
-static void write_size_stats(void);
 static uint32_t round_up(uint32_t v, uint32_t to);
+
+static const harness_program PROGRAM = {
+	.name = "act_storage",
+	.test_kind = "Storage device IO test",
+	.about = ABOUT,
+	.table = &g_storage_cfg_table,
+	.load = load,
+	.echo = echo,
+	.setup_device = setup_device,
+	.setup_run = setup_run,
+	.finish = finish
+};
 
 //==========================================================
 // Main.
@@ -129,61 +114,9 @@ static uint32_t round_up(uint32_t v, uint32_t to);
 int
 main(int argc, char* argv[])
 {
-	const char* config_path = NULL;
-	int rv = bench_args(argc, argv, USAGE, &config_path);
+	static storage s;
 
-	if (rv >= 0) {
-		return rv;
-	}
-
-	log_init();
-	bench_banner("Storage device IO test");
-
-	char err[1024];
-
-	if (storage_cfg_load(&g_cfg, config_path, bench_n_cpus(), err,
-			sizeof(err)) != 0) {
-		log_error("%s", err);
-		return EXIT_USAGE;
-	}
-
-	char echo[8192];
-	strbuf sb;
-
-	sb_init(&sb, echo, sizeof(echo));
-	storage_cfg_echo(&g_cfg, &sb);
-	log_text(sb.buf, sb.len);
-
-	io_set_error_limit(g_cfg.io_error_limit);
-	g_max_lag_ns = (uint64_t)g_cfg.max_lag_sec * NS_PER_SEC;
-
-	if (setup_devices() != 0) {
-		return EXIT_SETUP;
-	}
-
-	if (setup_histograms() != 0) {
-		return EXIT_SETUP;
-	}
-
-	bool joined;
-
-	rv = bench_run(start_threads, &g_start_ns, g_cfg.test_duration_sec,
-			g_cfg.report_interval_sec, &g_report, &g_status, &joined);
-	write_size_stats();
-
-	if (! joined) {
-		return rv; // a thread is stuck in an I/O: leave its memory alone
-	}
-
-	for (uint32_t i = 0; i < g_n_devices; i++) {
-		dev_close(&g_devices[i].d);
-	}
-
-	free(g_devices);
-	free(g_service_args);
-	report_free(&g_report);
-
-	return rv;
+	return harness_main(argc, argv, &PROGRAM, &s);
 }
 
 //==========================================================
@@ -191,483 +124,348 @@ main(int argc, char* argv[])
 //
 
 static int
-setup_devices(void)
+load(harness* h, const char* path, uint32_t n_cpus, harness_params* p,
+		char* err, size_t err_len)
 {
-	g_n_devices = g_cfg.devices.n;
-	g_devices = calloc(g_n_devices, sizeof(device));
+	storage_cfg* c = &((storage*)harness_prog(h))->cfg;
 
-	if (g_devices == NULL) {
-		log_error("out of memory for %" PRIu32 " devices", g_n_devices);
+	if (storage_cfg_load(c, path, n_cpus, err, err_len) != 0) {
 		return -1;
 	}
 
-	dev* devs = bench_setup_devices(&g_cfg.devices, g_cfg.file_size_mbytes,
-			g_cfg.disable_odsync, g_cfg.scheduler_mode);
-
-	if (devs == NULL) {
-		return -1;
-	}
-
-	uint32_t lb = g_cfg.large_block_bytes;
-	char lines[CFG_MAX_DEVICES * (CFG_MAX_NAME + 128)];
-	strbuf sb;
-
-	sb_init(&sb, lines, sizeof(lines));
-
-	for (uint32_t i = 0; i < g_n_devices; i++) {
-		device* dv = &g_devices[i];
-
-		dv->d = devs[i];
-
-		uint32_t min_io = dv->d.min_io;
-
-		dv->n_large_blocks = dv->d.size / lb;
-		dv->usable_bytes = dv->n_large_blocks * lb;
-		dv->read_min = round_up(g_cfg.record_stored, min_io);
-		dv->read_max = round_up(g_cfg.record_stored_max, min_io);
-		dv->write_unit = g_cfg.commit_min_bytes > min_io ?
-				g_cfg.commit_min_bytes : min_io;
-		dv->write_min = round_up(g_cfg.record_stored, dv->write_unit);
-		dv->write_max = round_up(g_cfg.record_stored_max, dv->write_unit);
-
-		if (g_cfg.read_sizes.n != 0) {
-			for (uint32_t k = 0; k < g_cfg.read_sizes.n; k++) {
-				dv->read_size_of[k] = round_up(g_cfg.read_sizes.size[k], min_io);
-			}
-
-			dv->read_max = round_up(g_cfg.read_sizes.max_size, min_io);
-		}
-
-		if (g_cfg.write_sizes.n != 0) {
-			for (uint32_t k = 0; k < g_cfg.write_sizes.n; k++) {
-				dv->write_size_of[k] = round_up(g_cfg.write_sizes.size[k],
-						dv->write_unit);
-			}
-
-			dv->write_max = round_up(g_cfg.write_sizes.max_size,
-					dv->write_unit);
-		}
-
-		if (lb % min_io != 0) {
-			log_error("device %s: large-block-op-kbytes %" PRIu32 " is not a "
-					"multiple of its minimum I/O size (%" PRIu32 " bytes)",
-					dv->d.name, g_cfg.large_block_op_kbytes, min_io);
-			goto fail;
-		}
-
-		if (dv->n_large_blocks == 0) {
-			log_error("device %s: size %" PRIu64 " bytes holds no whole large "
-					"block of %" PRIu32 " bytes", dv->d.name, dv->d.size, lb);
-			goto fail;
-		}
-
-		uint32_t biggest = dv->read_max;
-
-		if (g_cfg.commit_to_device && dv->write_max > biggest) {
-			biggest = dv->write_max;
-		}
-
-		if (biggest > dv->usable_bytes) {
-			log_error("device %s: usable size %" PRIu64 " bytes is smaller "
-					"than a record I/O of %" PRIu32 " bytes", dv->d.name,
-					dv->usable_bytes, biggest);
-			goto fail;
-		}
-
-		sb_printf(&sb, "%s size = %" PRIu64 " bytes, %" PRIu64 " large blocks, "
-				"minimum IO size = %" PRIu32 " bytes%s\n", dv->d.name,
-				dv->d.size, dv->n_large_blocks, min_io,
-				dv->d.buffered ? ", buffered" : "");
-	}
-
-	// Only now, with every device checked, may a file shrink.
-	if (bench_commit_devices(devs, g_n_devices) != 0) {
-		free(devs);
-		return -1;
-	}
-
-	for (uint32_t i = 0; i < g_n_devices; i++) {
-		g_devices[i].d = devs[i];
-	}
-
-	sb_printf(&sb, "\n");
-	log_text(sb.buf, sb.len);
-	free(devs);
+	*p = HARNESS_PARAMS_OF(c);
 
 	return 0;
+}
 
-fail:
-	bench_undo_devices(devs, g_n_devices);
-	free(devs);
-
-	return -1;
+static void
+echo(harness* h, strbuf* sb)
+{
+	storage_cfg_echo(&((storage*)harness_prog(h))->cfg, sb);
 }
 
 static int
-setup_histograms(void)
+setup_device(harness* h, uint32_t i, strbuf* sb)
 {
-	bool reads = g_cfg.internal_read_reqs_per_sec != 0;
-	bool lbs = g_cfg.write_reqs_per_sec != 0;
-	bool writes = g_cfg.commit_to_device && lbs;
-	uint32_t cap = 6 + 2 * g_n_devices;
-	char name[REPORT_MAX_NAME];
+	storage* s = harness_prog(h);
+	const storage_cfg* c = &s->cfg;
+	const dev* d = harness_dev(h, i);
+	geometry* g = &s->geo[i];
+	uint32_t lb = c->large_block_bytes;
+	uint32_t min_io = d->min_io;
 
-	if (report_init(&g_report, cap, g_cfg.us_histograms ? HIST_US :
-			HIST_MS) != 0) {
-		log_error("out of memory for histograms");
+	g->min_io = min_io;
+	g->n_large_blocks = d->size / lb;
+	g->usable_bytes = g->n_large_blocks * lb;
+	g->read_min = round_up(c->record_stored, min_io);
+	g->read_max = round_up(c->record_stored_max, min_io);
+	g->write_unit = c->commit_min_bytes > min_io ? c->commit_min_bytes :
+			min_io;
+	g->write_min = round_up(c->record_stored, g->write_unit);
+	g->write_max = round_up(c->record_stored_max, g->write_unit);
+
+	if (c->read_sizes.n != 0) {
+		for (uint32_t k = 0; k < c->read_sizes.n; k++) {
+			g->read_size_of[k] = round_up(c->read_sizes.size[k], min_io);
+		}
+
+		g->read_max = round_up(c->read_sizes.max_size, min_io);
+	}
+
+	if (c->write_sizes.n != 0) {
+		for (uint32_t k = 0; k < c->write_sizes.n; k++) {
+			g->write_size_of[k] = round_up(c->write_sizes.size[k],
+					g->write_unit);
+		}
+
+		g->write_max = round_up(c->write_sizes.max_size, g->write_unit);
+	}
+
+	if (lb % min_io != 0) {
+		log_error("device %s: large-block-op-kbytes %" PRIu32 " is not a "
+				"multiple of its minimum I/O size (%" PRIu32 " bytes)",
+				d->name, c->large_block_op_kbytes, min_io);
 		return -1;
 	}
 
-	if (reads) {
-		g_reads = report_add(&g_report, "reads");
+	if (g->n_large_blocks == 0) {
+		log_error("device %s: size %" PRIu64 " bytes holds no whole large "
+				"block of %" PRIu32 " bytes", d->name, d->size, lb);
+		return -1;
+	}
 
-		for (uint32_t i = 0; i < g_n_devices; i++) {
-			snprintf(name, sizeof(name), "%s-reads", g_devices[i].d.name);
-			g_devices[i].reads = report_add(&g_report, name);
+	uint32_t biggest = g->read_max;
+
+	if (c->commit_to_device && g->write_max > biggest) {
+		biggest = g->write_max;
+	}
+
+	if (biggest > g->usable_bytes) {
+		log_error("device %s: usable size %" PRIu64 " bytes is smaller "
+				"than a record I/O of %" PRIu32 " bytes", d->name,
+				g->usable_bytes, biggest);
+		return -1;
+	}
+
+	sb_printf(sb, "%s size = %" PRIu64 " bytes, %" PRIu64 " large blocks, "
+			"minimum IO size = %" PRIu32 " bytes%s\n", d->name, d->size,
+			g->n_large_blocks, min_io, d->buffered ? ", buffered" : "");
+
+	return 0;
+}
+
+// The histograms (docs/act_storage.md, "Histogram names"), the status line
+// and the thread kinds.
+static void
+setup_run(harness* h)
+{
+	storage* s = harness_prog(h);
+	const storage_cfg* c = &s->cfg;
+	uint32_t n_devices = harness_n_devices(h);
+	bool reads = c->internal_read_reqs_per_sec != 0;
+	bool lbs = c->write_reqs_per_sec != 0;
+	bool writes = c->commit_to_device && lbs;
+
+	if (reads) {
+		s->reads = harness_hist(h, "reads");
+
+		for (uint32_t i = 0; i < n_devices; i++) {
+			s->geo[i].reads = harness_hist(h, "%s-reads",
+					harness_dev(h, i)->name);
 		}
 	}
 
 	if (lbs) {
-		g_lb_reads = report_add(&g_report, "large-block-reads");
-		g_lb_writes = report_add(&g_report, "large-block-writes");
+		s->lb_reads = harness_hist(h, "large-block-reads");
+		s->lb_writes = harness_hist(h, "large-block-writes");
 	}
 
 	if (writes) {
-		g_writes = report_add(&g_report, "writes");
+		s->writes = harness_hist(h, "writes");
 
-		for (uint32_t i = 0; i < g_n_devices; i++) {
-			snprintf(name, sizeof(name), "%s-writes", g_devices[i].d.name);
-			g_devices[i].writes = report_add(&g_report, name);
+		for (uint32_t i = 0; i < n_devices; i++) {
+			s->geo[i].writes = harness_hist(h, "%s-writes",
+					harness_dev(h, i)->name);
 		}
 	}
 
-	if (g_cfg.total_latency) {
+	if (c->total_latency) {
 		if (reads) {
-			g_total_reads = report_add(&g_report, "total-reads");
+			s->total_reads = harness_hist(h, "total-reads");
 		}
 
 		if (writes) {
-			g_total_writes = report_add(&g_report, "total-writes");
+			s->total_writes = harness_hist(h, "total-writes");
 		}
 	}
 
-	g_status.reads = g_reads;
-	g_status.us = g_cfg.us_histograms;
-	g_status.duration_sec = g_cfg.test_duration_sec;
-	bench_status_add(&g_status, "reads", g_reads,
-			g_cfg.internal_read_reqs_per_sec);
-	bench_status_add(&g_status, "writes", g_writes,
-			g_cfg.internal_write_reqs_per_sec);
-	bench_status_add(&g_status, "lb-reads", g_lb_reads,
-			g_cfg.large_block_reads_per_sec);
-	bench_status_add(&g_status, "lb-writes", g_lb_writes,
-			g_cfg.large_block_writes_per_sec);
+	harness_status_reads(h, s->reads);
+	harness_status_rate(h, "reads", s->reads, c->internal_read_reqs_per_sec);
+	harness_status_rate(h, "writes", s->writes,
+			c->internal_write_reqs_per_sec);
+	harness_status_rate(h, "lb-reads", s->lb_reads,
+			c->large_block_reads_per_sec);
+	harness_status_rate(h, "lb-writes", s->lb_writes,
+			c->large_block_writes_per_sec);
 
-	char buf[CFG_MAX_DEVICES * 2 * REPORT_MAX_NAME + 256];
-	strbuf sb;
+	// Service threads: one buffer fits the largest small read or write.
+	uint32_t buf_size = 0;
 
-	sb_init(&sb, buf, sizeof(buf));
-	report_names(&g_report, &sb);
-	log_text(sb.buf, sb.len);
+	for (uint32_t i = 0; i < n_devices; i++) {
+		if (s->geo[i].read_max > buf_size) {
+			buf_size = s->geo[i].read_max;
+		}
 
-	return 0;
+		if (c->commit_to_device && s->geo[i].write_max > buf_size) {
+			buf_size = s->geo[i].write_max;
+		}
+	}
+
+	harness_add_kind(h, &(harness_kind){
+		.name = "service threads",
+		.lag_advice = "ACT can't do the requested load - test stopped - "
+				"try configuring more service-threads",
+		.stall_check = true,
+		.pacing = HARNESS_PACE_SPREAD,
+		.n_threads = c->service_threads,
+		.rate = (double)c->internal_read_reqs_per_sec +
+				(double)c->internal_write_reqs_per_sec,
+		.buf_size = buf_size,
+		.step = service_step
+	});
+
+	harness_add_kind(h, &(harness_kind){
+		.name = "large-block reads",
+		.lag_advice = "drive(s) can't keep up - test stopped",
+		.pacing = HARNESS_PACE_START,
+		.per_device = true,
+		.rate = c->large_block_reads_per_sec,
+		.buf_size = c->large_block_bytes,
+		.step = large_block_read_step
+	});
+
+	harness_add_kind(h, &(harness_kind){
+		.name = "large-block writes",
+		.lag_advice = "drive(s) can't keep up - test stopped",
+		.pacing = HARNESS_PACE_START,
+		.per_device = true,
+		.rate = c->large_block_writes_per_sec,
+		.buf_size = c->large_block_bytes,
+		.step = large_block_write_step
+	});
+
+	if (c->tomb_raider) {
+		harness_add_kind(h, &(harness_kind){
+			.name = "tomb raider",
+			.pacing = HARNESS_PACE_NONE,
+			.per_device = true,
+			.buf_size = c->large_block_bytes,
+			.step = tomb_raider_step
+		});
+	}
 }
 
-static int
-start_threads(void)
+// The statistics hook: one line per histogram size - kind, index, size
+// (before rounding to the device), probability, times drawn.
+static void
+finish(harness* h)
 {
-	uint32_t n_service = g_cfg.service_threads;
-	uint64_t load = (uint64_t)g_cfg.internal_read_reqs_per_sec +
-			g_cfg.internal_write_reqs_per_sec;
-	int rv = 0;
+	storage* s = harness_prog(h);
+	const char* path = getenv("ACT_SIZE_STATS");
 
-	g_start_ns = clock_ns();
+	if (path == NULL || *path == '\0') {
+		return;
+	}
 
-	if (load != 0) {
-		service_arg* args = calloc(n_service, sizeof(service_arg));
+	FILE* f = fopen(path, "w");
 
-		g_service_args = args;
+	if (f == NULL) {
+		log_warn("can't write ACT_SIZE_STATS file %s: %s", path,
+				strerror(errno));
+		return;
+	}
 
-		if (args == NULL) {
-			log_error("out of memory for %" PRIu32 " service threads",
-					n_service);
-			return -1;
-		}
+	const storage_sizes* all[2] = { &s->cfg.read_sizes, &s->cfg.write_sizes };
+	static const char* const kind[2] = { "reads", "writes" };
 
-		// The remainder of load / threads is spread one each over the first
-		// threads, so all threads together do exactly the configured rate.
-		for (uint32_t i = 0; i < n_service && rv == 0; i++) {
-			args[i].ix = i;
-			args[i].rate = (uint32_t)(load / n_service) +
-					(i < load % n_service ? 1 : 0);
-			rv = run_thread_start(run_service, &args[i]);
-		}
-
-		if (rv != 0) {
-			log_error("can't start service thread: %s (errno %d)",
-					strerror(rv), rv);
-			return -1;
+	for (uint32_t w = 0; w < 2; w++) {
+		for (uint32_t i = 0; i < all[w]->n; i++) {
+			fprintf(f, "%s %" PRIu32 " %" PRIu32 " %.6f %" PRIu64 "\n", kind[w],
+					i, all[w]->size[i], all[w]->prob[i],
+					(uint64_t)atomic_load(&s->size_counts[w][i]));
 		}
 	}
 
-	for (uint32_t i = 0; i < g_n_devices && rv == 0; i++) {
-		device* dv = &g_devices[i];
-
-		if (g_cfg.large_block_reads_per_sec > 0.0) {
-			rv = run_thread_start(run_large_block_reads, dv);
-		}
-
-		if (rv == 0 && g_cfg.large_block_writes_per_sec > 0.0) {
-			rv = run_thread_start(run_large_block_writes, dv);
-		}
-
-		if (rv == 0 && g_cfg.tomb_raider) {
-			rv = run_thread_start(run_tomb_raider, dv);
-		}
-	}
-
-	if (rv != 0) {
-		log_error("can't start large-block thread: %s (errno %d)",
-				strerror(rv), rv);
-		return -1;
-	}
-
-	return 0;
+	fclose(f);
 }
 
 //==========================================================
 // Service threads.
 //
 
-static void*
-run_service(void* pv)
+// One client request: a small read, or with commit-to-device a record
+// write, of a random device.
+static void
+service_step(harness_worker* w)
 {
-	const service_arg* arg = pv;
-	uint32_t n_reads = g_cfg.internal_read_reqs_per_sec;
-	uint64_t n_all = (uint64_t)n_reads + g_cfg.internal_write_reqs_per_sec;
-	uint32_t buf_size = 0;
-	rand_t rnd;
+	storage* s = harness_prog(w->h);
+	const storage_cfg* c = &s->cfg;
+	uint32_t n_reads = c->internal_read_reqs_per_sec;
+	uint64_t n_all = (uint64_t)n_reads + c->internal_write_reqs_per_sec;
+	uint32_t ix = (uint32_t)rand_below(&w->rnd, harness_n_devices(w->h));
+	geometry* g = &s->geo[ix];
+	bool write = rand_below(&w->rnd, n_all) >= n_reads;
+	harness_req r = { .dev_ix = ix, .write = write };
 
-	for (uint32_t i = 0; i < g_n_devices; i++) {
-		if (g_devices[i].read_max > buf_size) {
-			buf_size = g_devices[i].read_max;
-		}
-
-		if (g_cfg.commit_to_device && g_devices[i].write_max > buf_size) {
-			buf_size = g_devices[i].write_max;
-		}
+	if (write) {
+		r.op = "write";
+		r.size = c->write_sizes.n != 0 ?
+				draw_size(s, &w->rnd, &c->write_sizes, g->write_size_of, 1) :
+				pick_size(&w->rnd, g->write_min, g->write_max, g->write_unit);
+		r.off = pick_offset(&w->rnd, g, g->write_max, g->write_unit);
+		r.h = s->writes;
+		r.dev_h = g->writes;
+		r.total = s->total_writes;
+		rand_fill_compressible(&w->rnd, w->buf, r.size, c->compress_pct);
+	}
+	else {
+		r.op = "read";
+		r.size = c->read_sizes.n != 0 ?
+				draw_size(s, &w->rnd, &c->read_sizes, g->read_size_of, 0) :
+				pick_size(&w->rnd, g->read_min, g->read_max, g->min_io);
+		r.off = pick_offset(&w->rnd, g, g->read_max, g->min_io);
+		r.h = s->reads;
+		r.dev_h = g->reads;
+		r.total = s->total_reads;
 	}
 
-	uint8_t* buf = dev_alloc_buf(buf_size);
-
-	if (buf == NULL) {
-		log_error("out of memory for a %" PRIu32 "-byte buffer", buf_size);
-		run_stop(EXIT_SETUP);
-		return NULL;
-	}
-
-	if (arg->rate == 0) {
-		free(buf);
-		return NULL;
-	}
-
-	rand_seed(&rnd);
-
-	rate_sched sched;
-
-	rate_init(&sched, g_start_ns, (double)arg->rate,
-			(double)arg->ix / (double)g_cfg.service_threads);
-	rate_wait_start(&sched);
-
-	while (run_going()) {
-		uint64_t due = rate_next_due_ns(&sched);
-		device* dv = &g_devices[rand_below(&rnd, g_n_devices)];
-		bool write = rand_below(&rnd, n_all) >= n_reads;
-		uint32_t size;
-		uint64_t off;
-		int err;
-		uint64_t start;
-
-		if (write) {
-			size = g_cfg.write_sizes.n != 0 ?
-					draw_size(&rnd, &g_cfg.write_sizes, dv->write_size_of, 1) :
-					pick_size(&rnd, dv->write_min, dv->write_max,
-							dv->write_unit);
-			off = pick_offset(&rnd, dv, dv->write_max, dv->write_unit);
-			rand_fill_compressible(&rnd, buf, size, g_cfg.compress_pct);
-			start = clock_ns();
-			err = io_write(dv->d.fd, buf, size, off);
-		}
-		else {
-			size = g_cfg.read_sizes.n != 0 ?
-					draw_size(&rnd, &g_cfg.read_sizes, dv->read_size_of, 0) :
-					pick_size(&rnd, dv->read_min, dv->read_max, dv->d.min_io);
-			off = pick_offset(&rnd, dv, dv->read_max, dv->d.min_io);
-			start = clock_ns();
-			err = io_read(dv->d.fd, buf, size, off);
-		}
-
-		uint64_t end = clock_ns();
-
-		if (err != 0) {
-			if (io_failed(dv->d.name, write ? "write" : "read", off, size,
-					err)) {
-				run_stop(EXIT_IO);
-			}
-		}
-		else if (run_going()) {
-			hist_insert_ns(write ? g_writes : g_reads, end - start);
-			hist_insert_ns(write ? dv->writes : dv->reads, end - start);
-
-			hist* total = write ? g_total_writes : g_total_reads;
-
-			if (total != NULL) {
-				hist_insert_ns(total, end - due);
-			}
-		}
-
-		uint64_t lag = rate_done_and_wait(&sched);
-
-		if (g_max_lag_ns != 0 && lag > g_max_lag_ns && run_going()) {
-			uint64_t took = end - start;
-
-			if (took > g_max_lag_ns) {
-				bench_stall_stop(dv->d.name, write ? "write" : "read", size, off,
-						took, g_cfg.max_lag_sec);
-			}
-			else if (bench_lag_stop(lag, g_cfg.max_lag_sec,
-					"service threads")) {
-				log_error("ACT can't do the requested load - test stopped - "
-						"try configuring more service-threads");
-			}
-
-			break;
-		}
-	}
-
-	free(buf);
-
-	return NULL;
+	harness_io(w, &r);
 }
 
 //==========================================================
 // Large-block threads and tomb raider.
 //
 
-static void*
-run_large_block_reads(void* pv)
+static void
+large_block_read_step(harness_worker* w)
 {
-	do_large_block_io(pv, false);
-
-	return NULL;
-}
-
-static void*
-run_large_block_writes(void* pv)
-{
-	do_large_block_io(pv, true);
-
-	return NULL;
+	large_block_step(w, false);
 }
 
 static void
-do_large_block_io(device* dv, bool write)
+large_block_write_step(harness_worker* w)
 {
-	uint32_t lb = g_cfg.large_block_bytes;
-	uint8_t* buf = dev_alloc_buf(lb);
-	hist* h = write ? g_lb_writes : g_lb_reads;
-	double rate = (write ? g_cfg.large_block_writes_per_sec :
-			g_cfg.large_block_reads_per_sec) / g_n_devices;
-	rand_t rnd;
-
-	if (buf == NULL) {
-		log_error("out of memory for a %" PRIu32 "-byte buffer", lb);
-		run_stop(EXIT_SETUP);
-		return;
-	}
-
-	rand_seed(&rnd);
-
-	rate_sched sched;
-
-	rate_init(&sched, g_start_ns, rate, 0.0);
-
-	while (run_going()) {
-		uint64_t off = rand_below(&rnd, dv->n_large_blocks) * lb;
-		int err;
-
-		if (write) {
-			rand_fill_compressible(&rnd, buf, lb, g_cfg.compress_pct);
-		}
-
-		uint64_t start = clock_ns();
-
-		err = write ? io_write(dv->d.fd, buf, lb, off) :
-				io_read(dv->d.fd, buf, lb, off);
-
-		uint64_t end = clock_ns();
-
-		if (err != 0) {
-			if (io_failed(dv->d.name, write ? "large-block write" :
-					"large-block read", off, lb, err)) {
-				run_stop(EXIT_IO);
-			}
-		}
-		else if (run_going()) {
-			hist_insert_ns(h, end - start);
-		}
-
-		uint64_t lag = rate_done_and_wait(&sched);
-
-		if (g_max_lag_ns != 0 && lag > g_max_lag_ns && run_going()) {
-			if (bench_lag_stop(lag, g_cfg.max_lag_sec, write ?
-					"large-block writes" : "large-block reads")) {
-				log_error("drive(s) can't keep up - test stopped");
-			}
-
-			break;
-		}
-	}
-
-	free(buf);
+	large_block_step(w, true);
 }
 
-static void*
-run_tomb_raider(void* pv)
+// One large block of this thread's device, at a random whole-block offset;
+// a write with fresh random content.
+static void
+large_block_step(harness_worker* w, bool write)
 {
-	device* dv = pv;
-	uint32_t lb = g_cfg.large_block_bytes;
-	uint8_t* buf = dev_alloc_buf(lb);
-	uint64_t sleep_ns = (uint64_t)g_cfg.tomb_raider_sleep_usec * NS_PER_US;
-	uint64_t block = 0;
+	storage* s = harness_prog(w->h);
+	const storage_cfg* c = &s->cfg;
+	uint32_t lb = c->large_block_bytes;
+	harness_req r = {
+		.dev_ix = w->dev_ix,
+		.op = write ? "large-block write" : "large-block read",
+		.write = write,
+		.size = lb,
+		.off = rand_below(&w->rnd, s->geo[w->dev_ix].n_large_blocks) * lb,
+		.h = write ? s->lb_writes : s->lb_reads
+	};
 
-	if (buf == NULL) {
-		log_error("out of memory for a %" PRIu32 "-byte buffer", lb);
-		run_stop(EXIT_SETUP);
-		return NULL;
+	if (write) {
+		rand_fill_compressible(&w->rnd, w->buf, lb, c->compress_pct);
 	}
 
-	while (run_going()) {
-		if (sleep_ns != 0) {
-			run_sleep_until(clock_ns() + sleep_ns);
-		}
+	harness_io(w, &r);
+}
 
-		uint64_t off = block * lb;
-		int err = io_read(dv->d.fd, buf, lb, off);
+// The next large block of this thread's device (w->cursor), after
+// tomb-raider-sleep-usec; round and round; no histogram.
+static void
+tomb_raider_step(harness_worker* w)
+{
+	storage* s = harness_prog(w->h);
+	const storage_cfg* c = &s->cfg;
+	uint64_t sleep_ns = (uint64_t)c->tomb_raider_sleep_usec * NS_PER_US;
+	uint32_t lb = c->large_block_bytes;
 
-		if (err != 0 && io_failed(dv->d.name, "tomb-raider read", off, lb,
-				err)) {
-			run_stop(EXIT_IO);
-		}
-
-		if (++block == dv->n_large_blocks) {
-			block = 0;
-		}
+	if (sleep_ns != 0) {
+		run_sleep_until(clock_ns() + sleep_ns);
 	}
 
-	free(buf);
+	harness_io(w, &(harness_req){
+		.dev_ix = w->dev_ix,
+		.op = "tomb-raider read",
+		.size = lb,
+		.off = w->cursor * lb
+	});
 
-	return NULL;
+	if (++w->cursor == s->geo[w->dev_ix].n_large_blocks) {
+		w->cursor = 0;
+	}
 }
 
 //==========================================================
@@ -684,59 +482,26 @@ pick_size(rand_t* r, uint32_t min, uint32_t max, uint32_t unit)
 	return min + (uint32_t)rand_below(r, (max - min) / unit + 1) * unit;
 }
 
-// A size drawn from a size histogram's distribution (advanced-sizing.md),
+// A size drawn from a size histogram's distribution (docs/advanced-sizing.md),
 // as rounded for the device; counted for the statistics hook.
 static uint32_t
-draw_size(rand_t* r, const storage_sizes* sizes, const uint32_t* size_of,
-		uint32_t which)
+draw_size(storage* s, rand_t* r, const storage_sizes* sizes,
+		const uint32_t* size_of, uint32_t which)
 {
 	uint32_t i = storage_sizes_pick(sizes, rand_unit(r));
 
-	atomic_fetch_add_explicit(&g_size_counts[which][i], 1,
+	atomic_fetch_add_explicit(&s->size_counts[which][i], 1,
 			memory_order_relaxed);
 
 	return size_of[i];
 }
 
-static void
-write_size_stats(void)
-{
-	const char* path = getenv("ACT_SIZE_STATS");
-
-	if (path == NULL || *path == '\0') {
-		return;
-	}
-
-	FILE* f = fopen(path, "w");
-
-	if (f == NULL) {
-		log_warn("can't write ACT_SIZE_STATS file %s: %s", path,
-				strerror(errno));
-		return;
-	}
-
-	const storage_sizes* all[2] = { &g_cfg.read_sizes, &g_cfg.write_sizes };
-	static const char* const kind[2] = { "reads", "writes" };
-
-	// One line per histogram size: kind, index, size (before rounding to
-	// the device), probability, times drawn.
-	for (uint32_t w = 0; w < 2; w++) {
-		for (uint32_t i = 0; i < all[w]->n; i++) {
-			fprintf(f, "%s %" PRIu32 " %" PRIu32 " %.6f %" PRIu64 "\n", kind[w],
-					i, all[w]->size[i], all[w]->prob[i],
-					(uint64_t)atomic_load(&g_size_counts[w][i]));
-		}
-	}
-
-	fclose(f);
-}
-
 // A unit-aligned offset such that the largest possible I/O still ends
 // inside the usable (whole large block) area.
 static uint64_t
-pick_offset(rand_t* r, const device* dv, uint32_t max_size, uint32_t unit)
+pick_offset(rand_t* r, const geometry* g, uint32_t max_size, uint32_t unit)
 {
-	uint64_t n_slots = (dv->usable_bytes - max_size) / unit + 1;
+	uint64_t n_slots = (g->usable_bytes - max_size) / unit + 1;
 
 	return rand_below(r, n_slots) * unit;
 }

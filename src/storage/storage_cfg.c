@@ -16,7 +16,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bench_cfg.h"
+#include "index_cfg.h"
+#include "shared_cfg.h"
 
 //==========================================================
 // Typedefs & constants.
@@ -25,81 +26,118 @@
 #define OFF(f) offsetof(storage_cfg, f)
 
 static const cfg_item ITEMS[] = {
-	BENCH_ITEM_DEVICE_NAMES(storage_cfg),
-	BENCH_ITEM_FILE_SIZE_MBYTES(storage_cfg),
-	BENCH_ITEM_SERVICE_THREADS(storage_cfg),
-	BENCH_ITEM_TEST_DURATION_SEC(storage_cfg),
-	BENCH_ITEM_REPORT_INTERVAL_SEC(storage_cfg),
-	BENCH_ITEM_US_HISTOGRAMS(storage_cfg),
-	BENCH_ITEM_READ_REQS(storage_cfg),
-	BENCH_ITEM_WRITE_REQS(storage_cfg),
-	{ "record-bytes", CFG_U32, OFF(record_bytes), 1536, 0,
-		STORAGE_MAX_RECORD_BYTES, 0, NULL, NULL, "record size in bytes (0 "
-		"only with size histograms)" },
-	{ "record-bytes-range-max", CFG_U32, OFF(record_bytes_range_max), 0, 0,
-		STORAGE_MAX_RECORD_BYTES, 0, NULL, NULL, "if not 0, record sizes are "
-		"uniform from record-bytes to this" },
-	{ "large-block-op-kbytes", CFG_U32, OFF(large_block_op_kbytes), 128, 1,
-		STORAGE_MAX_LB_KBYTES, 0, NULL, NULL, "size of large-block reads and "
-		"writes in KiB, a power of 2" },
-	BENCH_ITEM_REPLICATION_FACTOR(storage_cfg),
-	{ "update-pct", CFG_U32, OFF(update_pct), 0, 0, 100, 0, NULL, NULL,
-		"percent of writes that are updates (each adds a read)" },
-	BENCH_ITEM_DEFRAG_LWM_PCT(storage_cfg),
-	{ "no-defrag-reads", CFG_FLAG, OFF(no_defrag_reads), 0, 0, 0, 0, NULL,
-		NULL, "do no large-block reads" },
-	{ "compress-pct", CFG_U32, OFF(compress_pct), 100, 0, 100, 0, NULL, NULL,
-		"written data compresses to about this percent" },
-	BENCH_ITEM_DISABLE_ODSYNC(storage_cfg),
-	{ "commit-to-device", CFG_FLAG, OFF(commit_to_device), 0, 0, 0, 0, NULL,
-		NULL, "each write is also a small synchronous record write" },
-	{ "commit-min-bytes", CFG_U32, OFF(commit_min_bytes), 0, 0, UINT32_MAX,
-		CFG_ECHO_IF, NULL, "commit-to-device", "commit write granularity, a "
-		"power of 2 (0 = minimum I/O size)" },
-	{ "tomb-raider", CFG_FLAG, OFF(tomb_raider), 0, 0, 0, 0, NULL, NULL,
-		"per device, read the whole device in large blocks, round and "
-		"round" },
-	{ "tomb-raider-sleep-usec", CFG_U32, OFF(tomb_raider_sleep_usec), 0, 0,
-		UINT32_MAX, 0, NULL, NULL, "tomb raider sleep before each read" },
-	BENCH_ITEM_MAX_LAG_SEC(storage_cfg),
-	BENCH_ITEM_SCHEDULER_MODE(storage_cfg),
+	SHARED_ITEM_DEVICE_NAMES(storage_cfg),
+	SHARED_ITEM_FILE_SIZE_MBYTES(storage_cfg),
+	SHARED_ITEM_SERVICE_THREADS(storage_cfg),
+	SHARED_ITEM_TEST_DURATION_SEC(storage_cfg),
+	SHARED_ITEM_REPORT_INTERVAL_SEC(storage_cfg),
+	SHARED_ITEM_US_HISTOGRAMS(storage_cfg),
+	SHARED_ITEM_READ_REQS(storage_cfg),
+	SHARED_ITEM_WRITE_REQS(storage_cfg),
+	{ .name = "record-bytes", .type = CFG_U32, .offset = OFF(record_bytes),
+		.def = 1536, .min = 0, .max = STORAGE_MAX_RECORD_BYTES,
+		.help = "record size in bytes, stored rounded up to 16; small reads "
+		"are that rounded up to the device's minimum I/O size (0 only with "
+		"the size histograms)" },
+	{ .name = "record-bytes-range-max", .type = CFG_U32,
+		.offset = OFF(record_bytes_range_max),
+		.def = 0, .min = 0, .max = STORAGE_MAX_RECORD_BYTES,
+		.help = "0 = every record is record-bytes; else record sizes are "
+		"uniform from record-bytes up to this" },
+	{ .name = "large-block-op-kbytes", .type = CFG_U32,
+		.offset = OFF(large_block_op_kbytes),
+		.def = 128, .min = 1, .max = STORAGE_MAX_LB_KBYTES, .pow2 = true,
+		.help = "size in KiB of the large-block reads and writes (write "
+		"buffers flushed, defragmentation)" },
+	SHARED_ITEM_REPLICATION_FACTOR(storage_cfg),
+	{ .name = "update-pct", .type = CFG_U32, .offset = OFF(update_pct),
+		.def = 0, .min = 0, .max = 100,
+		.help = "percent of writes that are updates: each also reads the "
+		"record" },
+	SHARED_ITEM_DEFRAG_LWM_PCT(storage_cfg),
+	{ .name = "no-defrag-reads", .type = CFG_FLAG,
+		.offset = OFF(no_defrag_reads),
+		.def = 0,
+		.help = "skip the large-block (defragmentation) reads" },
+	{ .name = "compress-pct", .type = CFG_U32, .offset = OFF(compress_pct),
+		.def = 100, .min = 0, .max = 100,
+		.help = "written data compresses to about this percent of its size "
+		"(100 = random data)" },
+	SHARED_ITEM_DISABLE_ODSYNC(storage_cfg),
+	{ .name = "commit-to-device", .type = CFG_FLAG,
+		.offset = OFF(commit_to_device),
+		.def = 0,
+		.help = "each client write is also a small synchronous record write "
+		"(the 'writes' histograms); large-block writes then only model "
+		"defragmentation; not with disable-odsync" },
+	{ .name = "commit-min-bytes", .type = CFG_U32,
+		.offset = OFF(commit_min_bytes),
+		.def = 0, .min = 0, .max = UINT32_MAX, .flags = CFG_ECHO_IF,
+		.echo_if = "commit-to-device",
+		.help = "size granularity of commit-to-device writes: 0 (the "
+		"device's minimum I/O size) or a power of 2 up to the large block" },
+	{ .name = "tomb-raider", .type = CFG_FLAG, .offset = OFF(tomb_raider),
+		.def = 0,
+		.help = "per device, also read the whole device one large block at "
+		"a time, round and round" },
+	{ .name = "tomb-raider-sleep-usec", .type = CFG_U32,
+		.offset = OFF(tomb_raider_sleep_usec),
+		.def = 0, .min = 0, .max = UINT32_MAX,
+		.help = "microseconds the tomb raider sleeps before each read" },
+	SHARED_ITEM_MAX_LAG_SEC(storage_cfg),
+	SHARED_ITEM_SCHEDULER_MODE(storage_cfg),
 
-	{ "storage-read-histogram", CFG_SIZE_HIST, OFF(read_hist), 0, 0, 0,
-		CFG_ECHO_SET, NULL, NULL, "sizes of the small reads: % of reads over "
-		"2^k bytes, k = 0, 1, ... (the server's device-read-size)" },
-	{ "storage-write-histogram", CFG_SIZE_HIST, OFF(write_hist), 0, 0, 0,
-		CFG_ECHO_SET, NULL, NULL, "sizes of the records written: % of "
-		"writes over 2^k bytes (the server's device-write-size)" },
-	{ "read-size-offset", CFG_U32, OFF(read_size_offset), 100, 1, 1000,
-		CFG_ECHO_SET, NULL, NULL, "percent applied to the read histogram's "
-		"sizes" },
-	{ "write-size-offset", CFG_U32, OFF(write_size_offset), 100, 1, 1000,
-		CFG_ECHO_SET, NULL, NULL, "percent applied to the write histogram's "
-		"sizes" },
-	{ "lbr-req-offset", CFG_U32, OFF(lbr_req_offset), 100, 0, 1000,
-		CFG_ECHO_SET, NULL, NULL, "percent applied to the large-block read "
+	{ .name = "storage-read-histogram", .type = CFG_SIZE_HIST,
+		.offset = OFF(read_hist),
+		.flags = CFG_ECHO_SET | CFG_DEFAULT_NONE, .def_text = "unset",
+		.help = "sizes of the small reads, from the server's "
+		"device-read-size histogram: % of reads over 2^k bytes for k = 0, "
+		"1, 2 ..., comma separated, the last 0" },
+	{ .name = "storage-write-histogram", .type = CFG_SIZE_HIST,
+		.offset = OFF(write_hist),
+		.flags = CFG_ECHO_SET | CFG_DEFAULT_NONE, .def_text = "unset",
+		.help = "sizes of the records written, from the server's "
+		"device-write-size histogram: % of writes over 2^k bytes for k = 0, "
+		"1, 2 ..., comma separated, the last 0" },
+	{ .name = "read-size-offset", .type = CFG_U32,
+		.offset = OFF(read_size_offset),
+		.def = 100, .min = 1, .max = 1000, .flags = CFG_ECHO_SET,
+		.help = "percent applied to the sizes of storage-read-histogram" },
+	{ .name = "write-size-offset", .type = CFG_U32,
+		.offset = OFF(write_size_offset),
+		.def = 100, .min = 1, .max = 1000, .flags = CFG_ECHO_SET,
+		.help = "percent applied to the sizes of storage-write-histogram" },
+	{ .name = "lbr-req-offset", .type = CFG_U32,
+		.offset = OFF(lbr_req_offset),
+		.def = 100, .min = 0, .max = 1000, .flags = CFG_ECHO_SET,
+		.help = "percent applied to the large-block (defragmentation) read "
 		"rate" },
-	{ "lbw-req-offset", CFG_U32, OFF(lbw_req_offset), 100, 0, 1000,
-		CFG_ECHO_SET, NULL, NULL, "percent applied to the large-block write "
-		"rate" },
-	{ "total-lbw-per-sec", CFG_U32, OFF(total_lbw_per_sec), 0, 1,
-		UINT32_MAX, CFG_ECHO_SET, NULL, NULL, "large-block writes per second "
-		"seen on the node (with direct-frees)" },
-	{ "direct-frees", CFG_U32, OFF(direct_frees), 0, 0, UINT32_MAX,
-		CFG_ECHO_SET, NULL, NULL, "blocks per second freed without defrag "
-		"(with total-lbw-per-sec)" },
+	{ .name = "lbw-req-offset", .type = CFG_U32,
+		.offset = OFF(lbw_req_offset),
+		.def = 100, .min = 0, .max = 1000, .flags = CFG_ECHO_SET,
+		.help = "percent applied to the large-block write rate" },
+	{ .name = "total-lbw-per-sec", .type = CFG_U32,
+		.offset = OFF(total_lbw_per_sec),
+		.def = 0, .min = 1, .max = UINT32_MAX,
+		.flags = CFG_ECHO_SET | CFG_DEFAULT_NONE, .def_text = "unset",
+		.help = "large-block writes per second seen on the node (server "
+		"drv_ssd log); with direct-frees, large-block reads are scaled by "
+		"(total - direct) / total" },
+	{ .name = "direct-frees", .type = CFG_U32, .offset = OFF(direct_frees),
+		.def = 0, .min = 0, .max = UINT32_MAX,
+		.flags = CFG_ECHO_SET | CFG_DEFAULT_NONE, .def_text = "unset",
+		.help = "blocks per second freed without defragmentation (server "
+		"drv_ssd log), at most total-lbw-per-sec; only with it" },
 
-	BENCH_ITEM_IO_ERROR_LIMIT(storage_cfg),
-	BENCH_ITEM_TOTAL_LATENCY(storage_cfg),
+	SHARED_ITEM_IO_ERROR_LIMIT(storage_cfg),
+	SHARED_ITEM_TOTAL_LATENCY(storage_cfg),
 
-	BENCH_ITEMS_LEGACY(storage_cfg),
-
-	{ "cache-threads", CFG_FOREIGN, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+	SHARED_ITEMS_LEGACY(storage_cfg),
 };
 
 const cfg_table g_storage_cfg_table = {
 	.program = "act_storage",
-	.other = "act_index",
+	.other = &g_index_cfg_table,
 	.items = ITEMS,
 	.n_items = sizeof(ITEMS) / sizeof(ITEMS[0]),
 	.max_devices = 128
@@ -258,7 +296,7 @@ finish(storage_cfg* c, uint32_t n_cpus, char* err, size_t len)
 {
 	const cfg_table* t = &g_storage_cfg_table;
 
-	c->n_cpus = bench_cfg_service_threads(t, &c->set, &c->service_threads,
+	c->n_cpus = shared_cfg_service_threads(t, &c->set, &c->service_threads,
 			c->num_queues, c->threads_per_queue, n_cpus);
 
 	if (c->read_reqs_per_sec == 0 && c->write_reqs_per_sec == 0) {
@@ -275,12 +313,7 @@ finish(storage_cfg* c, uint32_t n_cpus, char* err, size_t len)
 		return -1;
 	}
 
-	if (! is_pow2(c->large_block_op_kbytes)) {
-		snprintf(err, len, "config item 'large-block-op-kbytes': %" PRIu32
-				" is not a power of 2", c->large_block_op_kbytes);
-		return -1;
-	}
-
+	// large-block-op-kbytes is a power of 2 (the table's pow2).
 	c->large_block_bytes = c->large_block_op_kbytes * 1024;
 
 	if (c->commit_min_bytes != 0 && (! is_pow2(c->commit_min_bytes) ||
@@ -396,7 +429,7 @@ derive(storage_cfg* c, char* err, size_t len)
 			original_lb_rate * (amplification - 1.0) :
 			c->large_block_reads_per_sec;
 
-	// advanced-sizing.md: the paper's fine adjustments.
+	// docs/advanced-sizing.md: the paper's fine adjustments.
 	c->large_block_reads_per_sec *= c->lbr_req_offset / 100.0;
 	c->large_block_writes_per_sec *= c->lbw_req_offset / 100.0;
 

@@ -52,11 +52,11 @@ typedef struct storage_cfg_s {
 	uint32_t max_lag_sec;
 	const char* scheduler_mode;
 
-	// Our additions (beyond.md).
+	// Our additions (docs/beyond.md).
 	uint32_t io_error_limit;
 	bool total_latency;
 
-	// Workloads from production (advanced-sizing.md).
+	// Workloads from production (docs/advanced-sizing.md).
 	cfg_size_hist read_hist;
 	cfg_size_hist write_hist;
 	uint32_t read_size_offset;

@@ -4,7 +4,7 @@
     python3 tests/analysis/make_fixtures.py
 
 The logs are deterministic (seeded), small, and follow
-shared/spec/log-format.md; each exercises one thing (see FIXTURES).  They
+docs/log-format.md; each exercises one thing (see FIXTURES).  They
 are checked in: run this only to change them, then review the expected
 outputs in fixtures/expected (the tests print a diff).
 example_storage.log and the latency_*.txt files are copies of the reference
@@ -51,7 +51,7 @@ INDEX_DERIVED = [
 
 
 def histogram_lines(name, counts):
-    """A histogram as act_storage prints it (log-format.md, section 5)."""
+    """A histogram as act_storage prints it (docs/log-format.md, section 5)."""
     lines = ["%s (%d total)" % (name, sum(counts))]
     entries = [" (%02d: %010d)" % (b, c) for b, c in enumerate(counts) if c]
     for i in range(0, len(entries), 4):

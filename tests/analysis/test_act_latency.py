@@ -8,7 +8,7 @@
 - fixture outputs: fixture logs (fixtures/, written by make_fixtures.py)
   with their expected outputs and exit statuses (fixtures/expected/);
 - unit tests of the parse -> compute -> format functions;
-- the streaming parser against a plain line-by-line reading of the spec,
+- the streaming parser against a plain line-by-line reading of docs/log-format.md,
   with tiny read sizes, logs cut anywhere, irregular logs;
 - every error path: exit status 2, one message, no traceback;
 - --check / --criteria, --json (cross-checked with the table), --plot
@@ -111,11 +111,11 @@ def analyse_bytes(data, argv, chunk_size=al.CHUNK_SIZE, stderr=None):
 
 
 # ---------------------------------------------------------------------------
-# A plain reading of the spec, line by line, to check the fast parser.
+# A plain reading of docs/log-format.md, line by line, to check the fast parser.
 
 def naive_reports(text, names):
     """{time: {name: (total, {bucket: count}) or None if cut short}} from a
-    log's text, following log-format.md line by line; a partial last line
+    log's text, following docs/log-format.md line by line; a partial last line
     is dropped."""
     if not text.endswith("\n"):
         text = text[:text.rfind("\n") + 1]
@@ -263,7 +263,7 @@ class FixtureOutputs(unittest.TestCase):
 
     def test_expected_numbers_match_the_plain_reading(self):
         # The checked-in tables were written by the script; check their
-        # numbers against the spec's formula applied line by line.
+        # numbers against docs/act_latency.md's formula applied line by line.
         for expected, log, args, status in CASES:
             with self.subTest(case=expected, args=args):
                 a = al.parse_args(["-l", log] + args.split())

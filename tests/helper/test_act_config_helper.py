@@ -41,7 +41,7 @@ PAPER_WRITE_HIST = ("100.00,100.00,100.00,100.00,100.00,100.00,100.00,"
                     "100.00,100.00,100.00,85.72,85.72,71.44,57.11,42.90,"
                     "28.44,14.26,0.00")
 
-# Every item act_storage accepts (spec act_storage.md and advanced-sizing.md).
+# Every item act_storage accepts (spec docs/act_storage.md and docs/advanced-sizing.md).
 STORAGE_ITEMS = {
     "device-names", "file-size-mbytes", "service-threads",
     "test-duration-sec", "report-interval-sec", "microsecond-histograms",

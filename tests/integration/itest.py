@@ -4,7 +4,7 @@ Not a test itself (the runner only runs test_*.py). Provides: locating the
 binaries (env ACT_BIN, default target/bin) and analysis/act_latency.py,
 temporary directories for file-backed devices, writing configs, running a
 binary with a timeout, a strict parser of the log layout of
-spec/log-format.md (act_storage's, and act_index's via parse_index_log),
+docs/log-format.md (act_storage's, and act_index's via parse_index_log),
 per-interval rates, act_prep salt checks, directory snapshots, loop device
 and mount helpers, and a small result collector (exit 0 pass, 1 fail,
 77 skip).
@@ -14,6 +14,7 @@ import hashlib
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -21,6 +22,17 @@ import threading
 import time
 
 PASS, FAIL, SKIP = 0, 1, 77
+
+
+def _terminated(signum, _frame):
+    """SIGTERM (the runner's timeout): leave like an exception would, so
+    `with` blocks and `finally` clauses remove temporary files, unmount and
+    detach loop devices."""
+    raise SystemExit("FAIL: terminated by signal %d (timeout?)" % signum)
+
+
+if threading.current_thread() is threading.main_thread():
+    signal.signal(signal.SIGTERM, _terminated)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -30,7 +42,7 @@ BUCKET_RE = re.compile(r" \((\d\d): (\d{10,})\)")
 DEVICE_LINE_RE = re.compile(
     r"^(?P<name>\S+) size = (?P<size>\d+) bytes, (?P<nlb>\d+) large blocks, "
     r"minimum IO size = (?P<minio>\d+) bytes(?P<buffered>, buffered)?$")
-# act_index's device line (log-format.md 3); ", buffered" as in act_storage's
+# act_index's device line (docs/log-format.md 3); ", buffered" as in act_storage's
 # when the file system refuses O_DIRECT.
 INDEX_DEVICE_LINE_RE = re.compile(
     r"^(?P<name>\S+) size = (?P<size>\d+) bytes(?P<buffered>, buffered)?$")
@@ -278,7 +290,7 @@ def run_parallel(jobs, timeout=60):
 
 
 # ----------------------------------------------------------------------------
-# Parsing a log (spec/log-format.md).
+# Parsing a log (docs/log-format.md).
 
 class ParseError(Exception):
     def __init__(self, line_no, msg, line=None):

@@ -1,4 +1,4 @@
-"""Description: workloads from production (advanced-sizing.md) end to end.
+"""Description: workloads from production (docs/advanced-sizing.md) end to end.
 
 1. The paper's "Final ACT Configuration" (config/examples/paper_final.conf)
    runs as printed, with only the device name changed to a file (plus

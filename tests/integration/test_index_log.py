@@ -3,11 +3,11 @@
 A 6 s run on one pre-filled 64 MiB file (file-size-mbytes 64, read 2000,
 write 1000, service-threads 4): the header compared line by line with the
 expected text (banner `Index device IO test`, ACT-INDEX CONFIGURATION in
-act_index.md's echo order with exact values, DERIVED CONFIGURATION with
+docs/act_index.md's echo order with exact values, DERIVED CONFIGURATION with
 service-thread-reads-per-sec 3000 and cache-thread-reads-and-writes-per-sec
 2000, the device line `<name> size = 67108864 bytes`, HISTOGRAM NAMES
 reads, <dev>-reads, writes, <dev>-writes), then reports after 1..6 sec as
-in log-format.md and nothing after them; exit 0. Rates: reads must be
+in docs/log-format.md and nothing after them; exit 0. Rates: reads must be
 service 3000 + cache 2000 = 5000/s and writes 2000/s, the mean over
 intervals 2..6 within 5%, each interval within 25% (cache threads work in
 bundles of 100 pairs). analysis/act_latency.py -l LOG -t 1 -h reads -h
@@ -30,7 +30,7 @@ INTERVAL_TOL = 0.25
 
 
 def expected_config(dev, **over):
-    """act_index.md's echo order, with this test's values."""
+    """docs/act_index.md's echo order, with this test's values."""
     items = [
         ("device-names", dev),
         ("num-devices", "1"),

@@ -1,4 +1,4 @@
-"""Description: act_storage's whole log, line by line, against log-format.md.
+"""Description: act_storage's whole log, line by line, against docs/log-format.md.
 
 A 7 s run (1 file-backed device of 64 MiB, read 2000 write 1000,
 service-threads 4): banner, the config echo in the reference's order with

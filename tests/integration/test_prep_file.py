@@ -17,7 +17,7 @@ h:mm:ss` appear. (3) `--size 10M` on a nonexistent file creates it at
 exactly 10 MiB, salted; `--size 8M` on a 12 MiB file sizes it to 8 MiB,
 salted; a 0-byte file without --size exits 2, untouched; `act_prep a b`
 salts both; a 100-byte file (`--size 100`), smaller than any O_DIRECT
-I/O, is prepared too (act_prep.md: the whole size, a tail smaller than the
+I/O, is prepared too (docs/act_prep.md: the whole size, a tail smaller than the
 I/O size included).
 """
 

@@ -1,15 +1,18 @@
 /*
  * Description: config parsing - numbers (decimal with leading zeros, no
  * junk, 32-bit overflow), flags, separators, comments, duplicates, device
- * lists, unknown / foreign / legacy items, and every item of the
- * act_storage table accepted at its limits and rejected just beyond them
- * with a message naming the item and the value.
+ * lists, unknown / other-program / legacy items, the "did you mean" hint
+ * for misspelt items (both programs), and every item of the act_storage
+ * table accepted at its limits and rejected just beyond them (and, for
+ * power-of-2 items, off a power of 2) with a message naming the item and
+ * the value.
  */
 
 #include <stdbool.h>
 #include <stdlib.h>
 
 #include "cfg.h"
+#include "index_cfg.h"
 #include "storage_cfg.h"
 #include "unit.h"
 
@@ -78,10 +81,20 @@ static const text_case TEXTS[] = {
 	{ "CRLF line ends", "device-names: /dev/x\r\ntest-duration-sec: 10\r\n"
 		"read-reqs-per-sec: 2000\r\nservice-threads: 4\r\n"
 		"record-bytes: 100\r\n", NULL },
-	{ "unknown item", BASE "record-byte: 100\n",
-		"unknown config item 'record-byte' (line 6)" },
+	{ "unknown item, close to one", BASE "record-byte: 100\n",
+		"unknown config item 'record-byte' - did you mean 'record-bytes'? "
+		"(line 6)" },
+	{ "unknown item, nothing close", BASE "no-such-item: 100\n",
+		"unknown config item 'no-such-item' (line 6)" },
+	{ "large block not a power of 2", BASE "large-block-op-kbytes: 100\n",
+		"config item 'large-block-op-kbytes': 100 is not a power of 2 "
+		"(line 6)" },
+	{ "large block not a power of 2, then one", BASE
+		"large-block-op-kbytes: 3\nlarge-block-op-kbytes: 256\n",
+		"config item 'large-block-op-kbytes': 3 is not a power of 2 "
+		"(line 6)" },
 	{ "index-only item", BASE "cache-threads: 8\n",
-		"config item 'cache-threads' applies to act_index only" },
+		"config item 'cache-threads' applies to act_index only (line 6)" },
 	{ "junk after number", BASE "record-bytes: 2000abc\n",
 		"config item 'record-bytes': '2000abc' is not a decimal number" },
 	{ "exponent", BASE "record-bytes: 5e1\n",
@@ -270,6 +283,30 @@ test_every_item_limits(void)
 			free(c);
 		}
 
+		// A power-of-2 item refuses the first non-power of 2 in range.
+		if (item->pow2) {
+			uint32_t v = item->min < 3 ? 3 : item->min;
+
+			while (v <= item->max && (v & (v - 1)) == 0) {
+				v++;
+			}
+
+			storage_cfg* c = calloc(1, sizeof(*c));
+			cfg_set set;
+			char line[128];
+			char err[CFG_ERR_LEN] = "";
+			char want[128];
+
+			cfg_defaults(t, c, &set);
+			snprintf(line, sizeof(line), "%s: %" PRIu32, item->name, v);
+			CHECK(cfg_apply_line(t, c, &set, line, err, sizeof(err)) != 0,
+					"'%s' accepted", line);
+			snprintf(want, sizeof(want), "config item '%s': %" PRIu32
+					" is not a power of 2", item->name, v);
+			CHECK_STR(line, want, err);
+			free(c);
+		}
+
 		uint32_t good[2] = { item->min, item->max };
 
 		for (int g = 0; g < 2; g++) {
@@ -324,6 +361,102 @@ test_every_flag(void)
 	}
 }
 
+// "Did you mean": cfg_suggest alone, then the whole message of
+// cfg_apply_line. want NULL: no suggestion.
+typedef struct {
+	const cfg_table* t;
+	const char* name;
+	const char* want;
+} suggest_case;
+
+static const suggest_case SUGGESTS[] = {
+	{ &g_storage_cfg_table, "read-req-per-sec", "read-reqs-per-sec" },
+	{ &g_storage_cfg_table, "record-byte", "record-bytes" },
+	{ &g_storage_cfg_table, "recordbytes", "record-bytes" },
+	{ &g_storage_cfg_table, "record--bytes", "record-bytes" },
+	{ &g_storage_cfg_table, "bytes-record", "record-bytes" },
+	{ &g_storage_cfg_table, "Record-Bytes", "record-bytes" },
+	{ &g_storage_cfg_table, "read_reqs_per_sec", "read-reqs-per-sec" },
+	{ &g_storage_cfg_table, "wrte-reqs-per-sec", "write-reqs-per-sec" },
+	{ &g_storage_cfg_table, "large-block-kbytes", "large-block-op-kbytes" },
+	{ &g_storage_cfg_table, "microsecond-histogram",
+		"microsecond-histograms" },
+	{ &g_storage_cfg_table, "tombraider", "tomb-raider" },
+	{ &g_storage_cfg_table, "raider-tomb-sleep-usec",
+		"tomb-raider-sleep-usec" },
+	{ &g_storage_cfg_table, "test-duration", "test-duration-sec" },
+	{ &g_storage_cfg_table, "service-thread", "service-threads" },
+	{ &g_storage_cfg_table, "storage-read-histo", "storage-read-histogram" },
+	{ &g_storage_cfg_table, "no-such-item", NULL },
+	{ &g_storage_cfg_table, "rate", NULL },
+	{ &g_storage_cfg_table, "x", NULL },
+	{ &g_storage_cfg_table, "num-queue", NULL },        // legacy: not offered
+	{ &g_storage_cfg_table, "max-reqs-queue", NULL },   // legacy: not offered
+	{ &g_storage_cfg_table, "cache-thread", NULL },     // act_index's
+	{ &g_index_cfg_table, "cache-thread", "cache-threads" },
+	{ &g_index_cfg_table, "threads-cache", "cache-threads" },
+	{ &g_index_cfg_table, "read-req-per-sec", "read-reqs-per-sec" },
+	{ &g_index_cfg_table, "record-byte", NULL },        // act_storage's
+	{ &g_index_cfg_table, "update-pc", NULL },
+};
+
+typedef struct {
+	const cfg_table* t;
+	const char* line;
+	const char* error;  // the whole message
+} unknown_case;
+
+static const unknown_case UNKNOWNS[] = {
+	{ &g_storage_cfg_table, "read-req-per-sec: 2000",
+		"unknown config item 'read-req-per-sec' - did you mean "
+		"'read-reqs-per-sec'?" },
+	{ &g_storage_cfg_table, "no-such-item: 5",
+		"unknown config item 'no-such-item'" },
+	{ &g_storage_cfg_table, "cache-threads: 8",
+		"config item 'cache-threads' applies to act_index only" },
+	{ &g_storage_cfg_table, "cache-thread: 8",
+		"unknown config item 'cache-thread'" },
+	{ &g_index_cfg_table, "cache-thread: 8",
+		"unknown config item 'cache-thread' - did you mean 'cache-threads'?" },
+	{ &g_index_cfg_table, "tomb-raider: yes",
+		"config item 'tomb-raider' applies to act_storage only" },
+	{ &g_index_cfg_table, "direct-frees: 5",
+		"config item 'direct-frees' applies to act_storage only" },
+	{ &g_index_cfg_table, "record-byte: 5",
+		"unknown config item 'record-byte'" },
+};
+
+static void
+test_suggest(void)
+{
+	for (size_t i = 0; i < sizeof(SUGGESTS) / sizeof(SUGGESTS[0]); i++) {
+		const suggest_case* k = &SUGGESTS[i];
+		const cfg_item* got = cfg_suggest(k->t, k->name);
+		char ctx[160];
+
+		snprintf(ctx, sizeof(ctx), "%s: suggestion for '%s'", k->t->program,
+				k->name);
+		CHECK_STR(ctx, k->want != NULL ? k->want : "(none)",
+				got != NULL ? got->name : "(none)");
+	}
+
+	for (size_t i = 0; i < sizeof(UNKNOWNS) / sizeof(UNKNOWNS[0]); i++) {
+		const unknown_case* k = &UNKNOWNS[i];
+		// Large enough for either program's config struct.
+		static char base[sizeof(storage_cfg) > sizeof(index_cfg) ?
+				sizeof(storage_cfg) : sizeof(index_cfg)];
+		cfg_set set;
+		char err[CFG_ERR_LEN] = "";
+		char ctx[160];
+
+		cfg_defaults(k->t, base, &set);
+		snprintf(ctx, sizeof(ctx), "%s: '%s'", k->t->program, k->line);
+		CHECK(cfg_apply_line(k->t, base, &set, k->line, err, sizeof(err)) != 0,
+				"%s accepted", ctx);
+		CHECK_STR(ctx, k->error, err);
+	}
+}
+
 static void
 test_legacy(void)
 {
@@ -365,6 +498,7 @@ main(void)
 	test_device_list();
 	test_every_item_limits();
 	test_every_flag();
+	test_suggest();
 	test_legacy();
 
 	return unit_end("test_cfg");

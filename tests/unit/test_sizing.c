@@ -1,5 +1,5 @@
 /*
- * Description: workloads from production (advanced-sizing.md) - size
+ * Description: workloads from production (docs/advanced-sizing.md) - size
  * histogram validation (every rule, the error names the position), the
  * expected stored sizes and size distribution, and the large-block rate
  * formulas with offsets and direct-frees, pinned to the paper's numbers.
@@ -75,7 +75,7 @@ typedef struct {
 } size_case;
 
 static const size_case SIZES[] = {
-	// The paper's final config (spec worked example).
+	// The paper's final config (docs/advanced-sizing.md worked example).
 	{ "paper write", PAPER_WRITE, 100, 18475, 65536 },
 	{ "paper read", PAPER_READ, 100, 16948, 65536 },
 	// Everything <= 1 byte: 1 byte, stored as 16.
@@ -124,7 +124,7 @@ test_expected_sizes(void)
 }
 
 // The paper's write histogram puts 14.22% at 512 bytes, 0% at 1024, 14.19%
-// at 2048 ... (spec): check the distribution and the sampler.
+// at 2048 ... (docs/advanced-sizing.md): check the distribution and the sampler.
 static void
 test_distribution(void)
 {
@@ -336,7 +336,7 @@ test_paper_file(void)
 				c->service_threads);
 		sb_init(&sb, buf, sizeof(buf));
 		storage_cfg_echo(c, &sb);
-		CHECK_CONTAINS("additions echoed in spec order", "max-lag-sec: 10\n"
+		CHECK_CONTAINS("additions echoed in documented order", "max-lag-sec: 10\n"
 				"storage-read-histogram: " PAPER_READ "\n"
 				"storage-write-histogram: " PAPER_WRITE "\n"
 				"lbr-req-offset: 90\nlbw-req-offset: 93\n"

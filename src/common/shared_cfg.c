@@ -1,9 +1,9 @@
 /*
- * bench_cfg.c - config items and rules that act_storage and act_index
+ * shared_cfg.c - config items and rules that act_storage and act_index
  * share.
  */
 
-#include "bench_cfg.h"
+#include "shared_cfg.h"
 
 //==========================================================
 // Globals.
@@ -18,7 +18,7 @@ const char* const g_scheduler_modes[] = {
 //
 
 uint32_t
-bench_cfg_service_threads(const cfg_table* t, const cfg_set* set,
+shared_cfg_service_threads(const cfg_table* t, const cfg_set* set,
 		uint32_t* service_threads, uint32_t num_queues,
 		uint32_t threads_per_queue, uint32_t n_cpus)
 {

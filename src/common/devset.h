@@ -1,0 +1,35 @@
+/*
+ * devset.h - the devices of one run, opened together in one array.
+ *
+ * Setup never destroys: every device is checked (nothing written) before
+ * any is opened; a file that was created or grown is undone if setup fails
+ * later; a file that must shrink keeps its data until every device passed
+ * its checks (devset_commit). act_storage, act_index and act_prep all set
+ * up their devices through here.
+ */
+#pragma once
+
+#include <stdint.h>
+
+#include "dev.h"
+
+typedef struct devset_s {
+	dev* devs;       // n devices, in the order named
+	uint32_t n;
+} devset;
+
+// Check every name, then open them all into s->devs. Returns 0, or -1
+// having printed the ERROR line and undone the devices opened so far.
+int devset_open(devset* s, const char* const* names, uint32_t n,
+		const dev_opts* o);
+
+// Setup is complete: apply pending file shrinks (see dev_commit). Returns
+// 0, or -1 having printed the ERROR line and undone every device.
+int devset_commit(devset* s);
+
+// Setup failed after devset_open: undo every device (see dev_undo) and
+// free the array.
+void devset_undo(devset* s);
+
+// Close every device and free the array.
+void devset_close(devset* s);
