@@ -93,7 +93,16 @@ $(TBIN)/%: tests/unit/%.c tests/unit/unit.h $(STORAGE_LIB_OBJ) \
 	$(CC) $(ALL_CFLAGS) -Itests/unit $< $(STORAGE_LIB_OBJ) $(INDEX_LIB_OBJ) \
 		$(LIB) -o $@ $(ALL_LDFLAGS)
 
-unit: $(UNIT_BIN)
+# The test shim (tests/shim): LD_PRELOADed by integration tests to trace,
+# slow down, hang or fail the programs' I/O. Never sanitized: it is loaded
+# into the programs before any sanitizer runtime.
+SHIM := $(TBIN)/libact_shim.so
+
+$(SHIM): tests/shim/act_shim.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -O2 -g -fPIC -shared $(WARN) $< -o $@ -ldl -pthread
+
+unit: $(UNIT_BIN) $(SHIM)
 
 test: all unit
 	@tests/run.sh

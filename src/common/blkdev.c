@@ -91,8 +91,8 @@ blk_describe_holders(dev_t rdev, char* out, size_t out_len)
 }
 
 int
-blk_set_scheduler(const char* path, dev_t rdev, const char* mode,
-		char* err, size_t err_len)
+blk_set_scheduler(const char* path, dev_t rdev, const char* mode, char* file,
+		size_t file_len, char* old, size_t old_len, char* err, size_t err_len)
 {
 	char dir[PATH_MAX];
 
@@ -101,13 +101,17 @@ blk_set_scheduler(const char* path, dev_t rdev, const char* mode,
 		return -1;
 	}
 
-	char sched_path[PATH_MAX + 32];
 	char current[256];
 
-	snprintf(sched_path, sizeof(sched_path), "%s/queue/scheduler", dir);
+	if (snprintf(file, file_len, "%s/queue/scheduler", dir) >=
+			(int)file_len) {
+		snprintf(err, err_len, "sysfs path of %s too long: %s", path, dir);
+		return -1;
+	}
 
-	if (! read_file(sched_path, current, sizeof(current))) {
-		snprintf(err, err_len, "can't read %s: %s (errno %d)", sched_path,
+	if (! read_file(file, current, sizeof(current)) ||
+			! blk_active_scheduler(file, old, old_len)) {
+		snprintf(err, err_len, "can't read %s: %s (errno %d)", file,
 				strerror(errno), errno);
 		return -1;
 	}
@@ -120,23 +124,65 @@ blk_set_scheduler(const char* path, dev_t rdev, const char* mode,
 		want = "none";
 	}
 
-	int fd = open(sched_path, O_WRONLY | O_CLOEXEC);
+	if (strcmp(old, want) == 0) {
+		return 0;
+	}
 
-	if (fd < 0) {
-		snprintf(err, err_len, "can't open %s to set scheduler-mode %s: %s "
-				"(errno %d)", sched_path, want, strerror(errno), errno);
+	char msg[256];
+
+	if (blk_write_scheduler(file, want, msg, sizeof(msg)) != 0) {
+		snprintf(err, err_len, "%s (available: %.100s)", msg, current);
 		return -1;
 	}
 
-	ssize_t n = write(fd, want, strlen(want));
+	return 0;
+}
+
+bool
+blk_active_scheduler(const char* file, char* out, size_t out_len)
+{
+	char current[256];
+
+	if (! read_file(file, current, sizeof(current))) {
+		return false;
+	}
+
+	const char* lb = strchr(current, '[');
+	const char* rb = lb != NULL ? strchr(lb, ']') : NULL;
+
+	if (lb != NULL && rb != NULL) {
+		snprintf(out, out_len, "%.*s", (int)(rb - lb - 1), lb + 1);
+	}
+	else {
+		// A single scheduler is printed without brackets ("none").
+		size_t n = strcspn(current, " \n");
+
+		snprintf(out, out_len, "%.*s", (int)n, current);
+	}
+
+	return out[0] != '\0';
+}
+
+int
+blk_write_scheduler(const char* file, const char* mode, char* err,
+		size_t err_len)
+{
+	int fd = open(file, O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		snprintf(err, err_len, "can't open %s to set scheduler %s: %s "
+				"(errno %d)", file, mode, strerror(errno), errno);
+		return -1;
+	}
+
+	ssize_t n = write(fd, mode, strlen(mode));
 	int e = errno;
 
 	close(fd);
 
-	if (n != (ssize_t)strlen(want)) {
-		snprintf(err, err_len, "can't set scheduler-mode %s in %s: %s "
-				"(errno %d; available: %.100s)", want, sched_path,
-				n < 0 ? strerror(e) : "short write", n < 0 ? e : 0, current);
+	if (n != (ssize_t)strlen(mode)) {
+		snprintf(err, err_len, "can't set scheduler %s in %s: %s (errno %d)",
+				mode, file, n < 0 ? strerror(e) : "short write", n < 0 ? e : 0);
 		return -1;
 	}
 

@@ -23,6 +23,18 @@ bool blk_describe_holders(dev_t rdev, char* out, size_t out_len);
 
 // Set the I/O scheduler of the disk behind rdev (for a partition, its
 // parent disk) to mode. noop is written as none on a multi-queue kernel
-// that has no noop. Returns 0, or -1 with a message in err.
+// that has no noop. On success, file is the sysfs scheduler file and old
+// the scheduler that was active before (equal to the one now active when
+// nothing changed). Returns 0, or -1 with a message in err.
 int blk_set_scheduler(const char* path, dev_t rdev, const char* mode,
-		char* err, size_t err_len);
+		char* file, size_t file_len, char* old, size_t old_len, char* err,
+		size_t err_len);
+
+// The scheduler active in a sysfs scheduler file (the word in brackets of
+// "none [mq-deadline] kyber"). Returns false if it can't be read.
+bool blk_active_scheduler(const char* file, char* out, size_t out_len);
+
+// Write a scheduler name to a sysfs scheduler file. Returns 0, or -1 with a
+// message in err.
+int blk_write_scheduler(const char* file, const char* mode, char* err,
+		size_t err_len);

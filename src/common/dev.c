@@ -36,6 +36,7 @@ static int open_block(dev* d, const char* name, const dev_opts* o, char* err,
 static int open_file(dev* d, const char* name, const dev_opts* o, char* err,
 		size_t len);
 static int probe_min_io(dev* d, char* err, size_t len);
+static void set_scheduler(dev* d);
 static const char* size_item(const dev_opts* o);
 static int check_creatable(const char* name, char* err, size_t len);
 
@@ -128,12 +129,39 @@ dev_commit(dev* d, char* err, size_t len)
 	d->created = false;
 	d->orig_size = d->size;
 
+	if (d->is_block && d->sched_want != NULL) {
+		set_scheduler(d);
+	}
+
 	return 0;
+}
+
+void
+dev_restore_scheduler(dev* d)
+{
+	if (d->sched_old[0] == '\0') {
+		return;
+	}
+
+	char msg[512];
+
+	if (blk_write_scheduler(d->sched_file, d->sched_old, msg,
+			sizeof(msg)) != 0) {
+		log_warn("I/O scheduler of %s not restored to %s: %s", d->name,
+				d->sched_old, msg);
+	}
+	else {
+		log_note("I/O scheduler of %s restored to %s", d->name, d->sched_old);
+	}
+
+	d->sched_old[0] = '\0';
 }
 
 void
 dev_undo(dev* d)
 {
+	dev_restore_scheduler(d);
+
 	if (d->fd >= 0 && ! d->is_block) {
 		if (d->created) {
 			unlink(d->name);
@@ -152,6 +180,8 @@ dev_undo(dev* d)
 void
 dev_close(dev* d)
 {
+	dev_restore_scheduler(d);
+
 	if (d->fd >= 0) {
 		close(d->fd);
 		d->fd = -1;
@@ -199,16 +229,7 @@ open_block(dev* d, const char* name, const dev_opts* o, char* err, size_t len)
 		return -1;
 	}
 
-	if (o->scheduler != NULL) {
-		struct stat st;
-		char msg[512];
-
-		if (fstat(d->fd, &st) != 0 ||
-				blk_set_scheduler(name, st.st_rdev, o->scheduler, msg,
-						sizeof(msg)) != 0) {
-			log_warn("scheduler-mode not set for %s: %s", name, msg);
-		}
-	}
+	d->sched_want = o->scheduler;
 
 	return 0;
 }
@@ -358,4 +379,35 @@ static const char*
 size_item(const dev_opts* o)
 {
 	return o->size_item != NULL ? o->size_item : "file-size-mbytes";
+}
+
+// scheduler-mode for a block device: set it, and remember what to put back
+// when it changed. Not fatal: a warning when it can't be set.
+static void
+set_scheduler(dev* d)
+{
+	struct stat st;
+	char msg[512];
+	char old[sizeof(d->sched_old)];
+
+	if (fstat(d->fd, &st) != 0) {
+		log_warn("scheduler-mode not set for %s: fstat: %s", d->name,
+				strerror(errno));
+		return;
+	}
+
+	if (blk_set_scheduler(d->name, st.st_rdev, d->sched_want, d->sched_file,
+			sizeof(d->sched_file), old, sizeof(old), msg, sizeof(msg)) != 0) {
+		log_warn("scheduler-mode not set for %s: %s", d->name, msg);
+		return;
+	}
+
+	char now[sizeof(d->sched_old)];
+
+	if (blk_active_scheduler(d->sched_file, now, sizeof(now)) &&
+			strcmp(now, old) != 0) {
+		snprintf(d->sched_old, sizeof(d->sched_old), "%s", old);
+		log_note("I/O scheduler of %s changed from %s to %s (put back when "
+				"the run ends)", d->name, old, now);
+	}
 }

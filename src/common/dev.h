@@ -34,6 +34,11 @@ typedef struct dev_s {
 	bool created;           // the file did not exist
 	uint64_t orig_size;     // the file's size before we grew it
 	uint64_t shrink_to;     // pending: shrink the file at commit (0: none)
+
+	// scheduler-mode: set at commit, put back by dev_restore_scheduler.
+	const char* sched_want; // block devices: the mode to set, or NULL
+	char sched_file[256];   // sysfs queue/scheduler file we changed
+	char sched_old[32];     // its scheduler before ("" = nothing to restore)
 } dev;
 
 // Checks that write nothing: the name exists (or will be created as a
@@ -47,8 +52,14 @@ int dev_check(const char* name, const dev_opts* o, char* err, size_t len);
 int dev_open(dev* d, const char* name, const dev_opts* o, char* err,
 		size_t len);
 
-// Setup succeeded: apply a pending shrink. Returns 0 or -1 with a message.
+// Setup succeeded: apply a pending shrink, then set scheduler-mode (block
+// devices; a change is announced on stderr, a failure is a warning).
+// Returns 0 or -1 with a message.
 int dev_commit(dev* d, char* err, size_t len);
+
+// Put back the I/O scheduler dev_commit changed (announced on stderr).
+// Safe to call more than once; dev_undo and dev_close call it too.
+void dev_restore_scheduler(dev* d);
 
 // Setup failed: remove a file we created, or shrink back one we grew; then
 // close.

@@ -84,6 +84,14 @@ devset_undo(devset* s)
 }
 
 void
+devset_restore_schedulers(devset* s)
+{
+	for (uint32_t i = 0; i < s->n; i++) {
+		dev_restore_scheduler(&s->devs[i]);
+	}
+}
+
+void
 devset_close(devset* s)
 {
 	for (uint32_t i = 0; i < s->n; i++) {

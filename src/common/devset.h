@@ -31,5 +31,10 @@ int devset_commit(devset* s);
 // free the array.
 void devset_undo(devset* s);
 
+// Put back every I/O scheduler the setup changed (also done by
+// devset_close and devset_undo): for a run that ends with workers still
+// stuck in an I/O, whose devices are left open.
+void devset_restore_schedulers(devset* s);
+
 // Close every device and free the array.
 void devset_close(devset* s);

@@ -44,6 +44,13 @@ typedef struct status_s {
 	uint64_t prev_reads_total;
 } status;
 
+// rate-process, in g_rate_processes order.
+typedef enum {
+	PROCESS_ALIGNED,
+	PROCESS_SPREAD,
+	PROCESS_POISSON
+} rate_mode;
+
 struct harness_s {
 	const harness_program* program;
 	void* prog;
@@ -60,6 +67,7 @@ struct harness_s {
 
 	uint64_t start_ns;         // time 0 of every schedule and report
 	uint64_t max_lag_ns;
+	rate_mode mode;            // of the HARNESS_PACE_CLIENT kinds
 };
 
 //==========================================================
@@ -117,6 +125,8 @@ harness_main(int argc, char* argv[], const harness_program* p, void* prog)
 	if (p->finish != NULL && h->start_ns != 0) {
 		p->finish(h);
 	}
+
+	devset_restore_schedulers(&h->devs);
 
 	if (! joined) {
 		return rv; // a thread is stuck in an I/O: leave its memory alone
@@ -331,6 +341,9 @@ run_program(harness* h, const char* config_path)
 	}
 
 	io_set_error_limit(prm->io_error_limit);
+	h->mode = strcmp(prm->rate_process, "poisson") == 0 ? PROCESS_POISSON :
+			strcmp(prm->rate_process, "spread") == 0 ? PROCESS_SPREAD :
+			PROCESS_ALIGNED;
 	h->max_lag_ns = (uint64_t)prm->max_lag_sec * NS_PER_SEC;
 	report_init(&h->rep, prm->us_histograms ? HIST_US : HIST_MS);
 
@@ -554,12 +567,22 @@ worker_main(void* pv)
 		return NULL;
 	}
 
-	uint32_t n_kind = k->per_device ? h->devs.n : k->n_threads;
-	double phase = k->pacing == HARNESS_PACE_SPREAD ?
-			(double)w->ix / (double)n_kind : 0.0;
 	rate_sched sched;
 
-	rate_init(&sched, h->start_ns, w->rate, phase);
+	if (k->pacing == HARNESS_PACE_CLIENT && h->mode == PROCESS_POISSON) {
+		rate_init_poisson(&sched, h->start_ns, w->rate, &w->rnd);
+	}
+	else if (k->pacing == HARNESS_PACE_CLIENT &&
+			h->mode == PROCESS_SPREAD) {
+		uint32_t n_kind = k->per_device ? h->devs.n : k->n_threads;
+
+		rate_init(&sched, h->start_ns, w->rate, (double)w->ix /
+				(double)n_kind);
+	}
+	else {
+		rate_init(&sched, h->start_ns, w->rate, 0.0);
+	}
+
 	rate_wait_start(&sched);
 
 	while (run_going()) {

@@ -50,6 +50,7 @@ typedef struct harness_params_s {
 	bool us_histograms;
 	uint32_t max_lag_sec;
 	uint32_t io_error_limit;
+	const char* rate_process;  // "aligned", "spread" or "poisson"
 } harness_params;
 
 // The harness_params of a program config struct whose shared items have
@@ -63,7 +64,8 @@ typedef struct harness_params_s {
 	.report_interval_sec = (c)->report_interval_sec, \
 	.us_histograms = (c)->us_histograms, \
 	.max_lag_sec = (c)->max_lag_sec, \
-	.io_error_limit = (c)->io_error_limit \
+	.io_error_limit = (c)->io_error_limit, \
+	.rate_process = (c)->rate_process \
 })
 
 // A program, described once.
@@ -93,11 +95,15 @@ typedef struct harness_program_s {
 	void (*finish)(harness* h);
 } harness_program;
 
-// How a kind's threads are paced. Operation k of a thread is due at
-// start + (k + phase) / rate, all from one start (docs/beyond.md).
+// How a kind's threads are paced: all on absolute schedules from one start
+// (rate.h). The client-driven kinds follow rate-process (docs/beyond.md,
+// "Request timing"): aligned - operation k of every thread due at
+// start + k / rate, so the threads wake together (the reference's timing);
+// spread - thread i of n offset by i / n of a period; poisson - exponential
+// gaps.
 typedef enum {
-	HARNESS_PACE_SPREAD,  // thread i of n: phase i / n (an even load)
-	HARNESS_PACE_START,   // phase 0: the first operation at once
+	HARNESS_PACE_CLIENT,  // as rate-process says
+	HARNESS_PACE_START,   // operation k due at start + k / rate
 	HARNESS_PACE_NONE     // not paced: the step loops on its own
 } harness_pacing;
 

@@ -4,8 +4,16 @@
 
 #include "rate.h"
 
+#include <math.h>
+
 #include "clock.h"
 #include "run.h"
+
+//==========================================================
+// Forward declarations.
+//
+
+static double exp_gap_ns(rate_sched* r);
 
 //==========================================================
 // Public API.
@@ -18,6 +26,17 @@ rate_init(rate_sched* r, uint64_t start_ns, double ops_per_sec, double phase)
 	r->period_ns = (double)NS_PER_SEC / ops_per_sec;
 	r->phase = phase;
 	r->count = 0;
+	r->poisson = NULL;
+	r->next_ns = 0.0;
+}
+
+void
+rate_init_poisson(rate_sched* r, uint64_t start_ns, double ops_per_sec,
+		rand_t* rnd)
+{
+	rate_init(r, start_ns, ops_per_sec, 0.0);
+	r->poisson = rnd;
+	r->next_ns = exp_gap_ns(r);
 }
 
 uint64_t
@@ -29,6 +48,10 @@ rate_due_ns(const rate_sched* r, uint64_t k)
 uint64_t
 rate_next_due_ns(const rate_sched* r)
 {
+	if (r->poisson != NULL) {
+		return r->start_ns + (uint64_t)r->next_ns;
+	}
+
 	return rate_due_ns(r, r->count);
 }
 
@@ -43,6 +66,10 @@ rate_done_and_wait(rate_sched* r)
 {
 	r->count++;
 
+	if (r->poisson != NULL) {
+		r->next_ns += exp_gap_ns(r);
+	}
+
 	uint64_t due = rate_next_due_ns(r);
 	uint64_t now = clock_ns();
 
@@ -53,4 +80,16 @@ rate_done_and_wait(rate_sched* r)
 	run_sleep_until(due);
 
 	return 0;
+}
+
+//==========================================================
+// Local helpers.
+//
+
+// An exponentially distributed gap of mean period_ns (inverse transform:
+// 1 - u is in (0, 1], so the log is finite).
+static double
+exp_gap_ns(rate_sched* r)
+{
+	return -log(1.0 - rand_unit(r->poisson)) * r->period_ns;
 }

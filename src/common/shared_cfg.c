@@ -9,6 +9,11 @@
 // Globals.
 //
 
+// rate-process: index 0 is the default (docs/beyond.md, "Request timing").
+const char* const g_rate_processes[] = {
+	"aligned", "spread", "poisson", NULL
+};
+
 const char* const g_scheduler_modes[] = {
 	"noop", "none", "cfq", "mq-deadline", "deadline", "bfq", "kyber", NULL
 };

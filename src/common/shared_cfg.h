@@ -12,6 +12,7 @@
 #include "cfg.h"
 
 extern const char* const g_scheduler_modes[];
+extern const char* const g_rate_processes[];
 
 #define SHARED_ITEM_DEVICE_NAMES(T) { \
 	.name = "device-names", .type = CFG_NAMES, \
@@ -107,6 +108,14 @@ extern const char* const g_scheduler_modes[];
 	.help = "also histogram service-thread requests from when they were " \
 		"due, not only from when they were issued (total-reads, " \
 		"total-writes): shows queueing when a drive stalls" }
+#define SHARED_ITEM_RATE_PROCESS(T) { \
+	.name = "rate-process", .type = CFG_WORD, \
+	.offset = offsetof(T, rate_process), \
+	.def = 0, .words = g_rate_processes, .flags = CFG_ECHO_NONDEF, \
+	.help = "request timing of the service (and act_index cache) threads: " \
+		"aligned = the reference's, all threads due together (bursts); " \
+		"spread = thread i offset by i/threads of a period (an even load); " \
+		"poisson = random exponential gaps (independent clients)" }
 #define SHARED_ITEMS_LEGACY(T) { \
 	.name = "num-queues", .type = CFG_LEGACY, \
 	.offset = offsetof(T, num_queues), \

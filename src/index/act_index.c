@@ -7,7 +7,7 @@
  * threads), and the page cache's write-back plus defragmentation cost
  * further 4 KiB reads and writes (cache threads, in bundles of 100
  * read+write pairs). All I/O is 4096 bytes at a random 4096-aligned offset
- * of a random device. The run harness (harness.h) does the pacing, the
+ * of a random device, each chosen on its own. The run harness (harness.h) does the pacing, the
  * histograms and the reports.
  */
 
@@ -63,8 +63,7 @@ static int setup_device(harness* h, uint32_t i, strbuf* sb);
 static void setup_run(harness* h);
 static void service_step(harness_worker* w);
 static void cache_step(harness_worker* w);
-static int index_read(harness_worker* w, hist* total, uint32_t* dev_ix,
-		uint64_t* off);
+static void index_read(harness_worker* w, hist* total);
 
 static const harness_program PROGRAM = {
 	.name = "act_index",
@@ -171,7 +170,7 @@ setup_run(harness* h)
 		.lag_advice = "ACT can't do the requested load - test stopped - "
 				"try configuring more service-threads",
 		.stall_check = true,
-		.pacing = HARNESS_PACE_SPREAD,
+		.pacing = HARNESS_PACE_CLIENT,
 		.n_threads = c->service_threads,
 		.rate = (double)c->service_thread_reads_per_sec,
 		.buf_size = INDEX_IO_SIZE,
@@ -184,7 +183,7 @@ setup_run(harness* h)
 	harness_add_kind(h, &(harness_kind){
 		.name = "cache threads",
 		.lag_advice = "drive(s) can't keep up - test stopped",
-		.pacing = HARNESS_PACE_SPREAD,
+		.pacing = HARNESS_PACE_CLIENT,
 		.n_threads = c->cache_threads,
 		.rate = (double)cache_rate,
 		.ops_per_step = CACHE_BUNDLE,
@@ -202,27 +201,24 @@ static void
 service_step(harness_worker* w)
 {
 	index_ctx* x = harness_prog(w->h);
-	uint32_t dev_ix;
-	uint64_t off;
 
-	index_read(w, x->total_reads, &dev_ix, &off);
+	index_read(w, x->total_reads);
 }
 
-// A bundle of CACHE_BUNDLE index reads, each followed by a write of the
-// same block with new content.
+// A bundle of CACHE_BUNDLE read+write pairs, back to back, as the
+// reference's cache threads do them: each read and each write goes to its
+// own random block of its own random device (a write with new content).
 static void
 cache_step(harness_worker* w)
 {
 	index_ctx* x = harness_prog(w->h);
+	uint32_t n_devices = harness_n_devices(w->h);
 
 	for (uint32_t i = 0; i < CACHE_BUNDLE && run_going(); i++) {
-		uint32_t dev_ix;
-		uint64_t off;
+		index_read(w, NULL);
 
-		if (index_read(w, NULL, &dev_ix, &off) != 0) {
-			continue;
-		}
-
+		uint32_t dev_ix = (uint32_t)rand_below(&w->rnd, n_devices);
+		uint64_t off = rand_below(&w->rnd, x->dev[dev_ix].n_slots) * INDEX_IO_SIZE;
 		rand_fill(&w->rnd, w->buf, INDEX_IO_SIZE);
 		harness_io(w, &(harness_req){
 			.dev_ix = dev_ix,
@@ -237,21 +233,18 @@ cache_step(harness_worker* w)
 }
 
 // One 4 KiB read of a random block of a random device, recorded in the
-// read histograms (and in total, if not NULL). Returns 0 or the errno.
-static int
-index_read(harness_worker* w, hist* total, uint32_t* dev_ix, uint64_t* off)
+// read histograms (and in total, if not NULL).
+static void
+index_read(harness_worker* w, hist* total)
 {
 	index_ctx* x = harness_prog(w->h);
 	uint32_t ix = (uint32_t)rand_below(&w->rnd, harness_n_devices(w->h));
 
-	*dev_ix = ix;
-	*off = rand_below(&w->rnd, x->dev[ix].n_slots) * INDEX_IO_SIZE;
-
-	return harness_io(w, &(harness_req){
+	harness_io(w, &(harness_req){
 		.dev_ix = ix,
 		.op = "read",
 		.size = INDEX_IO_SIZE,
-		.off = *off,
+		.off = rand_below(&w->rnd, x->dev[ix].n_slots) * INDEX_IO_SIZE,
 		.h = x->reads,
 		.dev_h = x->dev[ix].reads,
 		.total = total

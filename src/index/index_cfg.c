@@ -37,6 +37,7 @@ static const cfg_item ITEMS[] = {
 
 	SHARED_ITEM_IO_ERROR_LIMIT(index_cfg),
 	SHARED_ITEM_TOTAL_LATENCY(index_cfg),
+	SHARED_ITEM_RATE_PROCESS(index_cfg),
 
 	SHARED_ITEMS_LEGACY(index_cfg),
 };

@@ -32,6 +32,7 @@ typedef struct index_cfg_s {
 	// Our additions (docs/beyond.md).
 	uint32_t io_error_limit;
 	bool total_latency;
+	const char* rate_process;
 
 	// Legacy ACT 4 items.
 	uint32_t num_queues;

@@ -286,7 +286,7 @@ setup_run(harness* h)
 		.lag_advice = "ACT can't do the requested load - test stopped - "
 				"try configuring more service-threads",
 		.stall_check = true,
-		.pacing = HARNESS_PACE_SPREAD,
+		.pacing = HARNESS_PACE_CLIENT,
 		.n_threads = c->service_threads,
 		.rate = (double)c->internal_read_reqs_per_sec +
 				(double)c->internal_write_reqs_per_sec,

@@ -131,6 +131,7 @@ static const cfg_item ITEMS[] = {
 
 	SHARED_ITEM_IO_ERROR_LIMIT(storage_cfg),
 	SHARED_ITEM_TOTAL_LATENCY(storage_cfg),
+	SHARED_ITEM_RATE_PROCESS(storage_cfg),
 
 	SHARED_ITEMS_LEGACY(storage_cfg),
 };

@@ -55,6 +55,7 @@ typedef struct storage_cfg_s {
 	// Our additions (docs/beyond.md).
 	uint32_t io_error_limit;
 	bool total_latency;
+	const char* rate_process;
 
 	// Workloads from production (docs/advanced-sizing.md).
 	cfg_size_hist read_hist;

@@ -640,6 +640,61 @@ def sha256_file(path):
 
 
 # ----------------------------------------------------------------------------
+# The I/O shim (tests/shim/act_shim.c): trace, slow, hang or fail the
+# programs' preads and pwrites from outside.
+
+def shim_path():
+    """target/tests/libact_shim.so (beside ACT_BIN's target/bin); exits the
+    test (FAIL) when it is missing."""
+    for d in (os.path.join(os.path.dirname(bin_dir()), "tests"),
+              os.path.join(REPO, "target", "tests")):
+        path = os.path.join(d, "libact_shim.so")
+        if os.path.isfile(path):
+            return path
+    print("FAIL: target/tests/libact_shim.so not found (run make unit)")
+    sys.exit(FAIL)
+
+
+def shim_env(trace=None, fault=None):
+    """The environment that preloads the shim: ACT_SHIM_TRACE=trace,
+    ACT_SHIM_FAULT=fault (see the shim's header comment)."""
+    env = dict(os.environ)
+    env["LD_PRELOAD"] = shim_path()
+    # A sanitized build wants its runtime first; the shim is not sanitized.
+    env["ASAN_OPTIONS"] = (env.get("ASAN_OPTIONS", "") +
+                           ":verify_asan_link_order=0").lstrip(":")
+    env.pop("ACT_SHIM_TRACE", None)
+    env.pop("ACT_SHIM_FAULT", None)
+    if trace:
+        env["ACT_SHIM_TRACE"] = trace
+    if fault:
+        env["ACT_SHIM_FAULT"] = fault
+    return env
+
+
+class TraceRec:
+    __slots__ = ("issue", "done", "tid", "fd", "op", "off", "size", "res")
+
+    def __init__(self, f):
+        self.issue, self.done = int(f[0]), int(f[1])
+        self.tid, self.fd, self.op = int(f[2]), int(f[3]), f[4]
+        self.off, self.size, self.res = int(f[5]), int(f[6]), int(f[7])
+
+
+def read_trace(path):
+    """The shim's trace: TraceRec per I/O, sorted by issue time."""
+    recs = []
+    if os.path.exists(path):
+        with open(path) as f:
+            for line in f:
+                parts = line.split()
+                if len(parts) == 8:
+                    recs.append(TraceRec(parts))
+    recs.sort(key=lambda r: r.issue)
+    return recs
+
+
+# ----------------------------------------------------------------------------
 # Loop devices and mounts (root only; callers skip when they fail).
 
 def sh(args, timeout=60):

@@ -1,10 +1,14 @@
 /*
  * Description: the pacing schedule - due times on an absolute schedule
  * (no drift after billions of operations), per-thread phase, waiting until
- * due, and the lag reported when a thread is behind.
+ * due, the lag reported when a thread is behind, and Poisson schedules
+ * (exponential gaps: mean 1 / rate, coefficient of variation 1, absolute).
  */
 
+#include <math.h>
+
 #include "clock.h"
+#include "rand.h"
 #include "rate.h"
 #include "unit.h"
 
@@ -102,12 +106,76 @@ test_lag(void)
 			"lag after 100 more expected ~2.9 s, got %" PRIu64 " ns", lag);
 }
 
+typedef struct {
+	double rate;
+	uint64_t seed;
+} poisson_case;
+
+static const poisson_case POISSONS[] = {
+	{ 1000000.0, 1 },
+	{ 200000.0, 42 },
+	{ 50000.0, 7 },
+};
+
+// The due times of a Poisson schedule (not waited for: the start is 10 s in
+// the past and the schedules are shorter, so rate_done_and_wait returns at
+// once with the lag).
+static void
+test_poisson(void)
+{
+	for (size_t i = 0; i < sizeof(POISSONS) / sizeof(POISSONS[0]); i++) {
+		const poisson_case* pc = &POISSONS[i];
+		const uint64_t n = 200000;
+		uint64_t start = clock_ns() - 10 * NS_PER_SEC;
+		rate_sched r;
+		rand_t rnd;
+		char ctx[64];
+
+		snprintf(ctx, sizeof(ctx), "poisson at %.1f/s", pc->rate);
+		rand_seed_fixed(&rnd, pc->seed);
+		rate_init_poisson(&r, start, pc->rate, &rnd);
+
+		double sum = 0.0;
+		double sum2 = 0.0;
+		uint64_t prev = rate_next_due_ns(&r);
+		bool monotonic = prev > start;
+
+		for (uint64_t k = 0; k < n; k++) {
+			rate_done_and_wait(&r);
+
+			uint64_t due = rate_next_due_ns(&r);
+			double gap = (double)(due - prev);
+
+			monotonic = monotonic && due >= prev;
+			sum += gap;
+			sum2 += gap * gap;
+			prev = due;
+		}
+
+		double period = 1e9 / pc->rate;
+		double mean = sum / (double)n;
+		double cv = sqrt(sum2 / (double)n - mean * mean) / mean;
+		// The last due time is the schedule: n gaps of mean 1 / rate.
+		double span = (double)(prev - start) / (double)(n + 1);
+
+		CHECK(monotonic, "%s: due times go backwards", ctx);
+		CHECK(fabs(mean / period - 1.0) < 0.01, "%s: mean gap %.1f ns, "
+				"expected %.1f within 1%%", ctx, mean, period);
+		CHECK(fabs(span / period - 1.0) < 0.01, "%s: schedule span per "
+				"operation %.1f ns, expected %.1f", ctx, span, period);
+		CHECK(fabs(cv - 1.0) < 0.02, "%s: coefficient of variation %.3f, "
+				"expected 1", ctx, cv);
+		CHECK_U64(ctx, n, r.count);
+	}
+}
+
 int
 main(void)
 {
 	test_due();
 	test_wait();
 	test_lag();
+	test_poisson();
 
 	return unit_end("test_rate");
 }

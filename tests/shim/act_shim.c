@@ -1,0 +1,347 @@
+/*
+ * act_shim.c - an LD_PRELOAD library for the integration tests: it sees
+ * every pread/pwrite of the program as the kernel would, records them, and
+ * can make them slow, hang or fail.
+ *
+ * Description: wraps pread, pread64, pwrite and pwrite64.
+ *
+ *   ACT_SHIM_TRACE=FILE   append one line per I/O:
+ *                           <issue_ns> <done_ns> <tid> <fd> <r|w> <offset>
+ *                           <size> <result>
+ *                         times from CLOCK_MONOTONIC, issue_ns taken just
+ *                         before the real call (after any injected delay).
+ *   ACT_SHIM_FAULT=RULES  RULE[;RULE...], each RULE key=value[,key=value]:
+ *                           op=read|write|any   which I/Os (default any)
+ *                           size=N              only I/Os of N bytes
+ *                           path=TEXT           only fds whose path has TEXT
+ *                           after_ms=N          from N ms after the first
+ *                                               I/O the shim sees
+ *                           every=N             every Nth matching I/O
+ *                           count=N             at most N times (0 = no limit)
+ *                           delay_ms=N          sleep N ms, then do the I/O
+ *                                               (a hang: a large N)
+ *                           errno=E             fail with E (EIO, ENOSPC,
+ *                                               EROFS or a number)
+ *                         The first rule that matches an I/O applies.
+ *
+ * Test-only code: not installed, not linked into the programs.
+ */
+
+#define _GNU_SOURCE
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+//==========================================================
+// Typedefs & constants.
+//
+
+#define MAX_RULES 8
+#define MAX_FDS 4096
+
+typedef ssize_t (*pread_fn)(int, void*, size_t, off_t);
+typedef ssize_t (*pwrite_fn)(int, const void*, size_t, off_t);
+
+typedef struct rule_s {
+	int op;                 // 0 any, 'r', 'w'
+	uint64_t size;          // 0 any
+	char path[128];         // "" any
+	uint64_t after_ns;
+	uint64_t every;         // 0 or 1: every one
+	uint64_t count;         // 0: no limit
+	uint64_t delay_ns;
+	int err;                // 0: no error
+	atomic_uint_fast64_t seen;
+	atomic_uint_fast64_t applied;
+} rule;
+
+//==========================================================
+// Globals.
+//
+
+static pthread_once_t g_once = PTHREAD_ONCE_INIT;
+static pread_fn g_pread;
+static pwrite_fn g_pwrite;
+static int g_trace_fd = -1;
+static rule g_rules[MAX_RULES];
+static int g_n_rules;
+static atomic_uint_fast64_t g_first_ns;
+// Per fd: 0 unknown, 1 path matches rule r (bit r), set once.
+static atomic_uint_fast32_t g_fd_match[MAX_FDS];
+
+//==========================================================
+// Local helpers.
+//
+
+static uint64_t
+now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static void
+sleep_ns(uint64_t ns)
+{
+	struct timespec ts = {
+		.tv_sec = (time_t)(ns / 1000000000ULL),
+		.tv_nsec = (long)(ns % 1000000000ULL)
+	};
+
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+	}
+}
+
+static int
+parse_errno(const char* v)
+{
+	static const struct { const char* name; int e; } NAMES[] = {
+		{ "EIO", EIO }, { "ENOSPC", ENOSPC }, { "EROFS", EROFS },
+		{ "EPIPE", EPIPE }, { "EINVAL", EINVAL }, { "ENXIO", ENXIO }
+	};
+
+	for (size_t i = 0; i < sizeof(NAMES) / sizeof(NAMES[0]); i++) {
+		if (strcmp(v, NAMES[i].name) == 0) {
+			return NAMES[i].e;
+		}
+	}
+
+	return atoi(v);
+}
+
+static void
+parse_rule(char* text)
+{
+	if (g_n_rules == MAX_RULES) {
+		return;
+	}
+
+	rule* r = &g_rules[g_n_rules++];
+	char* save = NULL;
+
+	for (char* kv = strtok_r(text, ",", &save); kv != NULL;
+			kv = strtok_r(NULL, ",", &save)) {
+		char* eq = strchr(kv, '=');
+
+		if (eq == NULL) {
+			continue;
+		}
+
+		*eq = '\0';
+
+		const char* k = kv;
+		const char* v = eq + 1;
+
+		if (strcmp(k, "op") == 0) {
+			r->op = strcmp(v, "read") == 0 ? 'r' : strcmp(v, "write") == 0 ?
+					'w' : 0;
+		}
+		else if (strcmp(k, "size") == 0) {
+			r->size = strtoull(v, NULL, 10);
+		}
+		else if (strcmp(k, "path") == 0) {
+			snprintf(r->path, sizeof(r->path), "%s", v);
+		}
+		else if (strcmp(k, "after_ms") == 0) {
+			r->after_ns = strtoull(v, NULL, 10) * 1000000ULL;
+		}
+		else if (strcmp(k, "every") == 0) {
+			r->every = strtoull(v, NULL, 10);
+		}
+		else if (strcmp(k, "count") == 0) {
+			r->count = strtoull(v, NULL, 10);
+		}
+		else if (strcmp(k, "delay_ms") == 0) {
+			r->delay_ns = strtoull(v, NULL, 10) * 1000000ULL;
+		}
+		else if (strcmp(k, "errno") == 0) {
+			r->err = parse_errno(v);
+		}
+	}
+}
+
+static void
+init(void)
+{
+	g_pread = (pread_fn)dlsym(RTLD_NEXT, "pread64");
+	g_pwrite = (pwrite_fn)dlsym(RTLD_NEXT, "pwrite64");
+
+	const char* trace = getenv("ACT_SHIM_TRACE");
+
+	if (trace != NULL && *trace != '\0') {
+		g_trace_fd = open(trace, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
+				0644);
+	}
+
+	const char* faults = getenv("ACT_SHIM_FAULT");
+
+	if (faults != NULL && *faults != '\0') {
+		char* copy = strdup(faults);
+		char* save = NULL;
+
+		for (char* r = strtok_r(copy, ";", &save); r != NULL;
+				r = strtok_r(NULL, ";", &save)) {
+			char* one = strdup(r);
+
+			parse_rule(one);
+			free(one);
+		}
+
+		free(copy);
+	}
+}
+
+// Whether fd's path contains text (looked up once per fd and rule).
+static bool
+path_matches(int fd, int ix, const char* text)
+{
+	if (fd < 0 || fd >= MAX_FDS) {
+		return false;
+	}
+
+	uint32_t bits = (uint32_t)atomic_load(&g_fd_match[fd]);
+	uint32_t known = 1u << (16 + ix);
+	uint32_t yes = 1u << ix;
+
+	if ((bits & known) == 0) {
+		char link[64];
+		char path[512];
+
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+
+		ssize_t n = readlink(link, path, sizeof(path) - 1);
+
+		path[n < 0 ? 0 : n] = '\0';
+		bits = known | (strstr(path, text) != NULL ? yes : 0);
+		atomic_fetch_or(&g_fd_match[fd], bits);
+	}
+
+	return (bits & yes) != 0;
+}
+
+// The rule that applies to this I/O, or NULL.
+static rule*
+match(int fd, int op, size_t size, uint64_t now)
+{
+	uint64_t expected = 0;
+
+	atomic_compare_exchange_strong(&g_first_ns, &expected, now);
+
+	uint64_t first = atomic_load(&g_first_ns);
+
+	for (int i = 0; i < g_n_rules; i++) {
+		rule* r = &g_rules[i];
+
+		if ((r->op != 0 && r->op != op) || (r->size != 0 && r->size != size) ||
+				now - first < r->after_ns ||
+				(r->path[0] != '\0' && ! path_matches(fd, i, r->path))) {
+			continue;
+		}
+
+		uint64_t n = atomic_fetch_add(&r->seen, 1) + 1;
+
+		if (r->every > 1 && n % r->every != 0) {
+			continue;
+		}
+
+		if (r->count != 0 && atomic_fetch_add(&r->applied, 1) >= r->count) {
+			continue;
+		}
+
+		return r;
+	}
+
+	return NULL;
+}
+
+static void
+trace(uint64_t issue, uint64_t done, int fd, int op, off_t off, size_t size,
+		ssize_t res)
+{
+	if (g_trace_fd < 0) {
+		return;
+	}
+
+	char line[160];
+	int n = snprintf(line, sizeof(line), "%llu %llu %ld %d %c %lld %zu %zd\n",
+			(unsigned long long)issue, (unsigned long long)done,
+			(long)syscall(SYS_gettid), fd, op, (long long)off, size, res);
+
+	if (write(g_trace_fd, line, (size_t)n) != n) {
+		// Nothing to do: the test will find the trace short.
+	}
+}
+
+static ssize_t
+do_io(int fd, void* rbuf, const void* wbuf, size_t size, off_t off)
+{
+	pthread_once(&g_once, init);
+
+	int op = rbuf != NULL ? 'r' : 'w';
+	rule* r = g_n_rules == 0 ? NULL : match(fd, op, size, now_ns());
+
+	if (r != NULL && r->delay_ns != 0) {
+		sleep_ns(r->delay_ns);
+	}
+
+	uint64_t issue = now_ns();
+	ssize_t res;
+
+	if (r != NULL && r->err != 0) {
+		errno = r->err;
+		res = -1;
+	}
+	else {
+		res = rbuf != NULL ? g_pread(fd, rbuf, size, off) :
+				g_pwrite(fd, wbuf, size, off);
+	}
+
+	int e = errno;
+
+	trace(issue, now_ns(), fd, op, off, size, res);
+	errno = e;
+
+	return res;
+}
+
+//==========================================================
+// The wrapped calls.
+//
+
+ssize_t
+pread(int fd, void* buf, size_t count, off_t offset)
+{
+	return do_io(fd, buf, NULL, count, offset);
+}
+
+ssize_t
+pread64(int fd, void* buf, size_t count, off_t offset)
+{
+	return do_io(fd, buf, NULL, count, offset);
+}
+
+ssize_t
+pwrite(int fd, const void* buf, size_t count, off_t offset)
+{
+	return do_io(fd, NULL, buf, count, offset);
+}
+
+ssize_t
+pwrite64(int fd, const void* buf, size_t count, off_t offset)
+{
+	return do_io(fd, NULL, buf, count, offset);
+}
