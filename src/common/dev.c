@@ -39,6 +39,7 @@ static int probe_min_io(dev* d, char* err, size_t len);
 static void set_scheduler(dev* d);
 static const char* size_item(const dev_opts* o);
 static int check_creatable(const char* name, char* err, size_t len);
+static bool in_dev_tree(const char* name);
 
 //==========================================================
 // Public API.
@@ -50,13 +51,22 @@ dev_check(const char* name, const dev_opts* o, char* err, size_t len)
 	struct stat st;
 
 	if (stat(name, &st) != 0) {
-		if (errno == ENOENT && o->file_size != 0) {
+		int e = errno;
+
+		if (e == ENOENT && in_dev_tree(name)) {
+			snprintf(err, len, "device %s does not exist - check the name "
+					"(act never creates a file under /dev)", name);
+			return -1;
+		}
+
+		if (e == ENOENT && o->file_size != 0) {
 			return check_creatable(name, err, len);
 		}
 
-		snprintf(err, len, "can't use device %s: %s (errno %d)%s%s", name,
-				strerror(errno), errno, errno == ENOENT ?
-				" - set " : "", errno == ENOENT ? size_item(o) : "");
+		snprintf(err, len, "can't use device %s: %s (errno %d)%s%s%s", name,
+				strerror(e), e, e == ENOENT ? " - check the name, or set " : "",
+				e == ENOENT ? size_item(o) : "", e == ENOENT ?
+				" to create it as a file-backed device" : "");
 		return -1;
 	}
 
@@ -79,6 +89,12 @@ dev_check(const char* name, const dev_opts* o, char* err, size_t len)
 	if (o->file_size == 0 && st.st_size == 0) {
 		snprintf(err, len, "device file %s is empty - set %s to size it",
 				name, size_item(o));
+		return -1;
+	}
+
+	if ((st.st_mode & 0222) == 0) {
+		snprintf(err, len, "device file %s is read-only (mode %04o) - the "
+				"test writes to it", name, (unsigned)(st.st_mode & 07777));
 		return -1;
 	}
 
@@ -215,6 +231,14 @@ open_block(dev* d, const char* name, const dev_opts* o, char* err, size_t len)
 	if (d->fd < 0) {
 		snprintf(err, len, "can't open device %s: %s (errno %d)", name,
 				strerror(errno), errno);
+		return -1;
+	}
+
+	int ro = 0;
+
+	if (ioctl(d->fd, BLKROGET, &ro) == 0 && ro != 0) {
+		snprintf(err, len, "device %s is read-only - the test writes to it",
+				name);
 		return -1;
 	}
 
@@ -410,4 +434,65 @@ set_scheduler(dev* d)
 		log_note("I/O scheduler of %s changed from %s to %s (put back when "
 				"the run ends)", d->name, old, now);
 	}
+}
+
+// Whether a name that does not exist would be created under /dev or on a
+// devtmpfs: a mistyped device name (/dev/nvme0n1x), never a file to create
+// there - it would test RAM.
+static bool
+in_dev_tree(const char* name)
+{
+	char dir[PATH_MAX];
+	char real[PATH_MAX];
+	const char* slash = strrchr(name, '/');
+
+	if (slash == NULL) {
+		snprintf(dir, sizeof(dir), ".");
+	}
+	else {
+		snprintf(dir, sizeof(dir), "%.*s", slash == name ? 1 :
+				(int)(slash - name), name);
+	}
+
+	if (realpath(dir, real) == NULL) {
+		return strncmp(name, "/dev/", 5) == 0;
+	}
+
+	if (strcmp(real, "/dev") == 0 || strncmp(real, "/dev/", 5) == 0) {
+		return true;
+	}
+
+	// The file system the directory is on: the longest mount point that
+	// is a prefix of it.
+	FILE* f = fopen("/proc/self/mounts", "r");
+
+	if (f == NULL) {
+		return false;
+	}
+
+	char line[4096];
+	size_t best = 0;
+	bool devtmpfs = false;
+
+	while (fgets(line, sizeof(line), f) != NULL) {
+		char mnt[PATH_MAX];
+		char type[64];
+
+		if (sscanf(line, "%*s %4095s %63s", mnt, type) != 2) {
+			continue;
+		}
+
+		size_t n = strlen(mnt);
+		bool prefix = strcmp(mnt, "/") == 0 || (strncmp(real, mnt, n) == 0 &&
+				(real[n] == '/' || real[n] == '\0'));
+
+		if (prefix && n >= best) {
+			best = n;
+			devtmpfs = strcmp(type, "devtmpfs") == 0;
+		}
+	}
+
+	fclose(f);
+
+	return devtmpfs;
 }

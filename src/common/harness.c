@@ -6,43 +6,46 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "clock.h"
+#include "cpu.h"
 #include "io.h"
 #include "log.h"
 #include "rate.h"
 #include "run.h"
+#include "status.h"
 #include "version.h"
 
 //==========================================================
 // Typedefs & constants.
 //
 
-#define JOIN_TIMEOUT_NS (3 * NS_PER_SEC)
 #define MAX_KINDS 8
-#define MAX_STATUS_RATES 8
 
-// One rate of the live status line (docs/beyond.md, "Live status").
-typedef struct status_rate_s {
-	const char* label;     // "reads", "lb-writes"...
-	const hist* h;
-	double configured;     // operations per second
-	uint64_t prev_total;
-} status_rate;
+// Worker threads: never more than this, nor more than the host allows
+// less a margin for the rest of the system.
+#define HOST_THREADS_MAX 100000
+#define HOST_THREADS_MARGIN 256
 
-typedef struct status_s {
-	status_rate rates[MAX_STATUS_RATES];
-	uint32_t n_rates;
-	const hist* reads;     // for the share over 1 ms (us); may be NULL
-	uint32_t prev_sec;
-	uint64_t prev_over;
-	uint64_t prev_reads_total;
-} status;
+// How long an I/O may be outstanding with max-lag-sec 0 before it is a hung
+// drive; how long the workers get to finish their I/Os when the test time
+// is up (with max-lag-sec, max-lag-sec + 1 s); how often the watchdog looks.
+#define HUNG_NO_LAG_NS (10 * NS_PER_SEC)
+#define DRAIN_NO_LAG_NS (3 * NS_PER_SEC)
+#define DRAIN_EXTRA_NS (1 * NS_PER_SEC)
+#define DRAIN_HUNG_NS (1 * NS_PER_SEC)
+#define WATCH_STEP_NS (100 * NS_PER_MS)
+
+// A worker that spent at least this share of its time in I/O since it was
+// last on schedule fell behind because of the drive.
+#define DRIVE_BOUND_SHARE 0.5
 
 // rate-process, in g_rate_processes order.
 typedef enum {
@@ -59,6 +62,7 @@ struct harness_s {
 	report rep;
 	status st;
 	bool setup_failed;         // a histogram could not be added
+	cpu_times cpu_start;
 
 	harness_kind kinds[MAX_KINDS];
 	uint32_t n_kinds;
@@ -68,6 +72,11 @@ struct harness_s {
 	uint64_t start_ns;         // time 0 of every schedule and report
 	uint64_t max_lag_ns;
 	rate_mode mode;            // of the HARNESS_PACE_CLIENT kinds
+
+	pthread_t watchdog;
+	bool watchdog_started;
+	atomic_bool watchdog_stop;
+	atomic_bool hung;          // the watchdog found a hung I/O
 };
 
 //==========================================================
@@ -85,10 +94,15 @@ static int run(harness* h, bool* joined);
 static void free_workers(harness* h);
 static void* worker_main(void* pv);
 static void lag_stop(harness_worker* w, uint64_t lag_ns);
+static void* watchdog_main(void* pv);
+static uint64_t hung_limit_ns(const harness* h);
+static void report_hung(harness* h, uint64_t limit_ns, bool run_over);
+static int setup_signal(harness* h);
+static void log_failed(int err);
 static void report_cb(uint32_t report_sec, void* udata);
-static void status_show(harness* h, uint32_t report_sec);
 static bool log_sb(strbuf* sb, const char* what);
 static uint32_t n_cpus(void);
+static uint64_t host_thread_limit(void);
 
 //==========================================================
 // Public API.
@@ -97,6 +111,19 @@ static uint32_t n_cpus(void);
 int
 harness_main(int argc, char* argv[], const harness_program* p, void* prog)
 {
+	// First of all: a Ctrl-C during setup waits to be taken between setup
+	// steps (which then undo what they did), and the log has a stdout.
+	run_block_signals();
+
+	char err[256];
+
+	if (log_init(err, sizeof(err)) != 0) {
+		fprintf(stderr, "ERROR: %s\n", err);
+		return EXIT_LOG;
+	}
+
+	log_on_failure(log_failed);
+
 	const char* config_path = NULL;
 	int rv = parse_args(argc, argv, p, &config_path);
 
@@ -127,6 +154,10 @@ harness_main(int argc, char* argv[], const harness_program* p, void* prog)
 	}
 
 	devset_restore_schedulers(&h->devs);
+
+	if (log_failure() != 0 && (rv == EXIT_OK || rv == EXIT_SETUP)) {
+		rv = EXIT_LOG;
+	}
 
 	if (! joined) {
 		return rv; // a thread is stuck in an I/O: leave its memory alone
@@ -168,6 +199,16 @@ harness_hist(harness* h, const char* fmt, ...)
 	vsnprintf(name, sizeof(name), fmt, ap);
 	va_end(ap);
 
+	// Parsers find histograms by name: one name, one histogram.
+	for (uint32_t i = 0; i < h->rep.n; i++) {
+		if (strcmp(h->rep.hists[i]->name, name) == 0) {
+			log_error("histogram name %s would appear twice in the log - "
+					"rename the device that gives it", name);
+			h->setup_failed = true;
+			return NULL;
+		}
+	}
+
 	hist* added = report_add(&h->rep, name);
 
 	if (added == NULL) {
@@ -183,18 +224,7 @@ void
 harness_status_rate(harness* h, const char* label, const hist* hg,
 		double configured)
 {
-	status* st = &h->st;
-
-	if (hg == NULL || st->n_rates == MAX_STATUS_RATES) {
-		return;
-	}
-
-	status_rate* r = &st->rates[st->n_rates++];
-
-	r->label = label;
-	r->h = hg;
-	r->configured = configured;
-	r->prev_total = 0;
+	status_add_rate(&h->st, label, hg, configured);
 }
 
 void
@@ -219,10 +249,22 @@ int
 harness_io(harness_worker* w, const harness_req* r)
 {
 	dev* d = harness_dev(w->h, r->dev_ix);
+	harness_inflight* f = &w->inflight;
+
+	atomic_store_explicit(&f->device, d->name, memory_order_relaxed);
+	atomic_store_explicit(&f->op, r->op, memory_order_relaxed);
+	atomic_store_explicit(&f->size, r->size, memory_order_relaxed);
+	atomic_store_explicit(&f->off, r->off, memory_order_relaxed);
+
 	uint64_t start = clock_ns();
+
+	atomic_store_explicit(&f->start_ns, start, memory_order_release);
+
 	int err = r->write ? io_write(d->fd, w->buf, r->size, r->off) :
 			io_read(d->fd, w->buf, r->size, r->off);
 	uint64_t end = clock_ns();
+
+	atomic_store_explicit(&f->start_ns, 0, memory_order_release);
 
 	w->last = (harness_last_io){
 		.device = d->name,
@@ -232,9 +274,20 @@ harness_io(harness_worker* w, const harness_req* r)
 		.took_ns = end - start
 	};
 
+	w->ev.io_ns += end - start;
+	w->ev.n_io++;
+
+	if (end - start > w->ev.longest.took_ns) {
+		w->ev.longest = w->last;
+	}
+
 	if (err != 0) {
-		if (io_failed(d->name, r->op, r->off, r->size, err)) {
-			run_stop(EXIT_IO);
+		uint64_t n;
+
+		if (io_failed(d->name, r->op, r->off, r->size, err, &n) &&
+				run_stop(EXIT_IO)) {
+			log_error("stopping: %" PRIu64 " I/O errors, more than "
+					"io-error-limit %" PRIu32, n, w->h->params.io_error_limit);
 		}
 
 		return err;
@@ -308,26 +361,38 @@ usage(const harness_program* p, FILE* out)
 			"all data on them is destroyed.\n"
 			"\n"
 			"exit status: 0 done, 1 usage or config error, 2 device or setup\n"
-			"error, 3 load not kept up (max-lag-sec), 4 I/O errors\n"
-			"(io-error-limit), 128+n stopped by signal n\n", p->name, p->name,
+			"error, 3 load not kept up or a hung I/O (max-lag-sec), 4 I/O\n"
+			"errors (io-error-limit), 5 the log could not be written, 128+n\n"
+			"stopped by signal n\n", p->name, p->name,
 			p->about);
 }
 
 // Everything up to the start of the workers. Returns -1 to go on and run,
-// else the exit status.
+// else the exit status. Between steps, a SIGINT or SIGTERM that arrived
+// ends the run here (setup_signal), and a failed log write too.
 static int
 run_program(harness* h, const char* config_path)
 {
 	const harness_program* p = h->program;
 	harness_params* prm = &h->params;
 	char err[1024];
+	int rv;
 
-	log_init();
 	log_out("\nACT version %s\n%s\n%s\n\n", ACT_VERSION, p->test_kind,
 			ACT_NOTICE);
 
 	if (p->load(h, config_path, n_cpus(), prm, err, sizeof(err)) != 0) {
 		log_error("%s", err);
+		return EXIT_USAGE;
+	}
+
+	uint64_t max_threads = host_thread_limit();
+
+	if (prm->threads > max_threads) {
+		log_error("config item '%s': the config needs %" PRIu64 " threads, "
+				"more than this host can start (at most %" PRIu64 ": "
+				"kernel.threads-max and ulimit -u, less a margin)",
+				prm->threads_item, prm->threads, max_threads);
 		return EXIT_USAGE;
 	}
 
@@ -345,15 +410,18 @@ run_program(harness* h, const char* config_path)
 			strcmp(prm->rate_process, "spread") == 0 ? PROCESS_SPREAD :
 			PROCESS_ALIGNED;
 	h->max_lag_ns = (uint64_t)prm->max_lag_sec * NS_PER_SEC;
+	h->st.us = prm->us_histograms;
+	h->st.duration_sec = prm->test_duration_sec;
 	report_init(&h->rep, prm->us_histograms ? HIST_US : HIST_MS);
 
-	if (setup_devices(h) != 0) {
-		return EXIT_SETUP;
+	if ((rv = setup_signal(h)) != 0 || setup_devices(h) != 0) {
+		return rv != 0 ? rv : EXIT_SETUP;
 	}
 
 	p->setup_run(h);
 
 	if (h->setup_failed) {
+		devset_undo(&h->devs);
 		return EXIT_SETUP;
 	}
 
@@ -361,14 +429,17 @@ run_program(harness* h, const char* config_path)
 	report_names(&h->rep, &sb);
 
 	if (! log_sb(&sb, "the histogram names")) {
+		devset_undo(&h->devs);
 		return EXIT_SETUP;
 	}
 
 	return -1;
 }
 
-// Open every device (nothing is written before all are checked), let the
-// program check each, then commit. Prints the device lines.
+// Open every device (nothing is written before all are checked) and let
+// the program check each. Prints the device lines. The devices are
+// committed when the run starts (run), so that until then a stop undoes
+// everything.
 static int
 setup_devices(harness* h)
 {
@@ -401,15 +472,14 @@ setup_devices(harness* h)
 		}
 	}
 
-	// Only now, with every device checked, may a file shrink.
-	if (devset_commit(&h->devs) != 0) {
-		sb_free(&sb);
+	sb_printf(&sb, "\n");
+
+	if (! log_sb(&sb, "the device lines")) {
+		devset_undo(&h->devs);
 		return -1;
 	}
 
-	sb_printf(&sb, "\n");
-
-	return log_sb(&sb, "the device lines") ? 0 : -1;
+	return 0;
 }
 
 // Every worker of every kind, with its buffer and generator - before the
@@ -516,42 +586,85 @@ free_workers(harness* h)
 // The run.
 //
 
-// Block the signals, start the workers, print a report every interval
-// until the end, a stop or a signal, then wait for the workers. Returns the
+// Start the workers, print a report every interval until the end, a stop
+// or a signal, then give the workers time to finish their I/Os. Returns the
 // exit status; *joined says whether every worker finished (if not, memory
 // they use must not be freed).
 static int
 run(harness* h, bool* joined)
 {
-	run_block_signals();
+	int rv;
 
 	if (setup_workers(h) != 0) {
+		devset_undo(&h->devs);
 		return EXIT_SETUP;
 	}
 
+	// The last moment a stop undoes the setup; then files shrink and the
+	// scheduler is set (devset_commit), and the run begins.
+	if ((rv = setup_signal(h)) != 0) {
+		return rv;
+	}
+
+	if (devset_commit(&h->devs) != 0) {
+		return EXIT_SETUP;
+	}
+
+	cpu_sample(&h->cpu_start);
 	h->start_ns = clock_ns();
+
+	for (uint32_t i = 0; i < h->n_workers; i++) {
+		h->workers[i].ev.mark_ns = h->start_ns;
+	}
+
+	if (pthread_create(&h->watchdog, NULL, watchdog_main, h) != 0) {
+		log_error("can't start the watchdog thread: %s", strerror(errno));
+		return EXIT_SETUP;
+	}
+
+	h->watchdog_started = true;
 
 	if (start_workers(h) != 0) {
 		run_stop(EXIT_SETUP);
-		*joined = run_join(JOIN_TIMEOUT_NS);
-		return EXIT_SETUP;
+		rv = EXIT_SETUP;
+	}
+	else {
+		rv = run_reports(h->start_ns, h->params.test_duration_sec,
+				h->params.report_interval_sec, report_cb, h);
 	}
 
-	int rv = run_reports(h->start_ns, h->params.test_duration_sec,
-			h->params.report_interval_sec, report_cb, h);
+	// The workers finish their I/Os in flight - while the watchdog still
+	// watches them.
+	uint64_t drain = atomic_load(&h->hung) ? DRAIN_HUNG_NS :
+			h->max_lag_ns != 0 ? h->max_lag_ns + DRAIN_EXTRA_NS :
+			DRAIN_NO_LAG_NS;
 
-	*joined = run_join(JOIN_TIMEOUT_NS);
+	*joined = run_join(drain);
+
+	atomic_store(&h->watchdog_stop, true);
+	pthread_join(h->watchdog, NULL);
+
+	if (! *joined) {
+		// Whatever is still in flight has been outstanding since before
+		// the end: a hung drive, even if it is below the watchdog's limit.
+		report_hung(h, 0, true);
+	}
+
 	io_flush_suppressed();
 
 	if (log_stderr_is_tty()) {
 		fputc('\n', stderr);
 	}
 
+	if (atomic_load(&h->hung) && rv == EXIT_OK) {
+		rv = EXIT_LAG;
+	}
+
 	return rv;
 }
 
-// The worker skeleton: pace the kind's steps on the absolute schedule and
-// stop the run when the thread falls more than max-lag-sec behind.
+// The worker skeleton: pace the kind's steps on their schedule and stop
+// the run when the thread falls more than max-lag-sec behind.
 static void*
 worker_main(void* pv)
 {
@@ -591,7 +704,14 @@ worker_main(void* pv)
 
 		uint64_t lag = rate_done_and_wait(&sched);
 
-		if (h->max_lag_ns != 0 && lag > h->max_lag_ns && run_going()) {
+		if (lag == 0) {
+			// On schedule: the evidence for a later lag starts here.
+			w->ev.mark_ns = clock_ns();
+			w->ev.mark_io_ns = w->ev.io_ns;
+			w->ev.mark_n_io = w->ev.n_io;
+			w->ev.longest.took_ns = 0;
+		}
+		else if (h->max_lag_ns != 0 && lag > h->max_lag_ns && run_going()) {
 			lag_stop(w, lag);
 			break;
 		}
@@ -601,20 +721,30 @@ worker_main(void* pv)
 }
 
 // A worker is lag_ns behind schedule, more than max-lag-sec: unless the run
-// has already been stopped, say why and stop it with EXIT_LAG.
+// has already been stopped, say why - from the evidence of its own I/Os -
+// and stop it with EXIT_LAG (docs/beyond.md, "Telling a stalled drive from
+// too few threads").
 static void
 lag_stop(harness_worker* w, uint64_t lag_ns)
 {
 	const harness_kind* k = w->kind;
 	const harness_last_io* last = &w->last;
+	const harness_evidence* ev = &w->ev;
 	uint64_t max_lag_ns = w->h->max_lag_ns;
 	uint32_t max_lag_sec = w->h->params.max_lag_sec;
 
-	if (run_stop_code() >= 0) {
-		return;
+	if (! run_stop(EXIT_LAG)) {
+		return; // the run was already stopped, and said why
 	}
 
-	if (k->stall_check && last->took_ns > max_lag_ns) {
+	uint64_t now = clock_ns();
+	double window = (double)(now - ev->mark_ns) / NS_PER_SEC;
+	double io = (double)(ev->io_ns - ev->mark_io_ns) / NS_PER_SEC;
+	uint64_t n_io = ev->n_io - ev->mark_n_io;
+	double share = window > 0.0 ? io / window : 0.0;
+	const harness_last_io* lo = &ev->longest;
+
+	if (last->took_ns > max_lag_ns) {
 		log_error("device %s stalled: a %" PRIu32 "-byte %s at offset %"
 				PRIu64 " took %.3f sec, more than max-lag-sec (%" PRIu32 ") - "
 				"the drive, not the thread count, is the limit", last->device,
@@ -622,14 +752,158 @@ lag_stop(harness_worker* w, uint64_t lag_ns)
 				(double)last->took_ns / NS_PER_SEC, max_lag_sec);
 		log_error("drive(s) can't keep up - test stopped");
 	}
-	else {
+	else if (share >= DRIVE_BOUND_SHARE && n_io != 0) {
 		log_error("%s can't keep up: %.3f sec behind schedule, more than "
 				"max-lag-sec (%" PRIu32 ")", k->name, (double)lag_ns / NS_PER_SEC,
 				max_lag_sec);
-		log_error("%s", k->lag_advice);
+		log_error("the drive is the limit: in the %.1f sec since this thread "
+				"was last on schedule its %" PRIu64 " I/Os took %.1f sec (%.0f%% "
+				"of the time, average %.3f sec; longest %.3f sec, a %" PRIu32
+				"-byte %s at offset %" PRIu64 " on %s) - drive(s) can't keep up - "
+				"test stopped", window, n_io, io, 100.0 * share,
+				io / (double)n_io, (double)lo->took_ns / NS_PER_SEC, lo->size,
+				lo->op, lo->off, lo->device);
+	}
+	else {
+		cpu_times cpu_now;
+		double busy = cpu_sample(&cpu_now) ?
+				cpu_busy_pct(&w->h->cpu_start, &cpu_now) : -1.0;
+		char cpus[64] = "";
+
+		if (busy >= 0.0) {
+			snprintf(cpus, sizeof(cpus), "; the CPUs were %.0f%% busy", busy);
+		}
+
+		log_error("%s can't keep up: %.3f sec behind schedule, more than "
+				"max-lag-sec (%" PRIu32 ")", k->name, (double)lag_ns / NS_PER_SEC,
+				max_lag_sec);
+		log_error("%s (in the %.1f sec since this thread was last on "
+				"schedule its I/Os took only %.0f%% of the time%s)", k->lag_advice,
+				window, 100.0 * share, cpus);
+	}
+}
+
+//==========================================================
+// The hung-I/O watchdog.
+//
+
+static void*
+watchdog_main(void* pv)
+{
+	harness* h = pv;
+	uint64_t limit = hung_limit_ns(h);
+	uint64_t step = limit / 4 < WATCH_STEP_NS ? limit / 4 : WATCH_STEP_NS;
+
+	while (! atomic_load(&h->watchdog_stop)) {
+		report_hung(h, limit, false);
+		clock_sleep_until(clock_ns() + step);
 	}
 
-	run_stop(EXIT_LAG);
+	return NULL;
+}
+
+// max-lag-sec, or HUNG_NO_LAG_NS without it.
+static uint64_t
+hung_limit_ns(const harness* h)
+{
+	return h->max_lag_ns != 0 ? h->max_lag_ns : HUNG_NO_LAG_NS;
+}
+
+// Report every I/O in flight for longer than limit_ns (each once), and stop
+// the run with EXIT_LAG. run_over: the run has ended and its workers had
+// their time to finish.
+static void
+report_hung(harness* h, uint64_t limit_ns, bool run_over)
+{
+	for (uint32_t i = 0; i < h->n_workers; i++) {
+		harness_inflight* f = &h->workers[i].inflight;
+		uint64_t start = atomic_load_explicit(&f->start_ns,
+				memory_order_acquire);
+		uint64_t now = clock_ns(); // after start: never before it
+
+		if (start == 0 || now < start || now - start <= limit_ns ||
+				atomic_load(&f->reported)) {
+			continue;
+		}
+
+		const char* device = atomic_load_explicit(&f->device,
+				memory_order_relaxed);
+		const char* op = atomic_load_explicit(&f->op, memory_order_relaxed);
+		uint32_t size = (uint32_t)atomic_load_explicit(&f->size,
+				memory_order_relaxed);
+		uint64_t off = atomic_load_explicit(&f->off, memory_order_relaxed);
+
+		// Still the same I/O? (It may have ended while we read.)
+		if (atomic_load_explicit(&f->start_ns, memory_order_acquire) !=
+				start) {
+			continue;
+		}
+
+		atomic_store(&f->reported, true);
+		atomic_store(&h->hung, true);
+
+		double waited = (double)(now - start) / NS_PER_SEC;
+
+		if (run_over) {
+			log_error("device %s is not responding: a %" PRIu32 "-byte %s at "
+					"offset %" PRIu64 " has not completed after %.3f sec, still "
+					"outstanding when the run ended", device, size, op, off,
+					waited);
+		}
+		else if (h->max_lag_ns != 0) {
+			log_error("device %s is not responding: a %" PRIu32 "-byte %s at "
+					"offset %" PRIu64 " has not completed after %.3f sec, more "
+					"than max-lag-sec (%" PRIu32 ") - test stopped", device, size,
+					op, off, waited, h->params.max_lag_sec);
+		}
+		else {
+			log_error("device %s is not responding: a %" PRIu32 "-byte %s at "
+					"offset %" PRIu64 " has not completed after %.3f sec, more "
+					"than %" PRIu64 " sec - test stopped", device, size, op, off,
+					waited, HUNG_NO_LAG_NS / NS_PER_SEC);
+		}
+
+		run_stop(EXIT_LAG);
+	}
+}
+
+//==========================================================
+// Stops in setup.
+//
+
+// A SIGINT or SIGTERM taken between setup steps: undo the devices (files
+// created or grown go back as they were), end the log with the stop line.
+// Returns 128 + the signal, or 0 when none arrived. A failed log write
+// ends the setup the same way (EXIT_LOG).
+static int
+setup_signal(harness* h)
+{
+	int sig = run_pending_signal();
+
+	if (sig == 0) {
+		if (log_failure() == 0) {
+			return 0;
+		}
+
+		devset_undo(&h->devs);
+
+		return EXIT_LOG;
+	}
+
+	devset_undo(&h->devs);
+	run_stop(EXIT_SIGNAL + sig);
+	log_final("stopped by signal %s after 0 sec\n", run_signal_name(sig));
+
+	return EXIT_SIGNAL + sig;
+}
+
+// The log's first failed write (log_on_failure): stop the run.
+static void
+log_failed(int err)
+{
+	(void)err; // log.c has said which error on stderr
+
+	run_stop(EXIT_LOG);
 }
 
 static void
@@ -641,56 +915,7 @@ report_cb(uint32_t report_sec, void* udata)
 	sb_init_grow(&sb);
 	report_format(&h->rep, report_sec, &sb);
 	log_sb(&sb, "the report");
-	status_show(h, report_sec);
-}
-
-// One status line on a terminal's stderr: elapsed / total time, achieved vs
-// configured rate of each thread kind, and the last interval's share of
-// reads over 1 ms (or us).
-static void
-status_show(harness* h, uint32_t report_sec)
-{
-	status* st = &h->st;
-
-	if (! log_stderr_is_tty() || report_sec <= st->prev_sec) {
-		return;
-	}
-
-	double secs = (double)(report_sec - st->prev_sec);
-	uint64_t counts[HIST_N_BUCKETS];
-	strbuf sb;
-
-	sb_init_grow(&sb);
-	sb_printf(&sb, "%" PRIu32 "/%" PRIu32 " s", report_sec,
-			h->params.test_duration_sec);
-
-	for (uint32_t i = 0; i < st->n_rates; i++) {
-		status_rate* r = &st->rates[i];
-		uint64_t total = hist_snapshot(r->h, counts);
-
-		sb_printf(&sb, "  %s %.1f/%.1f/s", r->label,
-				(double)(total - r->prev_total) / secs, r->configured);
-		r->prev_total = total;
-	}
-
-	if (st->reads != NULL) {
-		uint64_t total = hist_snapshot(st->reads, counts);
-		uint64_t over = total - counts[0];
-		uint64_t d_total = total - st->prev_reads_total;
-
-		sb_printf(&sb, "  reads > 1 %s: %.2f%%",
-				h->params.us_histograms ? "us" : "ms", d_total == 0 ? 0.0 :
-				100.0 * (double)(over - st->prev_over) / (double)d_total);
-		st->prev_over = over;
-		st->prev_reads_total = total;
-	}
-
-	if (! sb_overflowed(&sb)) {
-		log_status(sb.buf);
-	}
-
-	sb_free(&sb);
-	st->prev_sec = report_sec;
+	status_show(&h->st, report_sec);
 }
 
 //==========================================================
@@ -724,4 +949,32 @@ n_cpus(void)
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 
 	return n < 1 ? 1 : (uint32_t)n;
+}
+
+// How many worker threads this host can start: kernel.threads-max and the
+// soft RLIMIT_NPROC, less a margin for everything else that runs.
+static uint64_t
+host_thread_limit(void)
+{
+	uint64_t limit = HOST_THREADS_MAX;
+	FILE* f = fopen("/proc/sys/kernel/threads-max", "r");
+	unsigned long long v;
+
+	if (f != NULL) {
+		if (fscanf(f, "%llu", &v) == 1 && v < limit) {
+			limit = v;
+		}
+
+		fclose(f);
+	}
+
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NPROC, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+			(uint64_t)rl.rlim_cur < limit) {
+		limit = (uint64_t)rl.rlim_cur;
+	}
+
+	return limit > 2 * HOST_THREADS_MARGIN ? limit - HOST_THREADS_MARGIN :
+			limit / 2;
 }

@@ -19,11 +19,18 @@
  * with its latency recorded and its failure counted (harness_io), and the
  * lag and stall decisions (docs/act_storage.md, "Threads and pacing").
  *
+ * A watchdog thread looks at every I/O in flight: one outstanding longer
+ * than max-lag-sec (10 s with max-lag-sec 0), or still outstanding when the
+ * run has ended and its workers were given time to finish, stops the run
+ * with EXIT_LAG - a hung drive never passes, even if its I/O never returns
+ * (docs/beyond.md, "A hung drive never passes").
+ *
  * The run's life (stop, signals, exit status) is the process-wide `run`
  * module; the log is the process-wide `log` module.
  */
 #pragma once
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -51,6 +58,8 @@ typedef struct harness_params_s {
 	uint32_t max_lag_sec;
 	uint32_t io_error_limit;
 	const char* rate_process;  // "aligned", "spread" or "poisson"
+	uint64_t threads;          // worker threads the config asks for
+	const char* threads_item;  // the item that asks for most of them
 } harness_params;
 
 // The harness_params of a program config struct whose shared items have
@@ -110,9 +119,8 @@ typedef enum {
 // A kind of worker thread.
 typedef struct harness_kind_s {
 	const char* name;          // "service threads" - in lag messages
-	const char* lag_advice;    // the ERROR line after a lag stop
-	bool stall_check;          // a lag caused by one slow I/O of the thread
-	                           // itself is a drive stall, not the load
+	const char* lag_advice;    // the ERROR line after a lag stop that the
+	                           // drive's time does not explain
 	harness_pacing pacing;
 	bool per_device;           // one thread per device (else n_threads)
 	uint32_t n_threads;
@@ -122,7 +130,7 @@ typedef struct harness_kind_s {
 	void (*step)(harness_worker* w);
 } harness_kind;
 
-// The last I/O of a worker (for the stall message).
+// One I/O of a worker (for the stall and lag messages).
 typedef struct harness_last_io_s {
 	const char* device;
 	const char* op;
@@ -130,6 +138,28 @@ typedef struct harness_last_io_s {
 	uint64_t off;
 	uint64_t took_ns;
 } harness_last_io;
+
+// The I/O a worker has in flight, as the hung-I/O watchdog (another
+// thread) reads it: start_ns is published last (0: none in flight).
+typedef struct harness_inflight_s {
+	atomic_uint_fast64_t start_ns;
+	_Atomic(const char*) device;
+	_Atomic(const char*) op;
+	atomic_uint_fast32_t size;
+	atomic_uint_fast64_t off;
+	atomic_bool reported;      // the watchdog has reported it
+} harness_inflight;
+
+// What a worker's I/Os cost since it was last on schedule: when it falls
+// behind, this tells a drive that is too slow from a host that is.
+typedef struct harness_evidence_s {
+	uint64_t io_ns;            // time in I/O, since the start
+	uint64_t n_io;
+	uint64_t mark_ns;          // when the thread was last on schedule
+	uint64_t mark_io_ns;       // io_ns then
+	uint64_t mark_n_io;        // n_io then
+	harness_last_io longest;   // the longest I/O since then
+} harness_evidence;
 
 // A worker thread, as its step function sees it.
 struct harness_worker_s {
@@ -142,7 +172,9 @@ struct harness_worker_s {
 	rand_t rnd;
 	uint64_t due_ns;           // when the current step was due
 	uint64_t cursor;           // the program's own per-thread state
-	harness_last_io last;
+	harness_last_io last;      // its last I/O
+	harness_evidence ev;
+	harness_inflight inflight;
 };
 
 // One synchronous I/O of a step (harness_io).

@@ -22,7 +22,7 @@ static uint64_t g_limit = 0;
 static atomic_uint_fast64_t g_n_errors = 0;
 
 static pthread_mutex_t g_lines_lock = PTHREAD_MUTEX_INITIALIZER;
-static uint64_t g_window_sec = 0;
+static uint64_t g_window_start_ns = 0;   // 0: no error shown yet
 static uint32_t g_window_lines = 0;
 static uint64_t g_suppressed = 0;
 
@@ -57,19 +57,25 @@ io_set_error_limit(uint64_t limit)
 
 bool
 io_failed(const char* device, const char* op, uint64_t off, size_t size,
-		int err)
+		int err, uint64_t* count)
 {
 	uint64_t n = atomic_fetch_add(&g_n_errors, 1) + 1;
-	uint64_t now_sec = clock_ns() / NS_PER_SEC;
+	uint64_t now = clock_ns();
 	uint64_t hidden = 0;
 	bool show;
 
+	if (count != NULL) {
+		*count = n;
+	}
+
 	pthread_mutex_lock(&g_lines_lock);
 
-	if (now_sec != g_window_sec) {
+	// A window is the second from the first error it shows: never more
+	// than IO_ERROR_LINES_PER_SEC lines in any one of them.
+	if (g_window_start_ns == 0 || now - g_window_start_ns >= NS_PER_SEC) {
 		hidden = g_suppressed;
 		g_suppressed = 0;
-		g_window_sec = now_sec;
+		g_window_start_ns = now;
 		g_window_lines = 0;
 	}
 

@@ -24,10 +24,11 @@ int io_write(int fd, const void* buf, size_t size, uint64_t off);
 // first failure).
 void io_set_error_limit(uint64_t limit);
 
-// Count and report a failed I/O. Returns true when the count now exceeds
-// the limit (the caller stops the run).
+// Count and report a failed I/O (*count, if not NULL: the failures so far).
+// Returns true when the count now exceeds the limit (the caller stops the
+// run, and says so in a line of its own, never rate-limited).
 bool io_failed(const char* device, const char* op, uint64_t off,
-		size_t size, int err);
+		size_t size, int err, uint64_t* count);
 
 // Print the count of error lines not shown, if any (end of run).
 void io_flush_suppressed(void);

@@ -3,23 +3,42 @@
  *
  * All stdout output goes through here under one lock, so a line printed by
  * an I/O thread never lands inside a report. Each call writes whole lines
- * and flushes (the log is read while the test runs).
+ * straight to the file descriptor (the log is read while the test runs).
+ *
+ * The log is never lost silently: every write is checked. The first one
+ * that fails (ENOSPC, EIO, EPIPE...) is reported on stderr, no further log
+ * output is attempted, and the failure callback runs (the programs stop
+ * the run with exit status 5).
  */
 #pragma once
 
 #include <stdbool.h>
 #include <stddef.h>
 
-void log_init(void);
+// Call first thing in main. Makes sure descriptors 0-2 are open (a closed
+// one gets /dev/null, so no device opened later can become stdout and take
+// the log's text), ignores SIGPIPE (a closed log pipe is then an EPIPE
+// error that is reported, not a silent death), and notes whether stdout and
+// stderr are terminals. Returns 0, or -1 with a message in err when stdout
+// can't take the log (it was closed, or is open read-only).
+int log_init(char* err, size_t err_len);
 
-// Write text (whole lines) to stdout and flush.
+// fn is called once, from the thread whose log write failed first, with
+// its errno (after the message is on stderr).
+void log_on_failure(void (*fn)(int err));
+
+// The errno of the first failed log write, or 0.
+int log_failure(void);
+
+// Write text (whole lines) to stdout.
 void log_text(const char* text, size_t len);
 
-// printf to stdout and flush.
+// printf to stdout.
 void log_out(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 
 // "ERROR: <message>" to stdout (it belongs in the log) and, when stdout is
-// not a terminal, to stderr too.
+// not a terminal, to stderr too. Messages (ERROR, WARNING and notes) show
+// control characters escaped (log_escape).
 void log_error(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 
 // "WARNING: <message>" to stderr only.
@@ -28,9 +47,14 @@ void log_warn(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 // A line of information on stderr ("<message>\n"), not part of the log.
 void log_note(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 
-// printf to stdout, flush, and then refuse all further stdout output: the
-// last line of a stopped run stays the last line.
+// printf to stdout, and then refuse all further stdout output: the last
+// line of a stopped run stays the last line.
 void log_final(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+
+// Copy in to out with control characters (and DEL) written as \xNN, so a
+// message never sends raw escape sequences to a terminal. Always
+// NUL-terminates; cuts at out_len. Returns out.
+char* log_escape(const char* in, char* out, size_t out_len);
 
 // Whether stderr is a terminal.
 bool log_stderr_is_tty(void);

@@ -23,6 +23,10 @@
 
 #define SLEEP_SLICE_NS (50 * NS_PER_MS)
 
+// Workers need little stack (a few KiB of locals); a small one lets a host
+// start many of them.
+#define THREAD_STACK_BYTES (512 * 1024)
+
 //==========================================================
 // Globals.
 //
@@ -57,18 +61,23 @@ run_going(void)
 	return atomic_load_explicit(&g_going, memory_order_relaxed);
 }
 
-void
+bool
 run_stop(int exit_code)
 {
 	int expected = -1;
 
-	if (atomic_compare_exchange_strong(&g_stop_code, &expected, exit_code)) {
-		atomic_store(&g_going, false);
-
-		if (! pthread_equal(pthread_self(), g_main_thread)) {
-			pthread_kill(g_main_thread, SIGUSR1);
-		}
+	if (! atomic_compare_exchange_strong(&g_stop_code, &expected,
+			exit_code)) {
+		return false;
 	}
+
+	atomic_store(&g_going, false);
+
+	if (! pthread_equal(pthread_self(), g_main_thread)) {
+		pthread_kill(g_main_thread, SIGUSR1);
+	}
+
+	return true;
 }
 
 void
@@ -81,6 +90,21 @@ int
 run_stop_code(void)
 {
 	return atomic_load(&g_stop_code);
+}
+
+int
+run_pending_signal(void)
+{
+	sigset_t set;
+	struct timespec zero = { 0, 0 };
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+
+	int sig = sigtimedwait(&set, NULL, &zero);
+
+	return sig == SIGINT || sig == SIGTERM ? sig : 0;
 }
 
 int
@@ -172,7 +196,14 @@ run_thread_start(void* (*fn)(void*), void* arg)
 
 	g_threads = more;
 
-	int rv = pthread_create(&g_threads[g_n_threads], NULL, fn, arg);
+	pthread_attr_t attr;
+
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, THREAD_STACK_BYTES);
+
+	int rv = pthread_create(&g_threads[g_n_threads], &attr, fn, arg);
+
+	pthread_attr_destroy(&attr);
 
 	if (rv == 0) {
 		g_n_threads++;

@@ -19,16 +19,19 @@
 #define EXIT_SETUP 2      // device or setup error
 #define EXIT_LAG 3        // load could not be kept up (max-lag-sec)
 #define EXIT_IO 4         // stopped by I/O errors (io-error-limit)
+#define EXIT_LOG 5        // the log could not be written
 #define EXIT_SIGNAL 128   // + signal number
 
-// Call in the main thread before creating any other thread.
+// Call first thing in main, before creating any other thread: from then
+// on SIGINT and SIGTERM wait to be taken (run_pending_signal, run_wait).
 void run_block_signals(void);
 
 // True until the run ends (normally or stopped).
 bool run_going(void);
 
-// End the run with an exit status; the first call wins. Any thread.
-void run_stop(int exit_code);
+// End the run with an exit status; the first call wins (and returns true).
+// Any thread.
+bool run_stop(int exit_code);
 
 // Wake the main thread from run_reports (or its own sigtimedwait on
 // SIGUSR1) without stopping the run.
@@ -36,6 +39,11 @@ void run_wake_main(void);
 
 // The exit status set by the first run_stop, or -1 while running.
 int run_stop_code(void);
+
+// Main thread, after run_block_signals: a SIGINT or SIGTERM that arrived
+// meanwhile (blocked, so pending) is taken and its number returned; else 0.
+// Setup steps call it between steps.
+int run_pending_signal(void);
 
 // Main thread, after run_block_signals: wait until deadline_ns, until the
 // main thread is woken (run_wake_main, or run_stop from another thread), or

@@ -5,6 +5,9 @@
 
 #include "shared_cfg.h"
 
+#include <stdio.h>
+#include <string.h>
+
 //==========================================================
 // Globals.
 //
@@ -47,4 +50,31 @@ shared_cfg_service_threads(const cfg_table* t, const cfg_set* set,
 	*service_threads = 5 * n_cpus;
 
 	return n_cpus;
+}
+
+int
+shared_cfg_check_hist_names(const cfg_names* devices,
+		const char* const* fixed, char* err, size_t err_len)
+{
+	static const char* const SUFFIXES[] = { "-reads", "-writes" };
+
+	for (uint32_t d = 0; d < devices->n; d++) {
+		const char* name = devices->names[d];
+		size_t n = strlen(name);
+
+		for (const char* const* f = fixed; *f != NULL; f++) {
+			for (size_t k = 0; k < 2; k++) {
+				if (strncmp(*f, name, n) == 0 &&
+						strcmp(*f + n, SUFFIXES[k]) == 0) {
+					snprintf(err, err_len, "config item 'device-names': device "
+							"%s would give a histogram named %s, like the "
+							"log's own %s - name the device by another path "
+							"(e.g. ./%s)", name, *f, *f, name);
+					return -1;
+				}
+			}
+		}
+	}
+
+	return 0;
 }

@@ -145,3 +145,11 @@ extern const char* const g_rate_processes[];
 uint32_t shared_cfg_service_threads(const cfg_table* t, const cfg_set* set,
 		uint32_t* service_threads, uint32_t num_queues,
 		uint32_t threads_per_queue, uint32_t n_cpus);
+
+// Histogram names are unique in a log: each device's "<name>-reads" and
+// "<name>-writes" must differ from the program's own histogram names
+// (fixed: NULL-terminated, e.g. "large-block-reads"). A device named
+// "large-block" or "total" would give a second "large-block-reads" or
+// "total-reads". Returns 0, or -1 with a message in err.
+int shared_cfg_check_hist_names(const cfg_names* devices,
+		const char* const* fixed, char* err, size_t err_len);

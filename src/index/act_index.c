@@ -103,6 +103,9 @@ load(harness* h, const char* path, uint32_t n_cpus, harness_params* p,
 	}
 
 	*p = HARNESS_PARAMS_OF(c);
+	p->threads = (uint64_t)c->service_threads + c->cache_threads;
+	p->threads_item = c->cache_threads > c->service_threads ?
+			"cache-threads" : "service-threads";
 
 	return 0;
 }
@@ -169,7 +172,6 @@ setup_run(harness* h)
 		.name = "service threads",
 		.lag_advice = "ACT can't do the requested load - test stopped - "
 				"try configuring more service-threads",
-		.stall_check = true,
 		.pacing = HARNESS_PACE_CLIENT,
 		.n_threads = c->service_threads,
 		.rate = (double)c->service_thread_reads_per_sec,
@@ -182,7 +184,8 @@ setup_run(harness* h)
 	// docs/act_index.md), paced per bundle of CACHE_BUNDLE pairs.
 	harness_add_kind(h, &(harness_kind){
 		.name = "cache threads",
-		.lag_advice = "drive(s) can't keep up - test stopped",
+		.lag_advice = "ACT can't do the requested load - test stopped - "
+				"try configuring more cache-threads",
 		.pacing = HARNESS_PACE_CLIENT,
 		.n_threads = c->cache_threads,
 		.rate = (double)cache_rate,

@@ -110,6 +110,13 @@ finish(index_cfg* c, uint32_t n_cpus, char* err, size_t len)
 	c->n_cpus = shared_cfg_service_threads(&g_index_cfg_table, &c->set,
 			&c->service_threads, c->num_queues, c->threads_per_queue, n_cpus);
 
+	static const char* const HISTS[] = { "reads", "writes", "total-reads",
+		NULL };
+
+	if (shared_cfg_check_hist_names(&c->devices, HISTS, err, len) != 0) {
+		return -1;
+	}
+
 	if (c->read_reqs_per_sec == 0 && c->write_reqs_per_sec == 0) {
 		snprintf(err, len, "read-reqs-per-sec and write-reqs-per-sec are "
 				"both 0 - there is no load to run");

@@ -45,6 +45,7 @@
 #define TTY_REFRESH_NS (500 * NS_PER_MS)
 #define LOG_REFRESH_NS (1 * NS_PER_SEC)
 #define MAX_DEVICES 128
+#define JOIN_TIMEOUT_NS (5 * NS_PER_SEC)
 
 typedef enum {
 	PHASE_WAIT,
@@ -65,7 +66,6 @@ typedef struct prep_dev_s {
 	uint64_t n_chunks;                 // whole chunks
 	uint64_t phase_start_ns;
 	uint32_t last_pct_shown;
-	pthread_t thread;
 } prep_dev;
 
 // The run's context: every device, and how many have finished.
@@ -101,7 +101,8 @@ static const char USAGE[] =
 	"stdout: the size of each device and the phases; stderr: progress\n"
 	"(a live line on a terminal, a line every 5% otherwise).\n"
 	"exit status: 0 every byte of every device written, 1 usage error,\n"
-	"2 device error, 4 write error, 128+n stopped by signal n\n";
+	"2 device error, 4 write error, 5 the output could not be written,\n"
+	"128+n stopped by signal n\n";
 
 //==========================================================
 // Forward declarations.
@@ -114,6 +115,7 @@ static void* writer(void* pv);
 static int write_tail(prep_dev* p, phase ph, uint8_t* buf);
 static void show_progress(prep* r, bool final);
 static int wait_for_devices(prep* r);
+static void log_failed(int err);
 
 //==========================================================
 // Main.
@@ -125,6 +127,18 @@ main(int argc, char* argv[])
 	uint64_t size = 0;
 	const char* names[MAX_DEVICES];
 	uint32_t n = 0;
+	char err[256];
+
+	// First of all: a Ctrl-C during setup waits to be taken (and setup is
+	// undone), and the output has a stdout that no device can take.
+	run_block_signals();
+
+	if (log_init(err, sizeof(err)) != 0) {
+		fprintf(stderr, "ERROR: %s\n", err);
+		return EXIT_LOG;
+	}
+
+	log_on_failure(log_failed);
 
 	for (int i = 1; i < argc; i++) {
 		const char* a = argv[i];
@@ -145,7 +159,8 @@ main(int argc, char* argv[])
 
 			if (v == NULL || parse_size(v, &size) != 0 || size == 0) {
 				fprintf(stderr, "ERROR: --size: '%s' is not a size in bytes "
-						"(e.g. 1073741824, 512M, 2G)\n", v != NULL ? v : "");
+						"(e.g. 1073741824, 512M, 2G)\n",
+						log_escape(v != NULL ? v : "", err, sizeof(err)));
 				return EXIT_USAGE;
 			}
 
@@ -153,7 +168,8 @@ main(int argc, char* argv[])
 		}
 
 		if (a[0] == '-') {
-			fprintf(stderr, "ERROR: unknown option '%s'\n\n%s", a, USAGE);
+			fprintf(stderr, "ERROR: unknown option '%s'\n\n%s",
+					log_escape(a, err, sizeof(err)), USAGE);
 			return EXIT_USAGE;
 		}
 
@@ -164,7 +180,8 @@ main(int argc, char* argv[])
 
 		for (uint32_t j = 0; j < n; j++) {
 			if (strcmp(names[j], a) == 0) {
-				fprintf(stderr, "ERROR: device %s is named twice\n", a);
+				fprintf(stderr, "ERROR: device %s is named twice\n",
+						log_escape(a, err, sizeof(err)));
 				return EXIT_USAGE;
 			}
 		}
@@ -177,8 +194,6 @@ main(int argc, char* argv[])
 		return EXIT_USAGE;
 	}
 
-	log_init();
-
 	dev_opts o = {
 		.file_size = size,
 		.dsync = false,
@@ -189,8 +204,25 @@ main(int argc, char* argv[])
 	// Check every device before writing to any; undo all if one fails.
 	static prep r;
 
-	if (devset_open(&r.set, names, n, &o) != 0 ||
-			devset_commit(&r.set) != 0) {
+	if (devset_open(&r.set, names, n, &o) != 0) {
+		return EXIT_SETUP;
+	}
+
+	int sig = run_pending_signal();
+
+	if (sig != 0 || log_failure() != 0) {
+		devset_undo(&r.set);
+
+		if (sig == 0) {
+			return EXIT_LOG;
+		}
+
+		log_error("stopped by signal %s before any byte was written",
+				run_signal_name(sig));
+		return EXIT_SIGNAL + sig;
+	}
+
+	if (devset_commit(&r.set) != 0) {
 		return EXIT_SETUP;
 	}
 
@@ -212,36 +244,35 @@ main(int argc, char* argv[])
 	}
 
 	r.n_devs = n;
-	run_block_signals();
 
 	for (uint32_t i = 0; i < n; i++) {
-		int rv = pthread_create(&r.devs[i].thread, NULL, prep_device,
-				&r.devs[i]);
+		int rv = run_thread_start(prep_device, &r.devs[i]);
 
 		if (rv != 0) {
 			log_error("can't start a thread for %s: %s (errno %d)", names[i],
 					strerror(rv), rv);
 			run_stop(EXIT_SETUP);
+			run_join(JOIN_TIMEOUT_NS);
 			return EXIT_SETUP;
 		}
 	}
 
 	int rv = wait_for_devices(&r);
 
-	for (uint32_t i = 0; i < n; i++) {
-		if (rv == EXIT_OK || rv == EXIT_IO) {
-			pthread_join(r.devs[i].thread, NULL);
-		}
+	// Stopped or not, every device's thread ends within a chunk's write -
+	// unless a write is stuck in the kernel: then leave its memory alone.
+	if (! run_join(JOIN_TIMEOUT_NS)) {
+		return rv;
+	}
 
+	for (uint32_t i = 0; i < n; i++) {
 		if (rv == EXIT_OK && atomic_load(&r.devs[i].failed)) {
 			rv = EXIT_IO;
 		}
 	}
 
-	if (rv == EXIT_OK || rv == EXIT_IO) {
-		devset_close(&r.set);
-		free(r.devs);
-	}
+	devset_close(&r.set);
+	free(r.devs);
 
 	return rv;
 }
@@ -366,7 +397,7 @@ writer(void* pv)
 		int err = io_write(p->d->fd, buf, PREP_CHUNK, off);
 
 		if (err != 0) {
-			io_failed(p->d->name, "write", off, PREP_CHUNK, err);
+			io_failed(p->d->name, "write", off, PREP_CHUNK, err, NULL);
 			atomic_store(&p->failed, true);
 			break;
 		}
@@ -408,7 +439,7 @@ write_tail(prep_dev* p, phase ph, uint8_t* buf)
 		int err = io_write(p->d->fd, buf, (size_t)direct, off);
 
 		if (err != 0) {
-			io_failed(p->d->name, "write", off, (size_t)direct, err);
+			io_failed(p->d->name, "write", off, (size_t)direct, err, NULL);
 			return -1;
 		}
 	}
@@ -431,7 +462,8 @@ write_tail(prep_dev* p, phase ph, uint8_t* buf)
 		close(fd);
 
 		if (err != 0) {
-			io_failed(p->d->name, "write", off + direct, (size_t)rest, err);
+			io_failed(p->d->name, "write", off + direct, (size_t)rest, err,
+					NULL);
 			return -1;
 		}
 	}
@@ -520,6 +552,16 @@ show_progress(prep* r, bool final)
 	}
 
 	sb_free(&sb);
+}
+
+// The output's first failed write: stop (exit status 5).
+static void
+log_failed(int err)
+{
+	(void)err; // log.c has said which error on stderr
+
+	run_stop(EXIT_LOG);
+	run_wake_main();
 }
 
 //==========================================================

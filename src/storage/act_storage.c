@@ -135,6 +135,13 @@ load(harness* h, const char* path, uint32_t n_cpus, harness_params* p,
 
 	*p = HARNESS_PARAMS_OF(c);
 
+	uint64_t per_device = (c->large_block_reads_per_sec > 0.0 ? 1 : 0) +
+			(c->large_block_writes_per_sec > 0.0 ? 1 : 0) +
+			(c->tomb_raider ? 1 : 0);
+
+	p->threads = (uint64_t)c->service_threads + per_device * c->devices.n;
+	p->threads_item = "service-threads";
+
 	return 0;
 }
 
@@ -285,7 +292,6 @@ setup_run(harness* h)
 		.name = "service threads",
 		.lag_advice = "ACT can't do the requested load - test stopped - "
 				"try configuring more service-threads",
-		.stall_check = true,
 		.pacing = HARNESS_PACE_CLIENT,
 		.n_threads = c->service_threads,
 		.rate = (double)c->internal_read_reqs_per_sec +
@@ -296,7 +302,8 @@ setup_run(harness* h)
 
 	harness_add_kind(h, &(harness_kind){
 		.name = "large-block reads",
-		.lag_advice = "drive(s) can't keep up - test stopped",
+		.lag_advice = "ACT can't do the requested load - test stopped - "
+				"the host, not the drive, is the limit",
 		.pacing = HARNESS_PACE_START,
 		.per_device = true,
 		.rate = c->large_block_reads_per_sec,
@@ -306,7 +313,8 @@ setup_run(harness* h)
 
 	harness_add_kind(h, &(harness_kind){
 		.name = "large-block writes",
-		.lag_advice = "drive(s) can't keep up - test stopped",
+		.lag_advice = "ACT can't do the requested load - test stopped - "
+				"the host, not the drive, is the limit",
 		.pacing = HARNESS_PACE_START,
 		.per_device = true,
 		.rate = c->large_block_writes_per_sec,

@@ -1,0 +1,39 @@
+/*
+ * status.h - the live status line (docs/beyond.md, "Live status"): on a
+ * terminal's stderr, one line updated each report - elapsed / total time,
+ * achieved vs configured rate of each thread kind, and the last interval's
+ * share of reads over 1 ms (or us). Not a terminal: nothing.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hist.h"
+
+#define STATUS_MAX_RATES 8
+
+typedef struct status_rate_s {
+	const char* label;     // "reads", "lb-writes"...
+	const hist* h;
+	double configured;     // operations per second
+	uint64_t prev_total;
+} status_rate;
+
+typedef struct status_s {
+	status_rate rates[STATUS_MAX_RATES];
+	uint32_t n_rates;
+	const hist* reads;     // for the share over 1 ms (us); may be NULL
+	bool us;               // microsecond histograms
+	uint32_t duration_sec;
+	uint32_t prev_sec;
+	uint64_t prev_over;
+	uint64_t prev_reads_total;
+} status;
+
+// Show this rate (a NULL histogram is not in the run: ignored).
+void status_add_rate(status* st, const char* label, const hist* h,
+		double configured);
+
+// The line for the report due at report_sec.
+void status_show(status* st, uint32_t report_sec);
