@@ -3,6 +3,14 @@
 #   make                      build target/bin/act_{storage,index,prep}
 #   make test                 build and run every test (tests/run.sh)
 #   make test SANITIZE=1      the same under AddressSanitizer + UBSan
+#                             (SANITIZE=address,undefined | address |
+#                             undefined | thread), built in target/san-*
+#   make check                what CI runs: make test, then the unit and
+#                             integration tests under ASan + UBSan
+#   make check-thread         the multi-threaded scenarios under TSan
+#   make fuzz                 libFuzzer targets (needs clang), FUZZ_SECONDS
+#                             each (default 60), then the act_latency.py
+#                             mutation fuzzer
 #   make demo                 a 20-second act_storage run on a temporary file
 #   make install PREFIX=/usr/local DESTDIR=
 #   make clean
@@ -21,16 +29,28 @@ ACT_CFLAGS := -std=gnu11 -pthread -D_GNU_SOURCE $(WARN) -Isrc/common \
 	-Isrc/storage -Isrc/index
 ACT_LDFLAGS := -pthread -lm
 
-ifeq ($(SANITIZE),1)
-ACT_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer \
-	-fno-sanitize-recover=undefined
-ACT_LDFLAGS += -fsanitize=address,undefined
+# SANITIZE: which sanitizers; each build has its own directory, so a
+# sanitized build never replaces the normal one.
+SANITIZE ?=
+SAN := $(SANITIZE)
+ifeq ($(SAN),1)
+SAN := address,undefined
 endif
+ifneq ($(SAN),)
+ifeq ($(filter $(SAN),address undefined address,undefined undefined,address thread),)
+$(error SANITIZE=$(SANITIZE) is not one of 1, address,undefined, address, undefined, thread)
+endif
+ACT_CFLAGS += -fsanitize=$(SAN) -fno-omit-frame-pointer \
+	-fno-sanitize-recover=undefined
+ACT_LDFLAGS += -fsanitize=$(SAN)
+TARGET ?= target/san-$(subst $(comma),-,$(SAN))
+endif
+comma := ,
 
 ALL_CFLAGS = $(ACT_CFLAGS) $(CPPFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(ACT_LDFLAGS) $(LDFLAGS)
 
-TARGET := target
+TARGET ?= target
 OBJ := $(TARGET)/obj
 BIN := $(TARGET)/bin
 TBIN := $(TARGET)/tests
@@ -55,7 +75,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(TBIN)/%)
 FLAGS_STAMP := $(TARGET)/.flags
 FLAGS_NOW := $(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS)
 
-.PHONY: all test unit demo install uninstall clean force
+.PHONY: all test check check-thread unit fuzz demo install uninstall clean force
 
 all: $(PROGRAMS)
 
@@ -102,10 +122,62 @@ $(SHIM): tests/shim/act_shim.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=gnu11 -O2 -g -fPIC -shared $(WARN) $< -o $@ -ldl -pthread
 
-unit: $(UNIT_BIN) $(SHIM)
+# Fuzz targets (tests/fuzz): replayed over their corpus and past crashes
+# by make test (built with the normal compiler and flags), fuzzed by
+# make fuzz (clang's libFuzzer).
+FUZZ_TARGETS := storage_cfg index_cfg size_hist
+FUZZ_REPLAY := $(FUZZ_TARGETS:%=$(TBIN)/replay_%)
+FUZZ_SECONDS ?= 60
+FUZZ_SRC := $(COMMON_SRC) $(STORAGE_LIB_SRC) $(INDEX_LIB_SRC)
+
+$(TBIN)/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c \
+		$(STORAGE_LIB_OBJ) $(INDEX_LIB_OBJ) $(LIB) $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $< tests/fuzz/replay.c $(STORAGE_LIB_OBJ) \
+		$(INDEX_LIB_OBJ) $(LIB) -o $@ $(ALL_LDFLAGS)
+
+unit: $(UNIT_BIN) $(SHIM) $(FUZZ_REPLAY)
 
 test: all unit
-	@tests/run.sh
+	@ACT_TARGET=$(TARGET) tests/run.sh
+
+# CI: every test, then the unit and integration tests again under ASan and
+# UBSan (their own build in target/san-address-undefined).
+check: test
+	@$(MAKE) --no-print-directory SANITIZE=1 all unit
+	@ACT_TARGET=target/san-address-undefined tests/run.sh unit/ integration/
+
+# The multi-threaded scenarios under ThreadSanitizer (target/san-thread).
+check-thread:
+	@$(MAKE) --no-print-directory SANITIZE=thread all unit
+	@ACT_TARGET=target/san-thread tests/run.sh test_sanitizer_runs
+
+fuzz:
+	@command -v clang >/dev/null || { echo "make fuzz needs clang" \
+		"(Debian/Ubuntu: sudo apt-get install clang)"; exit 2; }
+	@mkdir -p $(TARGET)/fuzz
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		echo "== fuzz_$$t: building with clang -fsanitize=fuzzer"; \
+		clang -std=gnu11 -D_GNU_SOURCE -O1 -g -Isrc/common -Isrc/storage \
+			-Isrc/index -fsanitize=fuzzer,address,undefined \
+			-fno-sanitize-recover=undefined tests/fuzz/fuzz_$$t.c \
+			$(FUZZ_SRC) -o $(TARGET)/fuzz/fuzz_$$t -lm -pthread; \
+		mkdir -p $(TARGET)/fuzz/corpus_$$t $(TARGET)/fuzz/crashes_$$t; \
+		cp tests/fuzz/corpus/$$t/* $(TARGET)/fuzz/corpus_$$t/; \
+		echo "== fuzz_$$t: $(FUZZ_SECONDS) s"; \
+		rc=0; $(TARGET)/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) \
+			-print_final_stats=1 -artifact_prefix=$(TARGET)/fuzz/crashes_$$t/ \
+			$(TARGET)/fuzz/corpus_$$t > $(TARGET)/fuzz/fuzz_$$t.log 2>&1 \
+			|| rc=$$?; \
+		grep -E "^(stat::|Done|==[0-9]+==ERROR|SUMMARY)" \
+			$(TARGET)/fuzz/fuzz_$$t.log || true; \
+		if [ $$rc -ne 0 ]; then echo "fuzz_$$t found a crash (see" \
+			"$(TARGET)/fuzz/fuzz_$$t.log): copy the input from" \
+			"$(TARGET)/fuzz/crashes_$$t/ to tests/fuzz/crashes/$$t/"; \
+			exit 1; fi; \
+	done
+	@echo "== act_latency.py: $(FUZZ_SECONDS) s"
+	@python3 tests/fuzz/fuzz_act_latency.py --seconds $(FUZZ_SECONDS)
 
 demo: all
 	@scripts/demo.sh

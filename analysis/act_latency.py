@@ -4,7 +4,8 @@
 Usage::
 
     act_latency.py -l LOG [-h NAME]... [-t SEC] [-s B] [-n N] [-e E] [-x]
-                   [--check] [--criteria LIST] [--json] [--plot FILE.svg]
+                   [--check] [--stress] [--criteria LIST] [--json]
+                   [--plot FILE.svg]
 
 The log is the standard output of act_storage or act_index (ours or the
 reference ACT 6.x), complete or still being written.  It is cut into time
@@ -15,11 +16,17 @@ and the maximum over the slices.  The default output is identical, byte for
 byte, to the reference act_latency.py.
 
 Beyond the reference (long options only): --check / --criteria evaluate the
-ACT pass criteria on the max row (exit status 0 pass, 1 fail), --json prints
-one JSON document instead of the tables, --plot writes an SVG chart.
+ACT pass criteria on the max row of the transaction histograms (reads;
+writes with commit-to-device) and whether the run completed - a run that
+stopped early, or whose log is cut short or still being written, is
+INCOMPLETE and never passes; --stress judges a stress test (pass exactly
+when the run completed); --json prints one JSON document instead of the
+tables; --plot writes an SVG chart.  Notes about slices that do not fit the
+run go to stderr.
 
-Exit status: 0 success, 1 a criterion of --check failed, 2 a user error
-(bad option, unreadable or malformed log, no complete slice).
+Exit status: 0 success (with --check: passed), 1 --check failed (a
+criterion failed, or the run is INCOMPLETE), 2 a user error (bad option,
+unreadable or malformed log, no complete slice).
 
 The log is read once, streaming: memory does not grow with its length
 (only the per-slice results are kept, a few numbers each).
@@ -33,6 +40,7 @@ import os
 import re
 import struct
 import sys
+import textwrap
 from functools import reduce
 from itertools import accumulate, chain, repeat
 from operator import add, sub
@@ -44,16 +52,26 @@ MIN_VERSION, MAX_VERSION = 6.0, 7.0
 DEFAULT_CRITERIA = ((1.0, 5.0), (8.0, 1.0), (64.0, 0.1))   # (ms, percent)
 HEADER_LIMIT = 16 << 20           # bytes of header to read before giving up
 CHUNK_SIZE = 1 << 20              # body read size
+# Logs are bytes: a device name need not be UTF-8. Undecodable bytes become
+# surrogates (and back, byte for byte, when matched or printed).
+ENC_ERRORS = "surrogateescape"
 CACHE_LIMIT = 200000              # entries kept in each value cache
 
 _BUCKET_RE = re.compile(rb"\((\d+): (\d+)\)")
 _NAME_LINE_RE = re.compile(rb"(.+) \((\d+) total\)\s*$")
 _AFTER_RE = re.compile(rb"after (\d+) sec:")
 _REPORT_RE = re.compile(rb"\nafter ")
+_SIGNAL_STOP_RE = re.compile(r"stopped by signal (\S+) after (\d+) sec")
+HOUR = 3600                       # the ACT criteria are per one-hour slice
 
 
 class UsageError(Exception):
-    """A user error: reported as one message on stderr, exit status 2."""
+    """A user error: reported as one message on stderr, exit status 2
+    (followed by the notes that explain it, if any)."""
+
+    def __init__(self, message, notes=()):
+        super().__init__(message)
+        self.notes = list(notes)
 
 
 # ---------------------------------------------------------------------------
@@ -70,8 +88,10 @@ def build_parser():
         description="Analyse the latency histograms of an act_storage or "
                     "act_index log: percentage of operations over each "
                     "threshold, per time slice, then average and maximum.",
-        epilog="Exit status: 0 success, 1 a --check criterion failed, "
-               "2 error. Note that -h names a histogram; --help shows this.")
+        epilog="Exit status: 0 success (with --check: passed), 1 --check "
+               "failed (a criterion failed, or the run is INCOMPLETE: "
+               "stopped early, cut short or still running), 2 error. Note "
+               "that -h names a histogram; --help shows this.")
     p.add_argument("--help", action="help",
                    help="show this help message and exit")
     p.add_argument("-l", "--log", dest="log", metavar="LOG",
@@ -99,8 +119,15 @@ def build_parser():
                    help="also show each slice's rate (operations/sec)")
     p.add_argument("--check", action="store_true",
                    help="evaluate the ACT pass criteria on the max row of "
-                        "each histogram: fewer than 5%% over 1 ms, 1%% over "
-                        "8 ms, 0.1%% over 64 ms; exit status 1 if one fails")
+                        "the transaction histograms given with -h (reads; "
+                        "writes with commit-to-device): fewer than 5%% over "
+                        "1 ms, 1%% over 8 ms, 0.1%% over 64 ms; and that the "
+                        "run completed. Exit status 1 if a criterion fails "
+                        "or the run is INCOMPLETE")
+    p.add_argument("--stress", action="store_true",
+                   help="stress test verdict (implies --check): pass "
+                        "exactly when the run completed, whatever the "
+                        "latencies (the criteria are shown for information)")
     p.add_argument("--criteria", metavar="LIST",
                    help="custom criteria for --check (implies it), as "
                         "MS:PERCENT,...; thresholds are powers of two "
@@ -170,6 +197,8 @@ def parse_args(argv):
             "bucket (%d): lower -n or -e"
             % (args.start_bucket, args.num_buckets, args.every_nth, last,
                MAX_BUCKET))
+    if args.stress:
+        args.check = True
     if args.criteria is not None:
         args.criteria = parse_criteria(args.criteria)
         args.check = True
@@ -208,6 +237,8 @@ class LogHeader:
         self.names_block = []       # HISTOGRAM NAMES and the names
         self.names = []             # histogram names, in log order
         self.rest = b""             # body bytes read while looking for the end
+        self.duration = None        # test-duration-sec, None if not given
+        self.commit = False         # commit-to-device: yes
 
     @staticmethod
     def items(lines):
@@ -237,7 +268,7 @@ def read_header(f, log_name="log"):
         if raw.startswith(b"after ") and _AFTER_RE.match(raw):
             h.rest = raw            # the body began before the names block
             break
-        line = raw.decode("utf-8", "replace").strip()
+        line = raw.decode("utf-8", ENC_ERRORS).strip()
         if block is not None:
             if line:
                 block.append(line)
@@ -294,7 +325,20 @@ def read_header(f, log_name="log"):
     scale = config.get("microsecond-histograms")
     if scale is not None:
         h.microsecond = scale == "yes"
+    try:
+        h.duration = int(config["test-duration-sec"])
+    except (KeyError, ValueError):
+        h.duration = None           # some old reference logs lack it
+    h.commit = config.get("commit-to-device") == "yes"
     return h
+
+
+def judged_histograms(header):
+    """The histograms the ACT criteria judge: the transactions - reads,
+    and writes when the log has commit-to-device: yes (not large-block-*,
+    per-device, total-* nor act_index's cache writes)."""
+    judged = {"reads", "writes"} if header.commit else {"reads"}
+    return judged.intersection(header.names)
 
 
 # ---------------------------------------------------------------------------
@@ -365,6 +409,125 @@ def hist_vector(hist, top):
     return vec
 
 
+# ---------------------------------------------------------------------------
+# Parsing: how the run ended.
+
+class RunEnd:
+    """How the run of a log ended: complete or not, and why not.
+
+    kind is "complete"; "stopped" (a stop line follows the last complete
+    report); "cut" (no stop line, the log just ends early: cut short, or
+    still being written); or "damaged" (the analysis stopped at a missing
+    or damaged report inside the log).
+    """
+
+    def __init__(self, kind, planned, ran, reason=None):
+        self.kind = kind
+        self.complete = kind == "complete"
+        self.planned = planned      # test-duration-sec, or None
+        self.ran = ran              # seconds: last complete report or stop
+        self.reason = reason        # None when complete
+
+    @property
+    def ended(self):
+        """True when the log's end is known: complete, or stopped."""
+        return self.kind in ("complete", "stopped")
+
+    def __repr__(self):
+        return "RunEnd(%r, %r, %r, %r)" % (self.kind, self.planned,
+                                           self.ran, self.reason)
+
+
+def _report_extent(lines, known):
+    """Index just past the last histogram line of a report (lines[0] is its
+    "after" line): what follows is after the report."""
+    end = 1
+    for i in range(1, len(lines)):
+        line = lines[i]
+        if line[:2] == b" (":
+            end = i + 1
+        else:
+            m = _NAME_LINE_RE.match(line)
+            if m is not None and m.group(1) in known:
+                end = i + 1
+    return end
+
+
+def stop_line(lines):
+    """The stop among the lines that follow the last complete report:
+    (reason, seconds or None), or None if they hold no stop.
+
+    A `stopped by signal NAME after S sec` line is the stop; otherwise the
+    first `ERROR:` line that no later report (a report being written)
+    follows - lag, I/O-error and hung-I/O stops print ERROR lines and end.
+    """
+    texts = [line.decode("utf-8", ENC_ERRORS).strip() for line in lines]
+    for text in texts:
+        m = _SIGNAL_STOP_RE.match(text)
+        if m:
+            return m.group(0), int(m.group(2))
+    last_report = -1
+    for i, text in enumerate(texts):
+        if text.startswith("after ") and _AFTER_RE.match(text.encode("utf-8", ENC_ERRORS)):
+            last_report = i
+    for text in texts[last_report + 1:]:
+        if text.startswith("ERROR:"):
+            return text[len("ERROR:"):].strip(), None
+    return None
+
+
+def run_end(tail, known, duration, fallback_ran=None):
+    """How the run ended, from the end of the log body.
+
+    tail: the last bytes of the body (whole lines), from the start of the
+    next-to-last report on (or the whole body); known: the log's histogram
+    names (bytes); duration: test-duration-sec or None; fallback_ran: when
+    reports came before the tail, the last slice end found (None if none
+    came).
+
+    The last complete report is the last one whose histograms are all
+    there and whole.  The run is complete when that report is at (or, as
+    the reference ACT rounds its last report up to the interval, after)
+    test-duration-sec and no stop line (stop_line()) follows it; without
+    test-duration-sec, when no stop line follows it.
+    """
+    starts = [m.start() + 1 for m in _REPORT_RE.finditer(tail)]
+    if tail.startswith(b"after "):
+        starts.insert(0, 0)
+    bounds = starts + [len(tail)]
+    last = after = None
+    for k in range(len(starts) - 1, -1, -1):
+        own = tail[bounds[k]:bounds[k + 1]]
+        t, hists = parse_block(own, known, known)
+        if t is not None and all(hist_vector(hists.get(n), MAX_BUCKET)
+                                 is not None for n in known):
+            last = t
+            lines = own.replace(b"\r", b"").split(b"\n")
+            after = (lines[_report_extent(lines, known):] +
+                     tail[bounds[k + 1]:].replace(b"\r", b"").split(b"\n"))
+            break
+    if last is None:
+        after = tail.replace(b"\r", b"").split(b"\n")
+    stop = stop_line(after)
+    ran = last or fallback_ran or 0
+    if stop is not None:
+        reason, sec = stop
+        return RunEnd("stopped", duration, ran if sec is None else sec,
+                      reason)
+    if last is None and fallback_ran is not None:
+        # earlier reports were read, but the last ones kept are all broken
+        return RunEnd("cut", duration, ran,
+                      "no complete report at the end of the log")
+    if duration is None:
+        if last is None:
+            return RunEnd("cut", None, 0, "log ends before the first report")
+        return RunEnd("complete", None, ran)
+    if last is not None and last >= duration:
+        return RunEnd("complete", duration, ran)
+    return RunEnd("cut", duration, ran,
+                  "log ends after %d of %d sec" % (ran, duration))
+
+
 _STOP = object()
 
 
@@ -394,11 +557,12 @@ class ReportScanner:
     """
 
     def __init__(self, f, initial, names, selected, interval, slice_sec, top,
-                 chunk_size=CHUNK_SIZE):
+                 chunk_size=CHUNK_SIZE, duration=None):
         self.f = f
         self.initial = initial
-        self.known = frozenset(n.encode() for n in names)
-        self.unique = list(dict.fromkeys(n.encode() for n in selected))
+        self.known = frozenset(n.encode("utf-8", ENC_ERRORS) for n in names)
+        self.unique = list(dict.fromkeys(n.encode("utf-8", ENC_ERRORS)
+                                          for n in selected))
         self.wanted = frozenset(self.unique)
         self.interval = interval
         self.slice_sec = slice_sec
@@ -407,6 +571,10 @@ class ReportScanner:
         self.target = slice_sec     # next slice end
         self.expected = interval    # next report time expected
         self.stopped = None
+        self.duration = duration
+        self.end = None             # RunEnd, once the log was read to its end
+        self._prev = b""            # the last report before the buffer
+        self._earlier = False       # reports dropped before self._prev
         self._structs = {}
 
     def __iter__(self):
@@ -428,12 +596,44 @@ class ReportScanner:
                 eof = True
                 end = buf.rfind(b"\n") + 1   # drop a partial last line
             start = buf.find(b"\nafter ", 0, end)
+            if eof:
+                tail, earlier = self._tail(buf, end)
             if start >= 0:
                 for batch in self._region(buf, start, end, eof):
                     if batch is _STOP:
+                        if eof and self.stopped is None:
+                            self._finish(tail, earlier)
                         return
                     yield batch
+            if eof:
+                self._finish(tail, earlier)
+            else:
+                # Keep the last report processed: the next-to-last report
+                # of the log is needed to tell how the run ended.
+                last = buf.rfind(b"\nafter ", 0, end)
+                if last >= 0 and (self._prev.startswith(b"\nafter ") or
+                                  buf.find(b"\nafter ", 0, last) >= 0):
+                    self._earlier = True
+                self._prev = bytes(buf[max(last, 0):end])
             del buf[:end]
+
+    def _tail(self, buf, end):
+        """(the end of the log body at EOF, from the start of its
+        next-to-last report or the whole body; whether reports came
+        before it)."""
+        last = buf.rfind(b"\nafter ", 0, end)
+        before = buf.rfind(b"\nafter ", 0, last) if last > 0 else -1
+        if before >= 0:
+            return (bytes(buf[before:end]),
+                    self._earlier or self._prev.startswith(b"\nafter ") or
+                    buf.find(b"\nafter ", 0, before) >= 0)
+        return self._prev + bytes(buf[:end]), self._earlier
+
+    def _finish(self, tail, earlier):
+        """Set self.end: how the run ended."""
+        found = self.target - self.slice_sec
+        self.end = run_end(tail, self.known, self.duration,
+                           max(found, 0) if earlier else None)
 
     def _region(self, buf, s, e, eof):
         """Batches of the reports in buf[s:e] (s at a report)."""
@@ -692,6 +892,49 @@ def evaluate(criteria, hist_names, max_rows):
     return results
 
 
+def verdict(results, run, stress):
+    """The --check verdict: "PASS", "FAIL" or "INCOMPLETE".
+
+    An incomplete run never passes.  A stress test (--stress) passes when
+    the run completed, whatever the criteria; otherwise every criterion
+    must be met.
+    """
+    if not run.complete:
+        return "INCOMPLETE"
+    if stress or all(r["pass"] for r in results):
+        return "PASS"
+    return "FAIL"
+
+
+def slice_notes(run, slice_sec, ends, hourly):
+    """Notes for stderr about slices that do not fit the run.
+
+    Only when the run's end is known (complete, or a stop line): in a log
+    still being written the last slice is simply not finished yet.  hourly:
+    the standard criteria are being checked (they are defined per hour).
+    """
+    notes = []
+    if run.ended:
+        if slice_sec > run.ran:
+            notes.append("slice of %d sec is longer than the run (%d sec%s): "
+                         "no slice is complete; use a shorter -t"
+                         % (slice_sec, run.ran,
+                            "" if run.complete else ", " + run.reason))
+        elif ends and run.ran > ends[-1]:
+            notes.append("the last %d sec of the run are not in any slice: "
+                         "%d %s of %d sec end%s at %d sec, the run at %d sec"
+                         % (run.ran - ends[-1], len(ends),
+                            "slice" if len(ends) == 1 else "slices",
+                            slice_sec, "s" if len(ends) == 1 else "",
+                            ends[-1], run.ran))
+    if hourly and ends and slice_sec > HOUR:
+        notes.append("--check on slices of %d sec: the ACT criteria are "
+                     "defined on one-hour slices, and a longer slice "
+                     "dilutes the worst hour; use -t 3600 for the standard "
+                     "verdict" % slice_sec)
+    return notes
+
+
 # ---------------------------------------------------------------------------
 # Formatting.
 
@@ -758,10 +1001,66 @@ def format_row(fmt, label, values, rates, n_buckets, extra):
     return fmt % tuple(flat)
 
 
-def check_lines(results, criteria, microsecond, custom):
-    """The --check report."""
-    out = ["", "check: %s criteria on the max row" %
-           ("custom" if custom else "standard ACT")]
+def run_text(run):
+    """How the run ended, in words: "complete (86400 sec)", or
+    "INCOMPLETE - <reason> (<ran> of <planned> sec ran)"."""
+    if run.complete:
+        if run.planned is None:
+            return ("complete (%d sec; the log has no test-duration-sec, so "
+                    "only the absence of a stop line was checked)" % run.ran)
+        return "complete (%d sec)" % run.planned
+    return "INCOMPLETE - " + why_incomplete(run)
+
+
+def why_incomplete(run):
+    """"<reason> (<ran> of <planned> sec ran)" for an incomplete run."""
+    if run.kind == "cut":
+        detail = "cut short, or still being written"
+    elif run.kind == "damaged":
+        detail = "%d sec analysed" % run.ran
+    elif run.planned is None:
+        detail = "%d sec ran" % run.ran
+    else:
+        detail = "%d of %d sec ran" % (run.ran, run.planned)
+    return "%s (%s)" % (run.reason, detail)
+
+
+def result_line(results, run, stress):
+    """The last line of the --check report."""
+    result = verdict(results, run, stress)
+    failed = sum(1 for r in results if not r["pass"])
+    met = "%d of %d criteria met" % (len(results) - failed, len(results))
+    if stress:
+        return "result: %s (stress test: the run %s%s)" % (
+            result, "completed" if run.complete else "did not finish",
+            "; %s, for information" % met if results else "")
+    if not run.complete:
+        return ("result: INCOMPLETE (the run did not finish; %s on the part "
+                "that ran)" % met)
+    return "result: %s (%s)" % (result, met)
+
+
+def judged_lists(a):
+    """(histograms given with -h that the criteria do not judge,
+    judged histograms of the log not given with -h)."""
+    hists = a.args.histograms
+    not_judged = [n for i, n in enumerate(hists)
+                  if n not in a.judged and n not in hists[:i]]
+    not_analysed = [n for n in a.header.names
+                    if n in a.judged and n not in hists]
+    return not_judged, not_analysed
+
+
+def check_lines(results, criteria, microsecond, custom, run, stress=False,
+                not_judged=(), not_analysed=()):
+    """The --check report: the criteria, what is not judged, how the run
+    ended, the verdict."""
+    kind = "custom" if custom else "standard ACT"
+    if stress:
+        out = ["", "check: stress test, passes if the run completed; %s "
+               "criteria on the max row, for information only" % kind]
+    else:
+        out = ["", "check: %s criteria on the max row" % kind]
     if microsecond:
         out.append("microsecond histograms: %s checked as %s (2^n ms read "
                    "as 2^(n+10) us)"
@@ -771,10 +1070,15 @@ def check_lines(results, criteria, microsecond, custom):
         out.append("%s %s: %.2f%% over %s (must be under %s%%)"
                    % ("PASS" if r["pass"] else "FAIL", r["histogram"],
                       r["max_pct"], r["threshold"], _fmt_num(r["limit_pct"])))
-    failed = sum(1 for r in results if not r["pass"])
-    out.append("result: %s (%d of %d criteria met)"
-               % ("FAIL" if failed else "PASS", len(results) - failed,
-                  len(results)))
+    if not_judged:
+        out.append("not judged: %s (the criteria apply to the transactions: "
+                   "reads, and writes with commit-to-device)"
+                   % ", ".join(not_judged))
+    for name in not_analysed:
+        out.append("not analysed: %s (add -h %s to judge it too)"
+                   % (name, name))
+    out.append("run: " + run_text(run))
+    out.append(result_line(results, run, stress))
     return out
 
 
@@ -800,6 +1104,9 @@ class Analysis:
         self.ops = [[] for _ in range(n)]       # [i][k]
         self.avg = self.max = None              # [i] = (values, rate)
         self.results = None                     # check results
+        self.judged = judged_histograms(header)
+        self.run = None                         # RunEnd
+        self.notes = []                         # for stderr
 
     def row_values(self, i, k):
         """Histogram i's evaluated values in slice k."""
@@ -867,8 +1174,9 @@ def analyse(args, header, f, emit, chunk_size=CHUNK_SIZE):
     pad = [GAP + p for p in pads(hists, group_width(nb, extra))]
 
     scanner = ReportScanner(f, header.rest, header.names, hists,
-                            header.interval, slice_sec, top, chunk_size)
-    unique = [n.encode() for n in hists]
+                            header.interval, slice_sec, top, chunk_size,
+                            header.duration)
+    unique = [n.encode("utf-8", ENC_ERRORS) for n in hists]
     position = [scanner.unique.index(n) for n in unique]
     prev = [[0] * (top + 2) for _ in scanner.unique]
     percents = _PercentCaches()
@@ -912,12 +1220,22 @@ def analyse(args, header, f, emit, chunk_size=CHUNK_SIZE):
         if len(rates) > CACHE_LIMIT:
             rates.clear()
             rate_strings.clear()
+    analysed = a.ends[-1] if a.ends else 0
     if scanner.stopped:
         print("%s: warning: %s; the rest of the log is ignored"
               % (PROG, scanner.stopped), file=sys.stderr)
+        a.run = RunEnd("damaged", header.duration, analysed,
+                       "damaged log: %s; the rest of the log is ignored"
+                       % scanner.stopped)
+    else:
+        a.run = scanner.end or RunEnd("cut", header.duration, analysed,
+                                      "log ends early")
+    hourly = (args.check and not args.stress and
+              args.criteria == DEFAULT_CRITERIA)
+    a.notes = slice_notes(a.run, slice_sec, a.ends, hourly)
     if not done:
         raise UsageError("could not find %d seconds of data in %s"
-                         % (slice_sec, args.log))
+                         % (slice_sec, args.log), a.notes)
     a.avg = [([mean(col) for col in a.values[i]], mean(a.rates[i]))
              for i in range(len(hists))]
     a.max = [([max(col) for col in a.values[i]], max(a.rates[i]))
@@ -929,8 +1247,11 @@ def analyse(args, header, f, emit, chunk_size=CHUNK_SIZE):
                          [r for v, r in a.avg], nb, extra),
               format_row(fmt, "max", [v for v, r in a.max],
                          [r for v, r in a.max], nb, extra)])
-    if criteria:
-        a.results = evaluate(criteria, hists, [v[nb:] for v, r in a.max])
+    if args.check:
+        judged = [i for i, name in enumerate(hists)
+                  if name in a.judged and name not in hists[:i]]
+        a.results = evaluate(criteria, [hists[i] for i in judged],
+                             [a.max[i][0][nb:] for i in judged])
     return a
 
 
@@ -969,15 +1290,28 @@ def json_document(a):
         "buckets": a.buckets,
         "thresholds": [1 << b for b in a.buckets],
         "histograms": hists,
+        "complete": a.run.complete,
+        "planned_sec": a.run.planned,
+        "ran_sec": a.run.ran,
+        "stop_reason": a.run.reason,
+        "notes": a.notes,
         "check": None,
     }
     if a.results is not None:
+        not_judged, not_analysed = judged_lists(a)
+        result = verdict(a.results, a.run, a.args.stress)
         doc["check"] = {
             "criteria": [{"threshold": c.label, "threshold_ms": c.ms,
                           "bucket": c.bucket, "limit_pct": c.limit}
                          for c in a.criteria],
             "results": a.results,
-            "pass": all(r["pass"] for r in a.results),
+            "not_judged": not_judged,
+            "not_analysed": not_analysed,
+            "stress": a.args.stress,
+            "criteria_pass": all(r["pass"] for r in a.results),
+            "complete": a.run.complete,
+            "result": result,
+            "pass": result == "PASS",
         }
     return doc
 
@@ -985,6 +1319,7 @@ def json_document(a):
 # ---------------------------------------------------------------------------
 # SVG plot.
 
+BANNER_WIDTH = 95                 # characters per line of a plot banner
 _COLORS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
            "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf")
 
@@ -1014,7 +1349,9 @@ def _fmt_tick(x):
 def svg_document(a):
     """The --plot chart as SVG text: one panel per histogram, % of
     operations over each displayed threshold against time (log scale),
-    criteria as dashed lines."""
+    criteria as dashed lines on the panels the criteria judge (reads;
+    writes with commit-to-device), banners in red at the top for an
+    INCOMPLETE run and for a --check that did not pass."""
     nb = len(a.buckets)
     criteria = a.criteria or [Criterion(ms, pct, a.header.microsecond)
                               for ms, pct in DEFAULT_CRITERIA]
@@ -1023,7 +1360,7 @@ def svg_document(a):
         verdicts[r["histogram"], r["bucket"], r["limit_pct"]] = r["pass"]
     W = 980                         # width
     L, R, T, B = 80, 250, 46, 56    # plot margins inside a panel
-    PH = max(330, T + 16 * (nb + len(criteria)) + 24)   # panel height
+    PH = max(330, T + 16 * (nb + len(criteria) + 1) + 24)   # panel height
     pw, ph = W - L - R, PH - T - B
     unit = a.unit
     ends = a.ends
@@ -1050,18 +1387,33 @@ def svg_document(a):
     def xpix(sec):
         return L + pw * ((sec / xdiv) / xmax if xmax else 0.5)
 
+    banners = []                    # (class, color, text): one per line
+    if not a.run.complete:
+        banners += [("incomplete", "#d62728", line) for line in textwrap.wrap(
+            "INCOMPLETE: " + why_incomplete(a.run), BANNER_WIDTH)]
+    if a.results is not None:
+        result = verdict(a.results, a.run, a.args.stress)
+        color = "#2ca02c" if result == "PASS" else "#d62728"
+        banners += [("result", color, line) for line in textwrap.wrap(
+            result_line(a.results, a.run, a.args.stress), BANNER_WIDTH)]
+    top = 30 + 22 * len(banners)    # where the first panel starts
+    height = PH * len(a.values) + top
     out = ['<?xml version="1.0" encoding="UTF-8"?>',
            '<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
            'viewBox="0 0 %d %d" font-family="sans-serif" font-size="12">'
-           % (W, PH * len(a.values) + 30, W, PH * len(a.values) + 30),
+           % (W, height, W, height),
            '<title>%s: latency, %% of operations over each threshold'
            '</title>' % escape(a.args.log),
            '<rect width="100%" height="100%" fill="white"/>',
            '<text x="%d" y="20" font-size="14">%s: %% of operations over '
            'each threshold, %d s slices</text>'
            % (L, escape(os.path.basename(a.args.log)), a.slice_sec)]
+    for k, (cls, color, text) in enumerate(banners):
+        out.append('<text class="banner %s" x="%d" y="%d" font-size="15" '
+                   'font-weight="bold" fill="%s">%s</text>'
+                   % (cls, L, 42 + 22 * k, color, escape(text)))
     for i, name in enumerate(a.args.histograms):
-        y0 = 30 + i * PH
+        y0 = top + i * PH
         out.append('<g class="panel" data-histogram="%s" '
                    'transform="translate(0,%d)">' % (escape(name), y0))
         out.append('<text class="title" x="%d" y="%d" font-size="14" '
@@ -1094,9 +1446,9 @@ def svg_document(a):
         out.append('<text x="%d" y="%d" text-anchor="middle">time since '
                    'start, %s (slice end)</text>'
                    % (L + pw // 2, T + ph + 38, xunit))
-        # criteria
+        # criteria, on the judged histograms only
         legend = []
-        for c in criteria:
+        for c in criteria if name in a.judged else ():
             color = "#000"
             if c.bucket in a.buckets:
                 color = _COLORS[a.buckets.index(c.bucket) % len(_COLORS)]
@@ -1105,11 +1457,19 @@ def svg_document(a):
                        'y2="%.1f" stroke="%s" stroke-width="1.5" '
                        'stroke-dasharray="7,4"/>'
                        % (L, y, L + pw, y, color))
-            verdict = verdicts.get((name, c.bucket, c.limit))
-            legend.append(("criterion", color, "limit %s%% over %s%s"
+            ok = verdicts.get((name, c.bucket, c.limit))
+            if ok is False:
+                out.append('<text class="fail" x="%d" y="%.1f" '
+                           'text-anchor="end" fill="#d62728" '
+                           'font-weight="bold">FAIL</text>'
+                           % (L + pw - 4, y - 4))
+            legend.append(("criterion" if ok is not False else "fail",
+                           color, "limit %s%% over %s%s"
                            % (_fmt_num(c.limit), c.label,
-                              "" if verdict is None else
-                              ": PASS" if verdict else ": FAIL")))
+                              "" if ok is None else
+                              ": PASS" if ok else ": FAIL")))
+        if name not in a.judged:
+            legend.append(("note", None, "not judged by the criteria"))
         # series
         for j, b in enumerate(a.buckets):
             color = _COLORS[j % len(_COLORS)]
@@ -1129,12 +1489,18 @@ def svg_document(a):
         lx, ly = L + pw + 16, T + 4
         for k, (kind, color, text) in enumerate(legend):
             y = ly + 16 * k
-            dash = ' stroke-dasharray="7,4"' if kind == "criterion" else ""
+            if kind == "note":
+                out.append('<text x="%d" y="%d" fill="#666">%s</text>'
+                           % (lx, y + 4, text))
+                continue
+            dash = ' stroke-dasharray="7,4"' if kind != "series" else ""
             out.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" '
                        'stroke-width="2"%s/>' % (lx, y, lx + 24, y, color,
                                                   dash))
-            out.append('<text x="%d" y="%d">%s</text>'
-                       % (lx + 30, y + 4, text))
+            style = (' class="fail" fill="#d62728" font-weight="bold"'
+                     if kind == "fail" else "")
+            out.append('<text x="%d" y="%d"%s>%s</text>'
+                       % (lx + 30, y + 4, style, text))
         out.append("</g>")
     out.append("</svg>")
     return "\n".join(out) + "\n"
@@ -1164,6 +1530,15 @@ def run(argv):
                     "histogram %s not in %s; its histograms are: %s"
                     % (", ".join(unknown), args.log,
                        ", ".join(header.names)))
+            judged = judged_histograms(header)
+            if (args.check and not args.stress and
+                    not judged.intersection(args.histograms)):
+                raise UsageError(
+                    "--check has nothing to judge: the ACT criteria apply to "
+                    "the transactions (reads, and writes with "
+                    "commit-to-device), and -h names none of them%s"
+                    % ("; use -h " + " -h ".join(sorted(judged))
+                       if judged else " (this log has none)"))
             write = sys.stdout.write
 
             def emit(lines):
@@ -1188,21 +1563,25 @@ def run(argv):
         except OSError as e:
             raise UsageError("cannot read the log %s: %s"
                              % (args.log, e.strerror or e)) from None
+    for note in a.notes:
+        print("%s: note: %s" % (PROG, note), file=sys.stderr)
     if args.check and not args.json:
         emit(check_lines(a.results, a.criteria, header.microsecond,
-                         args.criteria != DEFAULT_CRITERIA))
+                         args.criteria != DEFAULT_CRITERIA, a.run,
+                         args.stress, *judged_lists(a)))
     if args.json:
         # One line: json.dumps without indent uses the C encoder (fast on
         # 86400 slices); pipe it to python3 -m json.tool to read it.
         sys.stdout.write(json.dumps(json_document(a)) + "\n")
     if args.plot:
         try:
-            with open(args.plot, "w", encoding="utf-8") as out:
+            with open(args.plot, "w", encoding="utf-8",
+                      errors="replace") as out:
                 out.write(svg_document(a))
         except OSError as e:
             raise UsageError("cannot write the plot %s: %s"
                              % (args.plot, e.strerror or e)) from None
-    if a.results is not None and not all(r["pass"] for r in a.results):
+    if args.check and verdict(a.results, a.run, args.stress) != "PASS":
         return 1
     return 0
 
@@ -1217,6 +1596,11 @@ def _drop_stdout():
 def main(argv=None):
     if argv is None:
         argv = sys.argv[1:]
+    # Print a log's own bytes back as they were (device names that are not
+    # UTF-8), never fail on them.
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors=ENC_ERRORS)
     try:
         try:
             status = run(argv)
@@ -1225,6 +1609,8 @@ def main(argv=None):
         return status
     except UsageError as e:
         print("%s: error: %s" % (PROG, e), file=sys.stderr)
+        for note in e.notes:
+            print("%s: note: %s" % (PROG, note), file=sys.stderr)
         return 2
     except BrokenPipeError:
         # The reader went away (e.g. | head): stop quietly.

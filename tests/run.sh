@@ -27,6 +27,9 @@
 # are killed when it ends. SIGINT/SIGTERM/SIGHUP to the runner are passed on
 # to the running test's group, then the runner stops.
 #
+# ACT_TARGET selects the build under test (default target; make test
+# SANITIZE=... sets target/san-*).
+#
 # Exit status 0 only when no test failed and at least one passed.
 set -u
 
@@ -52,8 +55,11 @@ if ! command -v timeout >/dev/null 2>&1; then
 	exit 2
 fi
 
-export ACT_BIN="${ACT_BIN:-$PWD/target/bin}"
-logs=target/test-logs
+# ACT_TARGET: the build to test (make test sets it: target, or
+# target/san-* for a sanitized build).
+target="${ACT_TARGET:-target}"
+export ACT_BIN="${ACT_BIN:-$PWD/$target/bin}"
+logs=$target/test-logs
 mkdir -p "$logs" || exit 1
 
 patterns=("$@")
@@ -128,7 +134,7 @@ tests=()
 for src in tests/unit/test_*.c; do
 	[ -f "$src" ] || continue
 	base=$(basename "$src" .c)
-	tests+=("unit/$base	target/tests/$base")
+	tests+=("unit/$base	$target/tests/$base")
 done
 for t in tests/integration/test_*.py tests/analysis/test_*.py \
 	tests/helper/test_*.py; do

@@ -208,6 +208,26 @@ main(int argc, char* argv[])
 		return EXIT_SETUP;
 	}
 
+	r.devs = calloc(n, sizeof(prep_dev));
+
+	if (r.devs == NULL) {
+		log_error("out of memory for %" PRIu32 " devices", n);
+		devset_undo(&r.set);
+		return EXIT_SETUP;
+	}
+
+	for (uint32_t i = 0; i < n; i++) {
+		prep_dev* p = &r.devs[i];
+
+		p->run = &r;
+		p->d = &r.set.devs[i];
+		p->n_chunks = p->d->size / PREP_CHUNK;
+		log_out("%s size = %" PRIu64 " bytes, %" PRIu64 " large blocks\n",
+				p->d->name, p->d->size, p->d->size / LARGE_BLOCK);
+	}
+
+	// The last moment a stop undoes the setup (a file created or resized
+	// goes back as it was): a signal, or output that can't be written.
 	int sig = run_pending_signal();
 
 	if (sig != 0 || log_failure() != 0) {
@@ -224,23 +244,6 @@ main(int argc, char* argv[])
 
 	if (devset_commit(&r.set) != 0) {
 		return EXIT_SETUP;
-	}
-
-	r.devs = calloc(n, sizeof(prep_dev));
-
-	if (r.devs == NULL) {
-		log_error("out of memory for %" PRIu32 " devices", n);
-		return EXIT_SETUP;
-	}
-
-	for (uint32_t i = 0; i < n; i++) {
-		prep_dev* p = &r.devs[i];
-
-		p->run = &r;
-		p->d = &r.set.devs[i];
-		p->n_chunks = p->d->size / PREP_CHUNK;
-		log_out("%s size = %" PRIu64 " bytes, %" PRIu64 " large blocks\n",
-				p->d->name, p->d->size, p->d->size / LARGE_BLOCK);
 	}
 
 	r.n_devs = n;

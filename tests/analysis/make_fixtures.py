@@ -60,9 +60,12 @@ def histogram_lines(name, counts):
 
 
 def make_log(program, devices, duration, interval, scale, hists, seed,
-             commit=False, version="6.6", extra=None):
+             commit=False, version="6.6", extra=None, ran=None, end=()):
     """A whole log.  hists: (name, ops per second, bucket shares) in
-    order; extra(t, lines) may add lines to the report at t."""
+    order; extra(t, lines) may add lines to the report at t.  Reports come
+    every interval up to ran (default: the whole test-duration-sec, with a
+    last report at duration when the interval does not divide it); the
+    lines of end follow the last one (a stop line, ERROR lines)."""
     rnd = random.Random(seed)
     out = ["", "ACT version %s" % version,
            "Storage device IO test" if program == "storage"
@@ -97,7 +100,10 @@ def make_log(program, devices, duration, interval, scale, hists, seed,
     out.extend(name for name, _, _ in hists)
     out.append("")
     cum = [[0] * 65 for _ in hists]
-    for t in range(interval, duration + 1, interval):
+    times = list(range(interval, (ran or duration) + 1, interval))
+    if ran is None and duration % interval:
+        times.append(duration)              # the last report, at the end
+    for t in times:
         out.append("after %d sec:" % t)
         for h, (name, rate, shares) in enumerate(hists):
             n = rate * interval
@@ -111,6 +117,7 @@ def make_log(program, devices, duration, interval, scale, hists, seed,
             if extra:
                 extra(t, name, out)
         out.append("")
+    out.extend(end)
     return "\n".join(out) + "\n"
 
 
@@ -210,6 +217,83 @@ def fast():
     return make_log("storage", ["/dev/sdb"], 6, 1, "no", hists, 9)
 
 
+PERFECT = {0: 1.0}
+DAY = 86400
+STORAGE_HISTS = [("reads", 2000, PERFECT), ("/dev/sdb-reads", 2000, PERFECT),
+                 ("large-block-reads", 24, PERFECT),
+                 ("large-block-writes", 24, PERFECT)]
+
+
+def stopped_sigint():
+    """A 24-hour test stopped by Ctrl-C after 8 sec: perfect latencies."""
+    return make_log("storage", ["/dev/sdb"], DAY, 1, "no", STORAGE_HISTS, 10,
+                    ran=8, end=["stopped by signal SIGINT after 8 sec"])
+
+
+def stopped_lag():
+    """A 24-hour test stopped for lag after 6 sec (exit status 3)."""
+    return make_log("storage", ["/dev/sdb"], DAY, 1, "no", STORAGE_HISTS, 11,
+                    ran=6, end=[
+                        "ERROR: service threads can't keep up: 10.204 sec "
+                        "behind schedule, more than max-lag-sec (10)",
+                        "ERROR: ACT can't do the requested load - test "
+                        "stopped - try configuring more service-threads"])
+
+
+def stopped_io():
+    """A 24-hour test stopped by I/O errors after 5 sec (exit status 4);
+    one I/O error below io-error-limit came earlier, between reports."""
+    text = make_log("storage", ["/dev/sdb"], DAY, 1, "no", STORAGE_HISTS,
+                    12, ran=5, end=[io_error(2)])
+    text = text.replace("\nafter 4 sec:\n", "\n%s\nafter 4 sec:\n"
+                        % io_error(1))
+    return text.replace("max-lag-sec: 10\n",
+                        "max-lag-sec: 10\nio-error-limit: 1\n")
+
+
+def io_error(n):
+    return ("ERROR: read failed on device /dev/sdb at offset 123456512, "
+            "size 1536: Input/output error (errno 5) - failed I/Os: %d, "
+            "io-error-limit: 1" % n)
+
+
+def watchdog():
+    """A run that reached its end, then the watchdog found a hung I/O."""
+    return make_log("storage", ["/dev/sdb"], 6, 1, "no", STORAGE_HISTS, 13,
+                    end=["ERROR: device /dev/sdb: a 1536-byte read at offset "
+                         "4096 has been outstanding for 11.002 sec, more "
+                         "than max-lag-sec (10)"])
+
+
+def cut_short():
+    """A 24-hour test whose log ends after 8 sec without a stop line (cut
+    short, or still being written)."""
+    return make_log("storage", ["/dev/sdb"], DAY, 1, "no", STORAGE_HISTS, 14,
+                    ran=8)
+
+
+def odd_end():
+    """test-duration-sec 7, interval 2: reports at 2, 4, 6 and 7; an I/O
+    error below io-error-limit between reports 4 and 6 (no stop)."""
+    hists = [("reads", 2000, READS), ("/dev/sdb-reads", 2000, READS)]
+    text = make_log("storage", ["/dev/sdb"], 7, 2, "no", hists, 15)
+    return text.replace("\nafter 6 sec:\n", "\n%s\nafter 6 sec:\n"
+                        % io_error(1))
+
+
+def hour():
+    """A complete one-hour test, reports every 10 minutes."""
+    return make_log("storage", ["/dev/sdb"], 3600, 600, "no", STORAGE_HISTS,
+                    16)
+
+
+def day():
+    """A complete 24-hour test, one report an hour."""
+    hists = [("reads", 1, FAST), ("/dev/sdb-reads", 1, FAST),
+             ("large-block-reads", 1, SLOW), ("large-block-writes", 1, SLOW)]
+    return make_log("storage", ["/dev/sdb"], DAY, 3600, "no", hists, 17)
+
+
 LOGS = {
     "storage_long_names.log": storage_long_names,
     "index_us.log": index_us,
@@ -220,6 +304,14 @@ LOGS = {
     "high_buckets.log": high_buckets,
     "slow.log": slow,
     "fast.log": fast,
+    "stopped_sigint.log": stopped_sigint,
+    "stopped_lag.log": stopped_lag,
+    "stopped_io.log": stopped_io,
+    "watchdog.log": watchdog,
+    "cut_short.log": cut_short,
+    "odd_end.log": odd_end,
+    "hour.log": hour,
+    "day.log": day,
 }
 
 

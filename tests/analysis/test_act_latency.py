@@ -12,7 +12,9 @@
   with tiny read sizes, logs cut anywhere, irregular logs;
 - every error path: exit status 2, one message, no traceback;
 - --check / --criteria, --json (cross-checked with the table), --plot
-  (parsed as XML).
+  (parsed as XML);
+- completeness: stopped, cut and damaged runs are INCOMPLETE and never pass
+  --check; --stress; the slice notes on stderr; which histograms are judged.
 """
 
 import importlib.util
@@ -237,12 +239,19 @@ def _hist_lines(name, counts):
 class ReferenceOutputs(unittest.TestCase):
     """The reference script's outputs for the example log, byte for byte."""
 
+    # stderr: -t 3 leaves the last second of the 10-second run out of the
+    # slices, which a note says (stdout stays the reference's)
+    STDERR = ["", "", "act_latency.py: note: the last 1 sec of the run are "
+              "not in any slice: 3 slices of 3 sec end at 9 sec, the run at "
+              "10 sec\n"]
+
     def test_reference_examples(self):
-        for expected, log, args, status in CASES[:3]:
+        for (expected, log, args, status), err_text in zip(CASES[:3],
+                                                           self.STDERR):
             with self.subTest(args=args):
                 code, out, err = run(["-l", log] + args.split())
                 self.assertEqual(read(os.path.join(FIXTURES, expected)), out)
-                self.assertEqual((status, ""), (code, err))
+                self.assertEqual((status, err_text), (code, err))
 
     def test_header_lines_keep_trailing_spaces(self):
         code, out, err = run(["-l", "example_storage.log", "-t", "1"])
@@ -826,7 +835,7 @@ class Errors(unittest.TestCase):
         self.assertRegex(out, r"\n  -h( NAME)?, --histogram NAME\s")
         for option in ("--slice", "--start_bucket", "--num_buckets",
                        "--every_nth", "--extra", "--check", "--criteria",
-                       "--json", "--plot", "(default: 3600)",
+                       "--stress", "--json", "--plot", "(default: 3600)",
                        "(default: reads)"):
             self.assertIn(option, out)
 
@@ -894,9 +903,13 @@ class Check(unittest.TestCase):
         self.assertEqual(1, code)
         self.assertRegex(out, r"\nFAIL reads: \d+\.\d\d% over 1 ms "
                               r"\(must be under 5%\)\n")
-        self.assertIn("\nPASS large-block-reads: 0.00% over 64 ms "
-                      "(must be under 0.1%)\n", out)
-        self.assertIn("\nresult: FAIL (", out)
+        # large-block histograms are not transactions: not judged
+        self.assertNotIn("large-block-reads: ", out)
+        self.assertIn("\nnot judged: large-block-reads (the criteria apply "
+                      "to the transactions: reads, and writes with "
+                      "commit-to-device)\n", out)
+        self.assertIn("\nrun: complete (6 sec)\nresult: FAIL (0 of 3 "
+                      "criteria met)\n", out)
 
     def test_verdicts_match_the_max_row(self):
         code, out, err = run(["-l", "slow.log", "-t", "1", "--check"])
@@ -1028,9 +1041,13 @@ class Plot(unittest.TestCase):
                 self.assertEqual(8, len(s.get("points").split()))
             lines = [e for e in p.findall(self.NS + "line")
                      if e.get("class") == "criterion"]
-            self.assertEqual(3, len(lines))
             texts = "".join(t.text or "" for t in p.iter(self.NS + "text"))
-            self.assertIn("limit 5% over 1 ms", texts)
+            # the criteria judge the transactions only (here: reads)
+            judged = p.get("data-histogram") == "reads"
+            self.assertEqual(3 if judged else 0, len(lines))
+            self.assertEqual(judged, "limit 5% over 1 ms" in texts)
+            self.assertEqual(not judged, "not judged by the criteria" in
+                             texts)
             self.assertIn("time since start, seconds", texts)
 
     def test_higher_values_are_drawn_higher(self):
@@ -1054,6 +1071,560 @@ class Plot(unittest.TestCase):
         self.assertEqual("us", json.loads(out)["unit"])
         series = root.find(self.NS + "g").findall(self.NS + "polyline")
         self.assertEqual(7, len(series))
+
+
+# ---------------------------------------------------------------------------
+# Completeness: a run that did not finish never passes.
+
+def naive_run_end(text, names, duration):
+    """(complete, ran_sec, stop_reason) by the definition, line by line: the
+    last complete report is the last one with every histogram there and
+    whole; a `stopped by signal` line, or an ERROR line no report follows,
+    after it is a stop."""
+    if not text.endswith("\n"):
+        text = text[:text.rfind("\n") + 1]
+    lines = text[text.index("HISTOGRAM NAMES"):].replace("\r", "").split("\n")
+    reports, cur, hist = [], None, None
+    for i, line in enumerate(lines):
+        m = re.match(r"after (\d+) sec:", line)
+        if m:
+            cur = {"t": int(m.group(1)), "hists": {}, "end": i}
+            reports.append(cur)
+            hist = None
+            continue
+        if cur is None:
+            continue
+        m = re.match(r"(.*) \((\d+) total\)\s*$", line)
+        if m and m.group(1) in names:
+            hist = None
+            cur["end"] = i
+            if m.group(1) not in cur["hists"]:
+                hist = cur["hists"][m.group(1)] = [int(m.group(2)), 0]
+        elif line.startswith(" ("):
+            cur["end"] = i
+            if hist is not None:
+                hist[1] += sum(int(c) for c in
+                               re.findall(r"\(\d+: (\d+)\)", line))
+    whole = [r for r in reports
+             if all(n in r["hists"] and r["hists"][n][0] == r["hists"][n][1]
+                    for n in names)]
+    last = whole[-1] if whole else None
+    after = lines[last["end"] + 1:] if last else lines
+    ran = last["t"] if last else 0
+    for line in after:
+        m = re.match(r"stopped by signal \S+ after (\d+) sec", line)
+        if m:
+            return False, int(m.group(1)), line.strip()
+    later = [i for i, line in enumerate(after) if line.startswith("after ")]
+    for line in after[later[-1] + 1 if later else 0:]:
+        if line.startswith("ERROR:"):
+            return False, ran, line[len("ERROR:"):].strip()
+    if duration is None:
+        return last is not None, ran, None if last else \
+            "log ends before the first report"
+    if last is not None and ran >= duration:
+        return True, ran, None
+    return False, ran, "log ends after %d of %d sec" % (ran, duration)
+
+
+PERFECT_CHECK = ("\nPASS reads: 0.00% over 1 ms (must be under 5%)"
+                 "\nPASS reads: 0.00% over 8 ms (must be under 1%)"
+                 "\nPASS reads: 0.00% over 64 ms (must be under 0.1%)\n")
+
+# log, slice, the run line, JSON (complete, planned_sec, ran_sec, stop_reason)
+STOPPED = [
+    ("stopped_sigint.log", "2",
+     "run: INCOMPLETE - stopped by signal SIGINT after 8 sec (8 of 86400 "
+     "sec ran)",
+     (False, 86400, 8, "stopped by signal SIGINT after 8 sec")),
+    ("stopped_lag.log", "1",
+     "run: INCOMPLETE - service threads can't keep up: 10.204 sec behind "
+     "schedule, more than max-lag-sec (10) (6 of 86400 sec ran)",
+     (False, 86400, 6, "service threads can't keep up: 10.204 sec behind "
+      "schedule, more than max-lag-sec (10)")),
+    ("stopped_io.log", "1",
+     "run: INCOMPLETE - read failed on device /dev/sdb at offset 123456512, "
+     "size 1536: Input/output error (errno 5) - failed I/Os: 2, "
+     "io-error-limit: 1 (5 of 86400 sec ran)",
+     (False, 86400, 5, "read failed on device /dev/sdb at offset 123456512, "
+      "size 1536: Input/output error (errno 5) - failed I/Os: 2, "
+      "io-error-limit: 1")),
+    ("watchdog.log", "3",
+     "run: INCOMPLETE - device /dev/sdb: a 1536-byte read at offset 4096 "
+     "has been outstanding for 11.002 sec, more than max-lag-sec (10) (6 of "
+     "6 sec ran)",
+     (False, 6, 6, "device /dev/sdb: a 1536-byte read at offset 4096 has "
+      "been outstanding for 11.002 sec, more than max-lag-sec (10)")),
+    ("cut_short.log", "4",
+     "run: INCOMPLETE - log ends after 8 of 86400 sec (cut short, or still "
+     "being written)",
+     (False, 86400, 8, "log ends after 8 of 86400 sec")),
+]
+
+
+class Completeness(unittest.TestCase):
+
+    def test_complete_logs_pass(self):
+        for log, args, line in [
+                ("example_storage.log", "-t 1", "run: complete (10 sec)"),
+                ("fast.log", "-t 3", "run: complete (6 sec)"),
+                ("odd_end.log", "-t 2", "run: complete (7 sec)"),
+                ("hour.log", "-t 3600", "run: complete (3600 sec)"),
+                ("day.log", "-t 3600", "run: complete (86400 sec)")]:
+            with self.subTest(log=log):
+                code, out, err = run(["-l", log, "--check"] + args.split())
+                self.assertEqual(0, code, out)
+                self.assertIn("\n%s\nresult: PASS (3 of 3 criteria met)\n"
+                              % line, out)
+                doc = json.loads(run(["-l", log, "--check", "--json"] +
+                                     args.split())[1])
+                self.assertEqual((True, None), (doc["complete"],
+                                                doc["stop_reason"]))
+                self.assertEqual(("PASS", True, True),
+                                 (doc["check"]["result"],
+                                  doc["check"]["pass"],
+                                  doc["check"]["complete"]))
+
+    def test_stopped_and_cut_runs_are_incomplete(self):
+        # perfect latencies: every criterion met, and still no pass
+        for log, t, line, fields in STOPPED:
+            with self.subTest(log=log):
+                code, out, err = run(["-l", log, "-t", t, "--check"])
+                self.assertEqual(1, code)
+                self.assertIn(PERFECT_CHECK + line + "\nresult: INCOMPLETE "
+                              "(the run did not finish; 3 of 3 criteria met "
+                              "on the part that ran)\n", out)
+                self.assertNotIn("result: PASS", out)
+
+    def test_json_fields(self):
+        for log, t, line, fields in STOPPED + [
+                ("messy.log", "1", None,
+                 (False, 5, 5, "stopped by signal SIGINT after 5 sec")),
+                ("live.log", "1", None,
+                 (False, 7, 6, "log ends after 6 of 7 sec")),
+                ("example_storage.log", "1", None, (True, 10, 10, None)),
+                ("odd_end.log", "2", None, (True, 7, 7, None))]:
+            with self.subTest(log=log):
+                code, text, err = run(["-l", log, "-t", t, "--json"])
+                self.assertEqual(0, code)       # no --check: no verdict
+                doc = json.loads(text)
+                self.assertEqual(fields, (doc["complete"], doc["planned_sec"],
+                                          doc["ran_sec"], doc["stop_reason"]))
+                self.assertIsNone(doc["check"])
+                code, text, err = run(["-l", log, "-t", t, "--json",
+                                       "--check"])
+                check = json.loads(text)["check"]
+                self.assertEqual(0 if fields[0] else 1, code)
+                self.assertEqual(fields[0], check["pass"])
+                self.assertEqual(fields[0], check["complete"])
+                self.assertEqual("PASS" if fields[0] else "INCOMPLETE",
+                                 check["result"])
+
+    def test_messy_and_live_logs(self):
+        code, out, err = run(["-l", "messy.log", "-t", "1", "--check"])
+        self.assertEqual(1, code)
+        self.assertIn("\nrun: INCOMPLETE - stopped by signal SIGINT after 5 "
+                      "sec (5 of 5 sec ran)\n", out)
+        code, out, err = run(["-l", "live.log", "-t", "1", "--check"])
+        self.assertEqual((1, ""), (code, err))
+        self.assertIn("\n    6  ", out)     # the table prints as before
+        self.assertIn("\nrun: INCOMPLETE - log ends after 6 of 7 sec (cut "
+                      "short, or still being written)\n", out)
+
+    def test_errors_between_reports_are_not_stops(self):
+        # odd_end.log has an I/O error between reports 4 and 6, messy.log
+        # ERROR lines inside and between reports; stopped_io.log an earlier
+        # I/O error that is not its stop
+        self.assertEqual(0, run(["-l", "odd_end.log", "-t", "2",
+                                 "--check"])[0])
+        doc = json.loads(run(["-l", "stopped_io.log", "-t", "1",
+                              "--json"])[1])
+        self.assertIn("failed I/Os: 2", doc["stop_reason"])
+
+    def test_criteria_do_not_decide_an_incomplete_run(self):
+        text = read(os.path.join(FIXTURES, "slow.log"))
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "slow_stopped.log")
+            with open(path, "w") as f:
+                f.write(text.replace("test-duration-sec: 6",
+                                     "test-duration-sec: 60"))
+            code, out, err = run(["-l", path, "-t", "3", "--check"])
+        self.assertEqual(1, code)
+        self.assertIn("\nresult: INCOMPLETE (the run did not finish; 0 of 3 "
+                      "criteria met on the part that ran)\n", out)
+
+    def test_reference_rounding_of_the_last_report(self):
+        # The reference ACT prints its last report at the next multiple of
+        # the interval (test-duration-sec 7, interval 2: after 8 sec).
+        text = synthetic_log(8, ["reads"], 3, interval=2).replace(
+            "report-interval-sec: 2", "test-duration-sec: 7\n"
+            "report-interval-sec: 2")
+        _, a = analyse_bytes(text.encode(), ["-t", "2"])
+        self.assertEqual(("complete", 7, 8, None),
+                         (a.run.kind, a.run.planned, a.run.ran, a.run.reason))
+
+    def test_log_without_test_duration(self):
+        good = read(os.path.join(FIXTURES, "example_storage.log"))
+        old = good.replace("test-duration-sec: 10\n", "")
+        _, a = analyse_bytes(old.encode(), ["-t", "1"])
+        self.assertEqual(("complete", None, 10), (a.run.kind, a.run.planned,
+                                                   a.run.ran))
+        self.assertEqual("complete (10 sec; the log has no test-duration-sec,"
+                         " so only the absence of a stop line was checked)",
+                         al.run_text(a.run))
+        _, a = analyse_bytes((old + "stopped by signal SIGTERM after 10 sec"
+                              "\n").encode(), ["-t", "1"])
+        self.assertEqual("INCOMPLETE - stopped by signal SIGTERM after 10 sec"
+                         " (10 sec ran)", al.run_text(a.run))
+
+    def test_damaged_log_is_incomplete(self):
+        text = synthetic_log(30, ["reads"], 6, gaps=(12,)).replace(
+            "report-interval-sec: 1", "test-duration-sec: 30\n"
+            "report-interval-sec: 1")
+        stderr = io.StringIO()
+        _, a = analyse_bytes(text.encode(), ["-t", "4", "--check"],
+                             stderr=stderr)
+        self.assertEqual(("damaged", 8), (a.run.kind, a.run.ran))
+        self.assertEqual("damaged log: there is no report after 12 sec; the "
+                         "rest of the log is ignored", a.run.reason)
+        self.assertEqual("INCOMPLETE", al.verdict(a.results, a.run, False))
+        self.assertIn("(8 sec analysed)", al.run_text(a.run))
+
+    def test_run_end_matches_the_definition_wherever_the_log_is_cut(self):
+        names = ["reads", "/dev/sdb-reads", "large-block-reads",
+                 "large-block-writes"]
+        head = synthetic_log(0, names, 0)
+        text = synthetic_log(9, names, 7, widen=False).replace(
+            "report-interval-sec: 1", "test-duration-sec: 9\n"
+            "report-interval-sec: 1")
+        ends = {
+            "complete": "",
+            "signal": "stopped by signal SIGINT after 9 sec\n",
+            "error": "ERROR: drive(s) can't keep up - test stopped\n",
+            "errors": "ERROR: a\nWARNING: b\nERROR: c\n",
+        }
+        for what, end in ends.items():
+            full = text + end
+            body = len(head) - 1
+            for cut in list(range(body, len(full) + 1, 11)) + [len(full)]:
+                part = full[:cut]
+                want = naive_run_end(part, names, 9)
+                for size in (37, 64, 500, al.CHUNK_SIZE):
+                    with self.subTest(what=what, cut=cut, size=size):
+                        try:
+                            _, a = analyse_bytes(part.encode(), ["-t", "1"],
+                                                 size)
+                        except al.UsageError:
+                            continue            # no slice yet
+                        self.assertEqual(want, (a.run.complete, a.run.ran,
+                                                a.run.reason))
+
+    def test_run_end_unit(self):
+        known = {b"reads", b"writes"}
+        rep = (b"after %d sec:\nreads (3 total)\n (00: 0000000003)\n"
+               b"writes (0 total)\n\n")
+        cases = [
+            (rep % 5 + rep % 6, 6, ("complete", 6, None)),
+            (rep % 5 + rep % 6, 60, ("cut", 6, "log ends after 6 of 60 sec")),
+            (rep % 5 + b"ERROR: x\n" + rep % 6, 6, ("complete", 6, None)),
+            (rep % 6 + b"ERROR: late\n", 6, ("stopped", 6, "late")),
+            (rep % 5 + b"ERROR: a\n" + b"after 6 sec:\nreads (3 total)\n",
+             9, ("cut", 5, "log ends after 5 of 9 sec")),
+            (rep % 5 + b"after 6 sec:\nreads (3 total)\n ERROR: z\n"
+             b"stopped by signal SIGTERM after 6 sec\n", 9,
+             ("stopped", 6, "stopped by signal SIGTERM after 6 sec")),
+            (rep % 5 + (rep % 6).replace(b"writes (0", b"writes (1"), 9,
+             ("cut", 5, "log ends after 5 of 9 sec")),
+            (b"ERROR: thread creation failed\n", 9,
+             ("stopped", 0, "thread creation failed")),
+            (b"\n", None, ("cut", 0, "log ends before the first report")),
+            (rep % 5, None, ("complete", 5, None)),
+            ((rep % 5 + rep % 6).replace(b"\n", b"\r\n") +
+             b"ERROR: y\r\n", 6, ("stopped", 6, "y")),
+        ]
+        for tail, duration, want in cases:
+            with self.subTest(tail=tail, duration=duration):
+                r = al.run_end(b"\n" + tail, known, duration)
+                self.assertEqual(want, (r.kind, r.ran, r.reason))
+
+
+class Stress(unittest.TestCase):
+
+    def test_complete_run_passes_whatever_the_latencies(self):
+        code, out, err = run(["-l", "slow.log", "-t", "1", "--stress"])
+        self.assertEqual(0, code)
+        self.assertIn("\ncheck: stress test, passes if the run completed; "
+                      "standard ACT criteria on the max row, for information "
+                      "only\nFAIL reads: ", out)
+        self.assertIn("\nrun: complete (6 sec)\nresult: PASS (stress test: "
+                      "the run completed; 0 of 3 criteria met, for "
+                      "information)\n", out)
+
+    def test_incomplete_run_fails(self):
+        for log, t, line, fields in STOPPED:
+            with self.subTest(log=log):
+                code, out, err = run(["-l", log, "-t", t, "--check",
+                                      "--stress"])
+                self.assertEqual(1, code)
+                self.assertIn("\n%s\nresult: INCOMPLETE (stress test: the "
+                              "run did not finish; 3 of 3 criteria met, for "
+                              "information)\n" % line, out)
+
+    def test_stress_implies_check_and_json(self):
+        code, out, err = run(["-l", "slow.log", "-t", "6", "--stress"])
+        self.assertEqual(0, code)
+        self.assertIn("\nresult: PASS (stress test", out)
+        code, text, err = run(["-l", "slow.log", "-t", "6", "--stress",
+                               "--json"])
+        check = json.loads(text)["check"]
+        self.assertEqual((0, True, False, True, "PASS"),
+                         (code, check["stress"], check["criteria_pass"],
+                          check["pass"], check["result"]))
+        code, text, err = run(["-l", "cut_short.log", "-t", "8", "--stress",
+                               "--json"])
+        check = json.loads(text)["check"]
+        self.assertEqual((1, True, False, "INCOMPLETE"),
+                         (code, check["criteria_pass"], check["pass"],
+                          check["result"]))
+
+    def test_stress_without_a_transaction_histogram(self):
+        code, out, err = run(["-l", "slow.log", "-t", "6", "-h",
+                              "large-block-reads", "--stress"])
+        self.assertEqual(0, code)
+        self.assertIn("\nnot judged: large-block-reads (", out)
+        self.assertIn("\nnot analysed: reads (add -h reads to judge it "
+                      "too)\n", out)
+        self.assertIn("\nresult: PASS (stress test: the run completed)\n",
+                      out)
+
+
+class JudgedHistograms(unittest.TestCase):
+
+    def header(self, name):
+        with open(os.path.join(FIXTURES, name), "rb") as f:
+            return al.read_header(f, name)
+
+    def test_transactions_only(self):
+        self.assertEqual({"reads"},
+                         al.judged_histograms(self.header("slow.log")))
+        self.assertEqual({"reads", "writes"}, al.judged_histograms(
+            self.header("storage_long_names.log")))     # commit-to-device
+        self.assertEqual({"reads"},                     # act_index: cache
+                         al.judged_histograms(self.header("index_us.log")))
+
+    def test_check_and_json_judge_the_same(self):
+        args = ["-l", "storage_long_names.log", "-t", "2", "-h", "reads",
+                "-h", "large-block-writes", "-h", "writes", "-h",
+                "/dev/sdc-writes", "--check"]
+        code, out, err = run(args)
+        self.assertEqual(["reads", "writes"], sorted(set(re.findall(
+            r"(?m)^(?:PASS|FAIL) ([^:]+):", out))))
+        self.assertIn("\nnot judged: large-block-writes, /dev/sdc-writes (",
+                      out)
+        check = json.loads(run(args + ["--json"])[1])["check"]
+        self.assertEqual(["reads", "writes"],
+                         sorted({r["histogram"] for r in check["results"]}))
+        self.assertEqual(["large-block-writes", "/dev/sdc-writes"],
+                         check["not_judged"])
+        self.assertEqual([], check["not_analysed"])
+
+    def test_judged_histogram_not_analysed(self):
+        code, out, err = run(["-l", "storage_long_names.log", "-t", "2",
+                              "--check"])
+        self.assertIn("\nnot analysed: writes (add -h writes to judge it "
+                      "too)\n", out)
+
+    def test_nothing_to_judge_is_an_error(self):
+        code, out, err = run(["-l", "slow.log", "-t", "2", "-h",
+                              "large-block-reads", "--check"])
+        self.assertEqual((2, ""), (code, out))
+        self.assertEqual("act_latency.py: error: --check has nothing to "
+                         "judge: the ACT criteria apply to the transactions "
+                         "(reads, and writes with commit-to-device), and -h "
+                         "names none of them; use -h reads\n", err)
+
+
+class SliceNotes(unittest.TestCase):
+
+    NOTE = "act_latency.py: note: "
+
+    def test_slice_longer_than_the_run(self):
+        code, out, err = run(["-l", "hour.log", "-t", "86400"])
+        self.assertEqual((2, ""), (code, out))
+        self.assertEqual(
+            "act_latency.py: error: could not find 86400 seconds of data in "
+            "hour.log\n" + self.NOTE + "slice of 86400 sec is longer than the "
+            "run (3600 sec): no slice is complete; use a shorter -t\n", err)
+        code, out, err = run(["-l", "stopped_sigint.log", "-t", "10"])
+        self.assertIn("\n" + self.NOTE + "slice of 10 sec is longer than the "
+                      "run (8 sec, stopped by signal SIGINT after 8 sec): ",
+                      err)
+
+    def test_last_partial_slice(self):
+        for log, t, note in [
+                ("hour.log", "1800", None),
+                ("hour.log", "2400", "the last 1200 sec of the run are not "
+                 "in any slice: 1 slice of 2400 sec ends at 2400 sec, the run"
+                 " at 3600 sec"),
+                ("stopped_sigint.log", "3", "the last 2 sec of the run are not"
+                 " in any slice: 2 slices of 3 sec end at 6 sec, the run at 8 "
+                 "sec"),
+                ("odd_end.log", "2", "the last 1 sec of the run are not in "
+                 "any slice: 3 slices of 2 sec end at 6 sec, the run at 7 "
+                 "sec")]:
+            with self.subTest(log=log, t=t):
+                code, out, err = run(["-l", log, "-t", t])
+                self.assertEqual(0, code)
+                self.assertEqual("" if note is None else
+                                 self.NOTE + note + "\n", err)
+                self.assertNotIn("note", out)
+                # the table is the same with and without the note's cause
+                self.assertTrue(out.startswith("act_latency.py -l %s -t %s\n"
+                                               % (log, t)))
+
+    def test_no_notes_while_the_run_may_be_going(self):
+        for log in ("live.log", "cut_short.log"):
+            with self.subTest(log=log):
+                code, out, err = run(["-l", log, "-t", "5"])
+                self.assertEqual((0, ""), (code, err))
+                code, out, err = run(["-l", log, "-t", "50"])
+                self.assertEqual(2, code)
+                self.assertNotIn("note", err)
+
+    def test_hour_slices_for_the_standard_criteria(self):
+        code, out, err = run(["-l", "day.log", "-t", "86400", "--check"])
+        self.assertEqual(0, code)
+        self.assertEqual(self.NOTE + "--check on slices of 86400 sec: the ACT"
+                         " criteria are defined on one-hour slices, and a "
+                         "longer slice dilutes the worst hour; use -t 3600 for"
+                         " the standard verdict\n", err)
+        table = run(["-l", "day.log", "-t", "86400"])[1]
+        self.assertEqual(table.split("\n", 1)[1],
+                         out.split("\n", 1)[1][:len(table.split("\n", 1)[1])])
+        for args in (["-t", "3600", "--check"], ["-t", "86400"],
+                     ["-t", "86400", "--stress"]):
+            self.assertEqual("", run(["-l", "day.log"] + args)[2])
+
+    def test_notes_in_json(self):
+        code, text, err = run(["-l", "hour.log", "-t", "2400", "--json"])
+        self.assertEqual(["the last 1200 sec of the run are not in any slice:"
+                          " 1 slice of 2400 sec ends at 2400 sec, the run at "
+                          "3600 sec"], json.loads(text)["notes"])
+        self.assertIn("note: the last 1200 sec", err)
+
+
+class PlotVerdicts(unittest.TestCase):
+
+    NS = "{http://www.w3.org/2000/svg}"
+
+    def plot(self, args):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "p.svg")
+            code, out, err = run(args + ["--plot", path])
+            return code, ET.parse(path).getroot()
+
+    def banners(self, root):
+        return [(t.get("class"), t.get("fill"), t.text)
+                for t in root.findall(self.NS + "text")
+                if "banner" in (t.get("class") or "")]
+
+    def criteria(self, root):
+        return {p.get("data-histogram"):
+                len([e for e in p.iter(self.NS + "line")
+                     if e.get("class") == "criterion"])
+                for p in root.findall(self.NS + "g")}
+
+    def test_criteria_only_on_judged_panels(self):
+        code, root = self.plot(["-l", "storage_long_names.log", "-t", "2",
+                                "-h", "reads", "-h", "writes", "-h",
+                                "large-block-reads", "-h",
+                                "large-block-writes", "-h", "/dev/sdc-reads",
+                                "--check"])
+        self.assertEqual({"reads": 3, "writes": 3, "large-block-reads": 0,
+                          "large-block-writes": 0, "/dev/sdc-reads": 0},
+                         self.criteria(root))
+        code, root = self.plot(["-l", "index_us.log", "-t", "2", "-h",
+                                "reads", "-h", "writes"])
+        self.assertEqual({"reads": 3, "writes": 0}, self.criteria(root))
+
+    def test_incomplete_banner(self):
+        code, root = self.plot(["-l", "stopped_sigint.log", "-t", "2"])
+        self.assertEqual(0, code)
+        self.assertEqual([("banner incomplete", "#d62728",
+                           "INCOMPLETE: stopped by signal SIGINT after 8 sec "
+                           "(8 of 86400 sec ran)")], self.banners(root))
+        code, root = self.plot(["-l", "cut_short.log", "-t", "2", "--check"])
+        self.assertEqual(1, code)
+        self.assertEqual([("banner incomplete", "#d62728",
+                           "INCOMPLETE: log ends after 8 of 86400 sec (cut "
+                           "short, or still being written)"),
+                          ("banner result", "#d62728",
+                           "result: INCOMPLETE (the run did not finish; 3 of "
+                           "3 criteria met on the part that ran)")],
+                         self.banners(root))
+
+    def test_fail_in_red(self):
+        code, root = self.plot(["-l", "slow.log", "-t", "2", "--check"])
+        self.assertEqual(1, code)
+        self.assertEqual([("banner result", "#d62728",
+                           "result: FAIL (0 of 3 criteria met)")],
+                         self.banners(root))
+        fails = [t for t in root.iter(self.NS + "text")
+                 if t.get("class") == "fail"]
+        self.assertTrue(fails)
+        self.assertTrue(all(t.get("fill") == "#d62728" for t in fails))
+        self.assertIn("limit 5% over 1 ms: FAIL", [t.text for t in fails])
+
+    def test_pass_banner(self):
+        code, root = self.plot(["-l", "fast.log", "-t", "3", "--check"])
+        self.assertEqual(0, code)
+        self.assertEqual([("banner result", "#2ca02c",
+                           "result: PASS (3 of 3 criteria met)")],
+                         self.banners(root))
+        code, root = self.plot(["-l", "fast.log", "-t", "3"])
+        self.assertEqual([], self.banners(root))
+
+
+class NonUtf8Names(unittest.TestCase):
+    """Device names are bytes: a log whose names are not UTF-8 reads like
+    any other (issue 12: it used to report every interval as incomplete),
+    and the names come back out byte for byte."""
+
+    def test_same_table_with_non_utf8_device_names(self):
+        with open(os.path.join(FIXTURES, "storage_long_names.log"), "rb") as f:
+            good = f.read()
+        bad = good.replace(b"/dev/sdc", b"/dev/sd\xe9\xffc")
+        self.assertNotEqual(good, bad)
+        with tempfile.TemporaryDirectory() as tmp:
+            paths = []
+            for name, data in (("good.log", good), ("bad.log", bad)):
+                paths.append(os.path.join(tmp, name))
+                with open(paths[-1], "wb") as f:
+                    f.write(data)
+            outs = []
+            for path, dev in zip(paths, (b"/dev/sdc", b"/dev/sd\xe9\xffc")):
+                p = subprocess.run([sys.executable.encode(), SCRIPT.encode(),
+                                    b"-l", path.encode(), b"-t", b"2", b"-h",
+                                    b"reads", b"-h", dev + b"-reads"],
+                                   capture_output=True)
+                self.assertEqual(0, p.returncode, p.stderr)
+                self.assertEqual(b"", p.stderr)
+                outs.append(p.stdout)
+            self.assertIn(b"/dev/sd\xe9\xffc-reads", outs[1])
+
+            def rows(out):   # the numbers: slice, avg and max rows
+                return [" ".join(line.split()) for line in
+                        out.decode("utf-8", "replace").splitlines()
+                        if line.split()[:1] and (line.split()[0].isdigit() or
+                                                 line.split()[0] in ("avg",
+                                                                     "max"))]
+            self.assertTrue(rows(outs[0]))
+            self.assertEqual(rows(outs[0]), rows(outs[1]))
+            p = subprocess.run([sys.executable, SCRIPT, "-l", paths[1],
+                                "-t", "2", "--json", "--check"],
+                               capture_output=True)
+            doc = json.loads(p.stdout)
+            self.assertTrue(doc["complete"])
 
 
 if __name__ == "__main__":

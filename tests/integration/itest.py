@@ -852,3 +852,47 @@ class MountedExt4:
 def skip(msg):
     print("SKIP: " + msg)
     sys.exit(SKIP)
+
+
+# ----------------------------------------------------------------------------
+# Where the log goes: running with a given stdout, read-only loop devices.
+
+def ignore_sigpipe():
+    """preexec_fn: SIGPIPE ignored in the child, as systemd starts
+    services (a write to a closed pipe then fails with EPIPE)."""
+    signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+
+
+def run_stdout(args, stdout, timeout=60, env=None, preexec_fn=None):
+    """Run a command with stdout as given (a file object, an fd, or
+    subprocess.DEVNULL), stderr captured as text. Never hangs: killed after
+    timeout seconds. Result.out is ''."""
+    t0 = time.monotonic()
+    p = subprocess.Popen(args, stdout=stdout, stderr=subprocess.PIPE,
+                         stdin=subprocess.DEVNULL, universal_newlines=True,
+                         errors="replace", env=env, preexec_fn=preexec_fn)
+    try:
+        _, err = p.communicate(timeout=timeout)
+        timed_out = False
+    except subprocess.TimeoutExpired:
+        p.kill()
+        _, err = p.communicate()
+        timed_out = True
+    return Result(p.returncode, "", err, time.monotonic() - t0, timed_out)
+
+
+def loop_attach_readonly(path):
+    """Attach a file to a free loop device read-only (losetup -r):
+    (device, None) or (None, why)."""
+    if shutil.which("losetup") is None:
+        return None, "losetup not installed"
+    try:
+        r = sh(["losetup", "--read-only", "--find", "--show", path])
+    except (OSError, subprocess.SubprocessError) as e:
+        return None, str(e)
+    if r.returncode != 0:
+        return None, r.stderr.strip()
+    dev = r.stdout.strip()
+    if not dev.startswith("/dev/loop"):
+        return None, "unexpected losetup output %r" % r.stdout
+    return dev, None

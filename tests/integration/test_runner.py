@@ -127,6 +127,7 @@ def sleeps_running():
 def run(root, args, env_extra=None, timeout=60):
     env = dict(os.environ)
     env.pop("ACT_BIN", None)
+    env.pop("ACT_TARGET", None)   # the fake tree's own target/
     env["ACT_TEST_TIMEOUT"] = "2"
     env.update(env_extra or {})
     t0 = time.monotonic()
@@ -290,6 +291,7 @@ def check_sigint(c, root):
           FAKE_TESTS["integration/test_int.py"])
     env = dict(os.environ, ACT_TEST_TIMEOUT="60")
     env.pop("ACT_BIN", None)
+    env.pop("ACT_TARGET", None)
     p = subprocess.Popen([os.path.join(root, "tests", "run.sh"),
                           "test_int", "test_ok"], cwd="/", env=env,
                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
