@@ -1,0 +1,156 @@
+"""Description: the edge cases of issue 12, each stopped early and clearly.
+
+- Histogram names are unique: act_storage with a device named
+  `large-block` (it would give a second `large-block-reads`) or `total`
+  (a second `total-reads`), act_index with one named `total`: exit 1, a
+  message naming the device and the clash, nothing created.
+- Control characters in a config (an unknown item, a bad value) or on the
+  command line (act_storage, act_prep) are shown escaped (`\\x1b`), never
+  raw: no ESC byte on stdout or stderr.
+- io-error-limit: every read fails (the test shim, from 0.3 s in) with
+  io-error-limit 50: exit 4, the line `stopping: 51 I/O errors, more than
+  io-error-limit 50` is there (never hidden by the rate limit), and the
+  first second of failures shows at most 10 failure lines.
+- Thread counts beyond what the host can start: `service-threads:
+  4294967295` (act_storage), `cache-threads: 4294967295` (act_index):
+  exit 1 with the limit in the message, and the device file that
+  file-size-mbytes would have created does not exist.
+"""
+
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import itest  # noqa: E402
+
+ESC = "\x1b"
+
+
+def base(dev, **over):
+    items = {"device-names": dev, "file-size-mbytes": 16,
+             "test-duration-sec": 2, "read-reqs-per-sec": 200,
+             "write-reqs-per-sec": 20}
+    items.update(over)
+    return list(items.items())
+
+
+def check_names(c, td):
+    cases = [
+        ("act_storage", "large-block", [], "large-block-reads"),
+        ("act_storage", "total", [("total-latency", "yes")], "total-reads"),
+        ("act_index", "total", [("total-latency", "yes")], "total-reads"),
+    ]
+    for prog, name, extra, clash in cases:
+        sub = td.join("names-%s-%s" % (prog, name))
+        os.mkdir(sub)
+        cfg = itest.write_config(os.path.join(sub, "c.conf"),
+                                 base(name) + extra)
+        r = itest.run([itest.binary(prog), cfg], timeout=30)
+        what = "%s, device %s" % (prog, name)
+        c.eq("%s: exit status" % what, 1, r.rc, r.describe())
+        c.check(re.search(r"(?m)^ERROR: .*device %s would give a histogram "
+                          r"named %s" % (name, clash), r.out),
+                "%s: no message naming the clash" % what, r.describe())
+        c.check(not os.path.exists(os.path.join(sub, name)),
+                "%s: the device file was created" % what)
+    # The same file named by a longer path is fine.
+    sub = td.join("names-ok")
+    os.mkdir(sub)
+    cfg = itest.write_config(os.path.join(sub, "c.conf"),
+                             base(os.path.join(sub, "large-block"),
+                                  **{"test-duration-sec": 1}))
+    r = itest.run([itest.binary(), cfg], timeout=30)
+    c.eq("./large-block: exit status", 0, r.rc, r.describe())
+
+
+def check_escapes(c, td):
+    dev = td.join("esc-dev")
+    cases = [
+        ("unknown item", [itest.binary(), itest.write_config(
+            td.join("esc1.conf"), base(dev) + ["read" + ESC + "[31m: 5"])],
+         1, r"read\\x1b\[31m"),
+        ("bad value", [itest.binary(), itest.write_config(
+            td.join("esc2.conf"), base(dev, **{"record-bytes":
+                                               "15" + ESC + "]0;x"}))],
+         1, r"15\\x1b\]0;x"),
+        ("act_storage argument", [itest.binary(), "--x" + ESC + "[2J"], 1,
+         None),
+        ("act_prep option", [itest.binary("act_prep"), "--x" + ESC + "[2J"],
+         1, r"--x\\x1b\[2J"),
+        ("act_prep --size", [itest.binary("act_prep"), "--size",
+                             "1" + ESC + "G", dev], 1, r"1\\x1bG"),
+    ]
+    for what, args, want_rc, want_re in cases:
+        r = itest.run(args, timeout=30)
+        c.eq("%s: exit status" % what, want_rc, r.rc, r.describe())
+        c.check(ESC not in r.out and ESC not in r.err,
+                "%s: a raw ESC byte reached the terminal" % what,
+                r.describe())
+        if want_re is not None:
+            c.check(re.search(want_re, r.out + r.err),
+                    "%s: the escaped text is not shown" % what, r.describe())
+    c.check(not os.path.exists(dev), "escapes: a device file was created")
+
+
+def check_io_errors(c, td):
+    dev = td.join("err-dev")
+    cfg = itest.write_config(td.join("err.conf"), [
+        ("device-names", dev), ("file-size-mbytes", 16),
+        ("service-threads", 2), ("test-duration-sec", 20),
+        ("read-reqs-per-sec", 40), ("write-reqs-per-sec", 0),
+        ("io-error-limit", 50)])
+    r = itest.run([itest.binary(), cfg], timeout=60, env=itest.shim_env(
+        fault="op=read,after_ms=300,errno=EIO"))
+    c.eq("io-error-limit: exit status", 4, r.rc, r.describe())
+    c.check(re.search(r"(?m)^ERROR: stopping: 51 I/O errors, more than "
+                      r"io-error-limit 50$", r.out),
+            "io-error-limit: no stop line", r.describe())
+    fails = [l for l in r.out.split("\n") if l.startswith("ERROR: read "
+                                                          "failed")]
+    # 40 reads a second fail from 0.3 s: the first second's window shows
+    # at most 10 of them; the run stops after ~1.6 s, so at most 2 windows.
+    c.check(0 < len(fails) <= 20, "io-error-limit: %d failure lines for "
+            "about 1.3 s of failures (at most 10 a second)" % len(fails),
+            r.describe())
+    first = [l for l in fails if "failed I/Os: " in l and
+             int(l.rsplit("failed I/Os: ", 1)[1].split(",")[0]) <= 40]
+    c.check(len(first) <= 10, "io-error-limit: %d lines among the first 40 "
+            "failures (the first second): at most 10" % len(first),
+            r.describe())
+
+
+def check_threads(c, td):
+    cases = [
+        ("act_storage", "service-threads",
+         base(td.join("thr-s"), **{"service-threads": 4294967295,
+                                   "read-reqs-per-sec": 4294967295,
+                                   "write-reqs-per-sec": 0})),
+        ("act_index", "cache-threads",
+         base(td.join("thr-i"), **{"cache-threads": 4294967295})),
+    ]
+    for prog, item, items in cases:
+        cfg = itest.write_config(td.join(prog + "-thr.conf"), items)
+        r = itest.run([itest.binary(prog), cfg], timeout=30)
+        c.eq("%s %s: exit status" % (prog, item), 1, r.rc, r.describe())
+        c.check(re.search(r"(?m)^ERROR: config item '%s': the config needs "
+                          r"\d+ threads, more than this host can start "
+                          r"\(at most \d+" % item, r.out),
+                "%s %s: no message with the limit" % (prog, item),
+                r.describe())
+        c.check(not os.path.exists(dict(items)["device-names"]),
+                "%s %s: the device file was created" % (prog, item))
+
+
+def main():
+    c = itest.Checker("test_edge_cases")
+    with itest.TempDir() as td:
+        check_names(c, td)
+        check_escapes(c, td)
+        check_io_errors(c, td)
+        check_threads(c, td)
+    c.finish()
+
+
+if __name__ == "__main__":
+    main()
