@@ -11,6 +11,8 @@
 #   make fuzz                 libFuzzer targets (needs clang), FUZZ_SECONDS
 #                             each (default 60), then the act_latency.py
 #                             mutation fuzzer
+#   make man                  regenerate man/*.1 from the programs' --help
+#   make dist                 target/act-VERSION.tar.gz of what git tracks
 #   make demo                 a 20-second act_storage run on a temporary file
 #   make install PREFIX=/usr/local DESTDIR=
 #   make clean
@@ -75,7 +77,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(TBIN)/%)
 FLAGS_STAMP := $(TARGET)/.flags
 FLAGS_NOW := $(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS)
 
-.PHONY: all test check check-thread unit fuzz demo install uninstall clean force
+.PHONY: all test check check-thread unit fuzz man dist demo install uninstall clean force
 
 all: $(PROGRAMS)
 
@@ -152,6 +154,22 @@ check-thread:
 	@$(MAKE) --no-print-directory SANITIZE=thread all unit
 	@ACT_TARGET=target/san-thread tests/run.sh test_sanitizer_runs
 
+# The man pages, regenerated from the programs' --help (man/mkman.py).
+man: all
+	@python3 man/mkman.py --bin $(BIN)
+
+# A versioned source tarball of what git tracks: target/act-VERSION.tar.gz.
+VERSION = $(shell sed -n 's/^\#define ACT_VERSION "\(.*\)"/\1/p' \
+	src/common/version.h)
+
+dist:
+	@mkdir -p $(TARGET)
+	@git rev-parse --git-dir >/dev/null 2>&1 || { echo "make dist needs" \
+		"a git checkout"; exit 2; }
+	git archive --format=tar.gz --prefix=act-$(VERSION)/ \
+		-o $(TARGET)/act-$(VERSION).tar.gz HEAD
+	@echo "$(TARGET)/act-$(VERSION).tar.gz"
+
 fuzz:
 	@command -v clang >/dev/null || { echo "make fuzz needs clang" \
 		"(Debian/Ubuntu: sudo apt-get install clang)"; exit 2; }
@@ -184,7 +202,9 @@ demo: all
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin \
-		$(DESTDIR)$(PREFIX)/share/act/config/examples
+		$(DESTDIR)$(PREFIX)/share/act/config/examples \
+		$(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 755 $(PROGRAMS) analysis/act_latency.py \
 		config/act_config_helper.py $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 config/*.conf $(DESTDIR)$(PREFIX)/share/act/config/
@@ -195,6 +215,9 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR)$(PREFIX)/bin/,act_storage act_index \
 		act_prep act_latency.py act_config_helper.py)
 	rm -rf $(DESTDIR)$(PREFIX)/share/act
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/share/man/man1/,act_storage.1 \
+		act_index.1 act_prep.1 act_latency.1 act_config_helper.1 \
+		act_certify.1)
 
 clean:
 	rm -rf $(TARGET)

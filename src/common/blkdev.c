@@ -28,6 +28,10 @@ static void find_mounts(dev_t rdev, strbuf* sb, bool* found);
 static void find_swaps(dev_t rdev, strbuf* sb, bool* found);
 static void find_sysfs_holders(dev_t rdev, strbuf* sb, bool* found);
 static bool read_file(const char* path, char* buf, size_t len);
+static void read_attr(const char* dir, const char* const* names, char* out,
+		size_t len);
+static bool read_vpd_serial(const char* dir, char* out, size_t len);
+static void tidy(char* s);
 
 //==========================================================
 // Public API.
@@ -189,9 +193,121 @@ blk_write_scheduler(const char* file, const char* mode, char* err,
 	return 0;
 }
 
+void
+blk_identify(dev_t rdev, blk_identity* id)
+{
+	static const char* const MODEL[] = { "model", NULL };
+	static const char* const SERIAL[] = { "serial", NULL };
+	static const char* const FIRMWARE[] = { "firmware_rev", "rev", NULL };
+	char dir[PATH_MAX];
+	char dev_dir[PATH_MAX + 16];
+
+	snprintf(id->model, sizeof(id->model), "unknown");
+	snprintf(id->serial, sizeof(id->serial), "unknown");
+	snprintf(id->firmware, sizeof(id->firmware), "unknown");
+
+	if (! disk_dir(rdev, dir, sizeof(dir))) {
+		return;
+	}
+
+	// NVMe namespace: device -> the controller; SCSI/SATA: device -> the
+	// SCSI device. Loop, RAM and dm devices have no device directory.
+	snprintf(dev_dir, sizeof(dev_dir), "%s/device", dir);
+	read_attr(dev_dir, MODEL, id->model, sizeof(id->model));
+	read_attr(dev_dir, FIRMWARE, id->firmware, sizeof(id->firmware));
+
+	if (! read_vpd_serial(dev_dir, id->serial, sizeof(id->serial))) {
+		read_attr(dev_dir, SERIAL, id->serial, sizeof(id->serial));
+	}
+}
+
 //==========================================================
 // Local helpers.
 //
+
+// The first of names that exists in dir and is not empty, tidied, into out
+// (left as it was when none).
+static void
+read_attr(const char* dir, const char* const* names, char* out, size_t len)
+{
+	for (const char* const* n = names; *n != NULL; n++) {
+		char path[PATH_MAX + 64];
+		char buf[256];
+
+		snprintf(path, sizeof(path), "%s/%s", dir, *n);
+
+		if (read_file(path, buf, sizeof(buf))) {
+			tidy(buf);
+
+			if (buf[0] != '\0') {
+				snprintf(out, len, "%s", buf);
+				return;
+			}
+		}
+	}
+}
+
+// SCSI/SATA: the unit serial number VPD page (0x80): a 4-byte header, the
+// length in byte 3, then ASCII.
+static bool
+read_vpd_serial(const char* dir, char* out, size_t len)
+{
+	char path[PATH_MAX + 64];
+	unsigned char buf[256];
+
+	snprintf(path, sizeof(path), "%s/vpd_pg80", dir);
+
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		return false;
+	}
+
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+
+	close(fd);
+
+	if (n <= 4 || buf[1] != 0x80) {
+		return false;
+	}
+
+	size_t body = buf[3] < (size_t)n - 4 ? buf[3] : (size_t)n - 4;
+	char text[256];
+
+	memcpy(text, buf + 4, body);
+	text[body] = '\0';
+	tidy(text);
+
+	if (text[0] == '\0') {
+		return false;
+	}
+
+	snprintf(out, len, "%s", text);
+
+	return true;
+}
+
+// Trim white space at both ends; anything not printable becomes '?'.
+static void
+tidy(char* s)
+{
+	size_t n = strlen(s);
+
+	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' ||
+			s[n - 1] == '\n' || s[n - 1] == '\0')) {
+		s[--n] = '\0';
+	}
+
+	size_t lead = strspn(s, " \t");
+
+	memmove(s, s + lead, n - lead + 1);
+
+	for (char* p = s; *p != '\0'; p++) {
+		if ((unsigned char)*p < 0x20 || (unsigned char)*p > 0x7e) {
+			*p = '?';
+		}
+	}
+}
 
 static bool
 sysfs_dir(dev_t rdev, char* out, size_t len)

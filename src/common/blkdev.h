@@ -38,3 +38,15 @@ bool blk_active_scheduler(const char* file, char* out, size_t out_len);
 // message in err.
 int blk_write_scheduler(const char* file, const char* mode, char* err,
 		size_t err_len);
+
+// What a drive says it is, from sysfs (the disk behind rdev; for a
+// partition, its parent): model, serial number and firmware revision, for
+// NVMe (the controller's model, serial, firmware_rev) and SATA/SAS
+// (model, vpd_pg80 or serial, rev). A value not found is "unknown".
+typedef struct blk_identity_s {
+	char model[256];
+	char serial[256];
+	char firmware[256];
+} blk_identity;
+
+void blk_identify(dev_t rdev, blk_identity* id);

@@ -6,12 +6,15 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 //==========================================================
@@ -29,6 +32,7 @@ static bool g_closed = false;       // log_final was called, or a write failed
 static int g_failure = 0;           // errno of the first failed write
 static void (*g_on_failure)(int err) = NULL;
 static bool g_stdout_tty = false;
+static bool g_same_file = false;    // stdout and stderr are one file/pipe
 static bool g_stderr_tty = false;
 static bool g_status_shown = false;
 
@@ -74,6 +78,15 @@ log_init(char* err, size_t err_len)
 
 	g_stdout_tty = isatty(STDOUT_FILENO) == 1;
 	g_stderr_tty = isatty(STDERR_FILENO) == 1;
+
+	// "> log 2>&1": an ERROR line copied to stderr would be in the file
+	// twice.
+	struct stat so;
+	struct stat se;
+
+	g_same_file = fstat(STDOUT_FILENO, &so) == 0 &&
+			fstat(STDERR_FILENO, &se) == 0 && so.st_dev == se.st_dev &&
+			so.st_ino == se.st_ino;
 
 	if (stdout_closed) {
 		snprintf(err, err_len, "stdout is closed - the log would be lost "
@@ -150,7 +163,7 @@ log_error(const char* fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vput("ERROR: ", fmt, ap, false, ! g_stdout_tty);
+	vput("ERROR: ", fmt, ap, false, ! g_stdout_tty && ! g_same_file);
 	va_end(ap);
 }
 
@@ -206,6 +219,27 @@ log_escape(const char* in, char* out, size_t out_len)
 	}
 
 	out[o] = '\0';
+
+	return out;
+}
+
+uint32_t
+log_stderr_columns(void)
+{
+	struct winsize ws;
+
+	if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20) {
+		return ws.ws_col;
+	}
+
+	return 80;
+}
+
+char*
+log_hms(uint64_t secs, char* out, size_t out_len)
+{
+	snprintf(out, out_len, "%" PRIu64 ":%02" PRIu64 ":%02" PRIu64,
+			secs / 3600, secs / 60 % 60, secs % 60);
 
 	return out;
 }

@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 // Call first thing in main. Makes sure descriptors 0-2 are open (a closed
 // one gets /dev/null, so no device opened later can become stdout and take
@@ -37,7 +38,8 @@ void log_text(const char* text, size_t len);
 void log_out(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 
 // "ERROR: <message>" to stdout (it belongs in the log) and, when stdout is
-// not a terminal, to stderr too. Messages (ERROR, WARNING and notes) show
+// not a terminal, to stderr too - unless both are the same file or pipe
+// ("> log 2>&1"): each message once per destination. Messages (ERROR, WARNING and notes) show
 // control characters escaped (log_escape).
 void log_error(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -58,6 +60,12 @@ char* log_escape(const char* in, char* out, size_t out_len);
 
 // Whether stderr is a terminal.
 bool log_stderr_is_tty(void);
+
+// The width of the terminal on stderr in columns (80 when unknown).
+uint32_t log_stderr_columns(void);
+
+// Format a duration as h:mm:ss into out.
+char* log_hms(uint64_t secs, char* out, size_t out_len);
 
 // Write a status line to stderr (terminal only), replacing the previous one.
 void log_status(const char* text);

@@ -48,9 +48,7 @@ typedef struct index_s {
 
 static const char ABOUT[] =
 	"Runs the index device I/O test (\"All Flash\" mode) described by\n"
-	"CONFIG-FILE (see config/act_index.conf for every item and its\n"
-	"default) and prints the log on stdout. Analyse it with\n"
-	"analysis/act_latency.py -l LOG.\n";
+	"CONFIG-FILE and prints the log on stdout.\n";
 
 //==========================================================
 // Forward declarations.

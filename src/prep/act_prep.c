@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "clock.h"
@@ -66,6 +67,11 @@ typedef struct prep_dev_s {
 	uint64_t n_chunks;                 // whole chunks
 	uint64_t phase_start_ns;
 	uint32_t last_pct_shown;
+	// Progress, as last shown (main thread only).
+	bool shown;
+	uint32_t pct;
+	double mbps;
+	uint64_t eta;                      // sec left, clean and salt
 } prep_dev;
 
 // The run's context: every device, and how many have finished.
@@ -114,6 +120,8 @@ static int run_phase(prep_dev* p, phase ph);
 static void* writer(void* pv);
 static int write_tail(prep_dev* p, phase ph, uint8_t* buf);
 static void show_progress(prep* r, bool final);
+static void format_progress(const prep* r, uint32_t detail, uint64_t eta,
+		strbuf* sb);
 static int wait_for_devices(prep* r);
 static void log_failed(int err);
 
@@ -192,6 +200,17 @@ main(int argc, char* argv[])
 	if (n == 0) {
 		fputs(USAGE, stderr);
 		return EXIT_USAGE;
+	}
+
+	// --size sizes files: for a block device it is a usage error.
+	for (uint32_t i = 0; i < n && size != 0; i++) {
+		struct stat st;
+
+		if (stat(names[i], &st) == 0 && S_ISBLK(st.st_mode)) {
+			fprintf(stderr, "ERROR: --size applies to files only, and %s is "
+					"a block device\n", log_escape(names[i], err, sizeof(err)));
+			return EXIT_USAGE;
+		}
 	}
 
 	dev_opts o = {
@@ -506,18 +525,24 @@ wait_for_devices(prep* r)
 	return run_stop_code() >= 0 ? run_stop_code() : EXIT_OK;
 }
 
+// Progress of each device in its current phase, and the time left for the
+// rest of its work - this phase and, while cleaning, all of salting - at
+// its current speed. The terminal gets one line (the most detailed that
+// fits its width); otherwise a line per device every PROGRESS_STEP_PCT.
 static void
 show_progress(prep* r, bool final)
 {
-	strbuf sb;
 	uint64_t now = clock_ns();
 	bool tty = log_stderr_is_tty();
-
-	sb_init_grow(&sb);
+	uint64_t eta_all = 0;
+	uint32_t n_busy = 0;
+	char hms[32];
 
 	for (uint32_t i = 0; i < r->n_devs; i++) {
 		prep_dev* p = &r->devs[i];
 		int ph = atomic_load(&p->phase);
+
+		p->shown = false;
 
 		if (ph != PHASE_CLEAN && ph != PHASE_SALT) {
 			continue;
@@ -525,36 +550,116 @@ show_progress(prep* r, bool final)
 
 		uint64_t done = atomic_load(&p->bytes_done);
 		double secs = (double)(now - p->phase_start_ns) / NS_PER_SEC;
-		double mbps = secs > 0.0 ? (double)done / 1e6 / secs : 0.0;
-		uint32_t pct = (uint32_t)(done * 100 / p->d->size);
-		uint64_t eta = mbps > 0.0 ?
-				(uint64_t)((double)(p->d->size - done) / 1e6 / mbps) : 0;
+		uint64_t left = p->d->size - done + (ph == PHASE_CLEAN ?
+				p->d->size : 0);
+
+		p->mbps = secs > 0.0 ? (double)done / 1e6 / secs : 0.0;
+		p->pct = (uint32_t)(done * 100 / p->d->size);
+		p->eta = p->mbps > 0.0 ? (uint64_t)((double)left / 1e6 / p->mbps) : 0;
+		p->shown = true;
+		n_busy++;
+		eta_all = p->eta > eta_all ? p->eta : eta_all;
+
 		const char* what = ph == PHASE_CLEAN ? "cleaning" : "salting";
 
-		if (tty) {
-			sb_printf(&sb, "%s%s %s %3u%% %.0f MB/s ETA %" PRIu64 ":%02" PRIu64
-					":%02" PRIu64, sb.len == 0 ? "" : "  |  ", what, p->d->name,
-					pct, mbps, eta / 3600, eta / 60 % 60, eta % 60);
-		}
-		else if (final || pct >= p->last_pct_shown + PROGRESS_STEP_PCT) {
-			p->last_pct_shown = pct - pct % PROGRESS_STEP_PCT;
-			log_note("act_prep: %s %s: %u%% %.0f MB/s ETA %" PRIu64 ":%02"
-					PRIu64 ":%02" PRIu64, what, p->d->name, pct, mbps, eta / 3600,
-					eta / 60 % 60, eta % 60);
+		if (! tty && (final || p->pct >= p->last_pct_shown +
+				PROGRESS_STEP_PCT)) {
+			p->last_pct_shown = p->pct - p->pct % PROGRESS_STEP_PCT;
+			log_note("act_prep: %s %s: %u%% %.0f MB/s ETA %s (clean and "
+					"salt)", what, p->d->name, p->pct, p->mbps,
+					log_hms(p->eta, hms, sizeof(hms)));
 		}
 	}
 
-	if (tty) {
-		if (! sb_overflowed(&sb)) {
-			log_status(sb.buf != NULL ? sb.buf : "");
+	if (! tty) {
+		return;
+	}
+
+	size_t width = log_stderr_columns() - 1;
+	strbuf sb;
+
+	sb_init_grow(&sb);
+
+	for (uint32_t detail = 0; n_busy != 0 && detail < 4; detail++) {
+		sb.len = 0;
+		format_progress(r, detail, eta_all, &sb);
+
+		if (sb_overflowed(&sb) || sb.len <= width) {
+			break;
+		}
+	}
+
+	if (! sb_overflowed(&sb)) {
+		if (sb.len > width) {
+			sb.buf[width] = '\0';
 		}
 
-		if (final) {
-			fputc('\n', stderr);
-		}
+		log_status(sb.buf != NULL ? sb.buf : "");
+	}
+
+	if (final) {
+		fputc('\n', stderr);
 	}
 
 	sb_free(&sb);
+}
+
+// The terminal line at a level of detail: 0 "cleaning /dev/sdb 45% 1532
+// MB/s | salting /dev/sdc 12% 1490 MB/s | ETA 0:31:02"; 1 "sdb clean 45% |
+// sdc salt 12% | ETA 0:31:02"; 2 "2 devices: 45% 12% ETA 0:31:02"; 3 the
+// mean only.
+static void
+format_progress(const prep* r, uint32_t detail, uint64_t eta, strbuf* sb)
+{
+	uint32_t n = 0;
+	uint64_t pct_sum = 0;
+	char hms[32];
+
+	if (detail == 2) {
+		uint32_t busy = 0;
+
+		for (uint32_t i = 0; i < r->n_devs; i++) {
+			busy += r->devs[i].shown ? 1 : 0;
+		}
+
+		sb_printf(sb, "%" PRIu32 " device%s:", busy, busy == 1 ? "" : "s");
+	}
+
+	for (uint32_t i = 0; i < r->n_devs; i++) {
+		const prep_dev* p = &r->devs[i];
+
+		if (! p->shown) {
+			continue;
+		}
+
+		bool clean = atomic_load(&p->phase) == PHASE_CLEAN;
+		const char* base = strrchr(p->d->name, '/');
+
+		base = base != NULL ? base + 1 : p->d->name;
+		pct_sum += p->pct;
+
+		if (detail == 0) {
+			sb_printf(sb, "%s%s %s %3u%% %.0f MB/s", n == 0 ? "" : " | ",
+					clean ? "cleaning" : "salting", p->d->name, p->pct, p->mbps);
+		}
+		else if (detail == 1) {
+			sb_printf(sb, "%s%s %s %u%%", n == 0 ? "" : " | ", base,
+					clean ? "clean" : "salt", p->pct);
+		}
+		else if (detail == 2) {
+			sb_printf(sb, " %u%%", p->pct);
+		}
+
+		n++;
+	}
+
+	if (detail == 3) {
+		sb_printf(sb, "act_prep: %" PRIu32 " devices %" PRIu64 "%%", n,
+				n == 0 ? 0 : pct_sum / n);
+	}
+
+	sb_printf(sb, "%sETA %s", detail <= 1 ? " | " : " ",
+			log_hms(eta, hms, sizeof(hms)));
 }
 
 // The output's first failed write: stop (exit status 5).

@@ -68,9 +68,8 @@ typedef struct storage_s {
 } storage;
 
 static const char ABOUT[] =
-	"Runs the storage device I/O test described by CONFIG-FILE (see\n"
-	"config/act_storage.conf for every item and its default) and prints\n"
-	"the log on stdout. Analyse it with analysis/act_latency.py -l LOG.\n";
+	"Runs the storage device I/O test described by CONFIG-FILE and prints\n"
+	"the log on stdout.\n";
 
 //==========================================================
 // Forward declarations.

@@ -37,6 +37,10 @@ if threading.current_thread() is threading.main_thread():
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 
+IDENTITY_LINE_RE = re.compile(
+    r"^(?P<name>\S+) model = (?P<model>.*), serial = (?P<serial>.*), "
+    r"firmware = (?P<firmware>.*)$")
+START_TIME_RE = re.compile(r"^start time = (\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)$")
 BUCKET_LINE_RE = re.compile(r"^( \(\d\d: \d{10,}\)){1,4}$")
 BUCKET_RE = re.compile(r" \((\d\d): (\d{10,})\)")
 DEVICE_LINE_RE = re.compile(
@@ -326,6 +330,8 @@ class Log:
         self.config = []      # [(name, value)] in order
         self.derived = []     # [(name, value)] in order
         self.devices = []     # device lines
+        self.identity = []    # {name, model, serial, firmware} per block dev
+        self.start_time = None  # "2026-11-23T03:47:33Z"
         self.names = []       # histogram names
         self.reports = []     # complete reports
         self.tail = []        # lines after the last complete report
@@ -431,6 +437,25 @@ def parse_log(text, heading="ACT-STORAGE CONFIGURATION",
     need(len(log.devices) > 0, "expected at least one device line")
     need(line() == "", "device lines must end with an empty line")
     i += 1
+
+    # Our identity block (docs/log-format.md): per block device its model,
+    # serial and firmware, then the start time, then an empty line.
+    # Reference logs have none.
+    if line() is not None and line() != "HISTOGRAM NAMES":
+        while i < n and lines[i] != "":
+            m = IDENTITY_LINE_RE.match(lines[i])
+            if m is not None:
+                log.identity.append(m.groupdict())
+            else:
+                m = START_TIME_RE.match(lines[i])
+                need(m is not None, "expected '<device> model = M, serial = "
+                     "S, firmware = F' or 'start time = <ISO 8601 UTC>'")
+                need(log.start_time is None, "two start time lines")
+                log.start_time = m.group(1)
+            i += 1
+        need(log.start_time is not None, "identity block without start time")
+        need(line() == "", "the identity block must end with an empty line")
+        i += 1
 
     need(line() == "HISTOGRAM NAMES", "expected 'HISTOGRAM NAMES'")
     i += 1

@@ -5,7 +5,7 @@ Root only, with losetup (else skip, exit 77). (1) A 64 MiB + 512 KiB file
 on a fresh loop device: `act_prep /dev/loopN` exits 0 with `/dev/loopN
 size = 67633152 bytes, 516 large blocks`, cleaning, salting; after detach
 the backing file is fully salted (no 4 KiB block all zero or 0xA5, no two
-128 KiB blocks identical). `--size` with a block device: exit 2, nothing
+128 KiB blocks identical). `--size` with a block device: exit 1 (usage), nothing
 written. (2) An ext4 image on a loop device mounted read-only on a temp
 dir: act_prep on the device exits 2 with an ERROR naming the device and the
 mount point, prints no `cleaning device`, and the image is byte-identical
@@ -68,7 +68,10 @@ def main():
 def check_prep(c, prog, dev, img):
     # --size applies to files only: refused before anything is written.
     r = itest.run([prog, "--size", "1M", dev], timeout=30)
-    c.eq("--size with a block device: exit status", 2, r.rc, r.describe())
+    c.eq("--size with a block device: exit status (a usage error)", 1, r.rc,
+         r.describe())
+    c.check("applies to files only" in r.err, "--size with a block device: "
+            "no message saying why", r.describe())
     c.check("cleaning device" not in r.out, "--size with a block device: "
             "cleaning started", r.describe())
 

@@ -1,0 +1,111 @@
+"""Description: the live status line fits an 80-column terminal.
+
+stderr is a pseudo-terminal of 80 columns (and, for the narrow case, 40).
+act_storage (1x with commit-to-device: the longest set of rates) and
+act_prep on two files each redraw one status line (`\\r\\033[K...`); every
+line drawn must fit the terminal (at most columns - 1 characters), show the
+elapsed and total time as h:mm:ss, and - at 80 columns - an ETA;
+act_prep's ETA covers cleaning and salting together, so while cleaning it
+is at least the time left of the clean. stdout (the log) is unchanged: it
+parses.
+"""
+
+import fcntl
+import os
+import pty
+import re
+import struct
+import subprocess
+import sys
+import termios
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import itest  # noqa: E402
+
+HMS = r"\d+:\d\d:\d\d"
+
+
+def run_on_pty(args, columns, timeout=60):
+    """Run args with stderr on a pty of the given width; returns (exit
+    status, stdout text, the status lines drawn)."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ,
+                struct.pack("HHHH", 24, columns, 0, 0))
+    p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=slave,
+                         stdin=subprocess.DEVNULL)
+    os.close(slave)
+    chunks = []
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            data = os.read(master, 65536)
+        except OSError:            # EIO: the child closed the pty
+            break
+        if not data:
+            break
+        chunks.append(data)
+    out = p.stdout.read().decode("utf-8", "replace")
+    try:
+        p.wait(timeout=max(1, deadline - time.monotonic()))
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.wait()
+    os.close(master)
+    text = b"".join(chunks).decode("utf-8", "replace")
+    lines = [seg.split("\r")[0].split("\n")[0]
+             for seg in text.split("\x1b[K")[1:]]
+    # Status redraws only: not the notes printed as whole lines (act_prep's
+    # "... done: N bytes in S s").
+    return p.returncode, out, [l for l in lines if l.strip() and
+                               " done: " not in l]
+
+
+def check_lines(c, what, lines, columns, want_eta):
+    if not c.check(lines, "%s: no status line drawn" % what):
+        return
+    for line in lines:
+        c.check(len(line) <= columns - 1, "%s: status line of %d characters "
+                "on a %d-column terminal: %r" % (what, len(line), columns,
+                                                 line))
+    last = lines[-1]
+    c.check(re.search(HMS, last), "%s: no h:mm:ss in %r" % (what, last))
+    if want_eta:
+        c.check("ETA" in last, "%s: no ETA in %r" % (what, last))
+
+
+def main():
+    c = itest.Checker("test_status_line")
+    with itest.TempDir() as td:
+        cfg = itest.write_config(td.join("s.conf"), [
+            ("device-names", td.join("dev")), ("file-size-mbytes", 64),
+            ("service-threads", 4), ("test-duration-sec", 3),
+            ("read-reqs-per-sec", 2000), ("write-reqs-per-sec", 1000),
+            ("commit-to-device", "yes")])
+        for columns in (80, 40):
+            rc, out, lines = run_on_pty([itest.binary(), cfg], columns)
+            what = "act_storage at %d columns" % columns
+            c.eq("%s: exit status" % what, 0, rc)
+            try:
+                itest.parse_log(out)
+            except itest.ParseError as e:
+                c.fail("%s: log does not parse: %s" % (what, e))
+            check_lines(c, what, lines, columns, columns >= 80)
+            c.check(re.search(r"0:00:0\d/0:00:03", lines[-1] if lines
+                              else ""), "%s: elapsed/total not h:mm:ss: %r"
+                    % (what, lines[-1:] and lines[-1]))
+
+        files = [td.join("p0"), td.join("p1")]
+        rc, out, lines = run_on_pty([itest.binary("act_prep"), "--size",
+                                     "768M"] + files, 80, timeout=120)
+        c.eq("act_prep: exit status", 0, rc)
+        check_lines(c, "act_prep at 80 columns", lines, 80, True)
+        # While cleaning, the ETA covers the salting still to come: at the
+        # first drawn line of a clean, ETA >= the clean's own time left.
+        cleaning = [l for l in lines if "clean" in l and "ETA" in l]
+        c.check(cleaning, "act_prep: no line while cleaning: %r" % lines[:3])
+    c.finish()
+
+
+if __name__ == "__main__":
+    main()
