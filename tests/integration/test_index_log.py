@@ -5,7 +5,8 @@ write 1000, service-threads 4): the header compared line by line with the
 expected text (banner `Index device IO test`, ACT-INDEX CONFIGURATION in
 docs/act_index.md's echo order with exact values, DERIVED CONFIGURATION with
 service-thread-reads-per-sec 3000 and cache-thread-reads-and-writes-per-sec
-2000, the device line `<name> size = 67108864 bytes`, HISTOGRAM NAMES
+2000, the device line `<name> size = 67108864 bytes`, the identity block
+(a file: only `start time = <UTC>`), HISTOGRAM NAMES
 reads, <dev>-reads, writes, <dev>-writes), then reports after 1..6 sec as
 in docs/log-format.md and nothing after them; exit 0. Rates: reads must be
 service 3000 + cache 2000 = 5000/s and writes 2000/s, the mean over
@@ -119,7 +120,9 @@ def check_main(c, r, dev):
              "cache-thread-reads-and-writes-per-sec: 2000", "",
              "%s size = 67108864 bytes%s" % (dev, ", buffered" if buffered
                                              else ""),
+             "", "start time = %s" % log.start_time,
              "", "HISTOGRAM NAMES"] + names + ["", "after 1 sec:"])
+    c.check(log.start_time is not None, "no start time line")
     got = lines[:len(want)]
     for k in range(max(len(want), len(got))):
         w = want[k] if k < len(want) else "<none>"

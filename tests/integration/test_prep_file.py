@@ -13,7 +13,7 @@ is prepared while the test watches the process's written bytes
 each phase; stopped mid-salt, no 4 KiB block may still be 0xA5 and the
 tail must be zero (so cleaning covered every byte); each stop must make a
 non-tty progress line `act_prep: cleaning|salting <name>: N% M MB/s ETA
-h:mm:ss` appear. (3) `--size 10M` on a nonexistent file creates it at
+h:mm:ss (clean and salt)` appear. (3) `--size 10M` on a nonexistent file creates it at
 exactly 10 MiB, salted; `--size 8M` on a 12 MiB file sizes it to 8 MiB,
 salted; a 0-byte file without --size exits 2, untouched; `act_prep a b`
 salts both; a 100-byte file (`--size 100`), smaller than any O_DIRECT
@@ -36,7 +36,7 @@ DONE_RE = (r"^act_prep: %s (?P<name>\S+) done: (?P<bytes>\d+) bytes in "
            r"\d+\.\d+ s, (?P<mbps>\d+\.\d) MB/s$")
 PROGRESS_RE = re.compile(r"^act_prep: (?P<phase>cleaning|salting) "
                          r"(?P<name>\S+): (?P<pct>\d+)% (?P<mbps>\d+) MB/s "
-                         r"ETA \d+:\d\d:\d\d$")
+                         r"ETA \d+:\d\d:\d\d \(clean and salt\)$")
 
 
 def main():
