@@ -14,6 +14,7 @@
 #   make man                  regenerate man/*.1 from the programs' --help
 #   make dist                 target/act-VERSION.tar.gz of what git tracks
 #   make demo                 a 20-second act_storage run on a temporary file
+#   make certify-demo         an act_certify campaign of seconds-long steps
 #   make install PREFIX=/usr/local DESTDIR=
 #   make clean
 #
@@ -77,7 +78,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(TBIN)/%)
 FLAGS_STAMP := $(TARGET)/.flags
 FLAGS_NOW := $(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS)
 
-.PHONY: all test check check-thread unit fuzz man dist demo install uninstall clean force
+.PHONY: all test check check-thread unit fuzz man dist demo certify-demo install uninstall clean force
 
 all: $(PROGRAMS)
 
@@ -200,20 +201,24 @@ fuzz:
 demo: all
 	@scripts/demo.sh
 
+certify-demo: all
+	@scripts/certify-demo.sh
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin \
 		$(DESTDIR)$(PREFIX)/share/act/config/examples \
 		$(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 755 $(PROGRAMS) analysis/act_latency.py \
-		config/act_config_helper.py $(DESTDIR)$(PREFIX)/bin/
+		analysis/act_certify.py config/act_config_helper.py \
+		$(DESTDIR)$(PREFIX)/bin/
 	install -m 644 config/*.conf $(DESTDIR)$(PREFIX)/share/act/config/
 	install -m 644 config/examples/*.conf \
 		$(DESTDIR)$(PREFIX)/share/act/config/examples/
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(PREFIX)/bin/,act_storage act_index \
-		act_prep act_latency.py act_config_helper.py)
+		act_prep act_latency.py act_certify.py act_config_helper.py)
 	rm -rf $(DESTDIR)$(PREFIX)/share/act
 	rm -f $(addprefix $(DESTDIR)$(PREFIX)/share/man/man1/,act_storage.1 \
 		act_index.1 act_prep.1 act_latency.1 act_config_helper.1 \

@@ -1,39 +1,54 @@
 #!/usr/bin/env python3
-"""Analyse the latency histograms of an ACT log (act_storage or act_index).
+"""Analyse the latency histograms of ACT logs (act_storage or act_index).
 
 Usage::
 
-    act_latency.py -l LOG [-h NAME]... [-t SEC] [-s B] [-n N] [-e E] [-x]
-                   [--check] [--stress] [--criteria LIST] [--json]
-                   [--plot FILE.svg]
+    act_latency.py -l LOG [-l LOG]... [--label NAME]... [-h NAME]... [-t SEC]
+                   [-s B] [-n N] [-e E] [-x] [--check] [--stress]
+                   [--criteria LIST] [--json | --csv] [--plot FILE.svg]
+    act_latency.py --help | --version
 
 The log is the standard output of act_storage or act_index (ours or the
 reference ACT 6.x), complete or still being written.  It is cut into time
 slices of -t seconds; for every slice and every histogram named with -h the
 script prints the percentage of operations that took longer than each
 displayed threshold (2^b ms, or us for microsecond logs), then the average
-and the maximum over the slices.  The default output is identical, byte for
-byte, to the reference act_latency.py.
+and the maximum over the slices.  With one log the default output is
+identical, byte for byte, to the reference act_latency.py.
+
+Several -l (e.g. the nodes of a cluster) make one table: a column group per
+log (and histogram), labelled with the log's file name or its --label;
+slice k is the same k*T seconds after the start in every log, and a log
+that has no slice k shows "-" there.  A line under the table names the log
+worst on the max row of reads over 1 ms, and by how much.
 
 Beyond the reference (long options only): --check / --criteria evaluate the
 ACT pass criteria on the max row of the transaction histograms (reads;
 writes with commit-to-device) and whether the run completed - a run that
 stopped early, or whose log is cut short or still being written, is
-INCOMPLETE and never passes; --stress judges a stress test (pass exactly
-when the run completed); --json prints one JSON document instead of the
-tables; --plot writes an SVG chart.  Notes about slices that do not fit the
-run go to stderr.
+INCOMPLETE and never passes; with several logs each log is judged, and the
+check fails if any log does not pass.  --stress judges a stress test (pass
+exactly when the run completed); --json prints one JSON document instead of
+the tables; --csv prints the table as CSV (the --check report and the
+outlier line then go to stderr); --plot writes an SVG chart (its series
+thinned to two points per pixel column, so its size does not depend on the
+log's length).  Notes about slices that do not fit the run go to stderr.
 
-Exit status: 0 success (with --check: passed), 1 --check failed (a
-criterion failed, or the run is INCOMPLETE), 2 a user error (bad option,
-unreadable or malformed log, no complete slice).
+Exit status: 0 success (with --check: passed; also when the reader closes
+the output early, e.g. | head), 1 --check failed (a criterion failed, or
+the run is INCOMPLETE, in any log), 2 a user error (bad option, unreadable
+or malformed log, no complete slice), 130 interrupted.
 
 The log is read once, streaming: memory does not grow with its length
 (only the per-slice results are kept, a few numbers each).
 """
 
 import argparse
+import contextlib
+import copy
+import csv
 import gc
+import io
 import json
 import math
 import os
@@ -46,6 +61,7 @@ from itertools import accumulate, chain, repeat
 from operator import add, sub
 
 PROG = "act_latency.py"
+VERSION = "6.7"                   # act's version (src/common/version.h)
 MAX_BUCKET = 64                   # buckets 0..64
 GAP = "  "                        # between column groups
 MIN_VERSION, MAX_VERSION = 6.0, 7.0
@@ -87,15 +103,31 @@ def build_parser():
         prog=PROG, add_help=False,
         description="Analyse the latency histograms of an act_storage or "
                     "act_index log: percentage of operations over each "
-                    "threshold, per time slice, then average and maximum.",
-        epilog="Exit status: 0 success (with --check: passed), 1 --check "
-               "failed (a criterion failed, or the run is INCOMPLETE: "
-               "stopped early, cut short or still running), 2 error. Note "
-               "that -h names a histogram; --help shows this.")
+                    "threshold, per time slice, then average and maximum; "
+                    "or compare several logs in one table.",
+        epilog="Several -l: one table, a column group per log, slices "
+               "aligned by time since the start ('-' where a log has no such "
+               "slice), and a line naming the worst log. Exit status: 0 "
+               "success (with --check: passed; also when the output pipe is "
+               "closed early), 1 --check failed (a criterion failed, or the "
+               "run is INCOMPLETE: stopped early, cut short or still "
+               "running; in any of the logs), 2 error. Note that -h names a "
+               "histogram; --help shows this.")
     p.add_argument("--help", action="help",
                    help="show this help message and exit")
-    p.add_argument("-l", "--log", dest="log", metavar="LOG",
-                   help="ACT log file (required)")
+    p.add_argument("--version", action="version",
+                   version="%s %s" % (PROG, VERSION),
+                   help="print the version and exit")
+    p.add_argument("-l", "--log", dest="logs", metavar="LOG",
+                   action="append",
+                   help="ACT log file (required); repeat it to compare "
+                        "several logs in one table, slices aligned by time "
+                        "since the start")
+    p.add_argument("--label", dest="labels", metavar="NAME",
+                   action="append",
+                   help="the short name of a log in the table, CSV, JSON "
+                        "and plot: give it once per -l, in order (default: "
+                        "the file name)")
     p.add_argument("-h", "--histogram", dest="histograms", action="append",
                    metavar="NAME", default=None,
                    help="histogram to analyse, repeatable: one column group "
@@ -134,6 +166,11 @@ def build_parser():
                         "(default: 1:5,8:1,64:0.1)")
     p.add_argument("--json", action="store_true",
                    help="print one JSON document instead of the tables")
+    p.add_argument("--csv", action="store_true",
+                   help="print the table as CSV instead: one row per "
+                        "slice, log and histogram (then the avg and max "
+                        "rows), for spreadsheets; --check's report goes to "
+                        "stderr")
     p.add_argument("--plot", metavar="FILE.svg",
                    help="also write an SVG chart of %% over each displayed "
                         "threshold against time")
@@ -174,8 +211,12 @@ def parse_criteria(text):
 def parse_args(argv):
     """Parse and validate the command line; raise UsageError on error."""
     args = build_parser().parse_args(argv)
-    if args.log is None:
+    if not args.logs:
         raise UsageError("the log is required: -l LOG (see --help)")
+    args.log = args.logs[0]
+    args.labels = log_labels(args.logs, args.labels)
+    if args.csv and args.json:
+        raise UsageError("--csv and --json: choose one output format")
     if not args.histograms:
         args.histograms = ["reads"]
     if args.slice < 1:
@@ -210,6 +251,37 @@ def parse_args(argv):
             raise UsageError("cannot write the plot %s: no folder %s"
                              % (args.plot, folder))
     return args
+
+
+def log_labels(logs, labels):
+    """The short name of each log: the --label names (one per -l, in
+    order), or the file names - the paths as given where two logs have the
+    same file name, with #2, #3 ... for a log given twice."""
+    if labels is not None:
+        if len(labels) != len(logs):
+            raise UsageError(
+                "--label given %d %s for %d %s: give one --label per -l, in "
+                "order" % (len(labels), "time" if len(labels) == 1
+                           else "times", len(logs),
+                           "log" if len(logs) == 1 else "logs"))
+        for label in labels:
+            if not label.strip() or any(ord(c) < 32 or c == "\x7f"
+                                        for c in label):
+                raise UsageError("bad --label %r: a label is printed in the "
+                                 "table: give a non-empty name without "
+                                 "control characters" % label)
+        for i, label in enumerate(labels):
+            if label in labels[:i]:
+                raise UsageError("--label %s given twice: each log needs a "
+                                 "name of its own" % label)
+        return list(labels)
+    names = [os.path.basename(p.rstrip("/")) or p for p in logs]
+    names = [n if names.count(n) == 1 else p for n, p in zip(names, logs)]
+    out = []
+    for i, name in enumerate(names):
+        n = names[:i].count(name)
+        out.append(name if not n else "%s#%d" % (name, n + 1))
+    return out
 
 
 def displayed_buckets(start, num, every):
@@ -1055,6 +1127,12 @@ def check_lines(results, criteria, microsecond, custom, run, stress=False,
                 not_judged=(), not_analysed=()):
     """The --check report: the criteria, what is not judged, how the run
     ended, the verdict."""
+    return (check_heading(criteria, microsecond, custom, stress) +
+            check_body(results, run, stress, not_judged, not_analysed))
+
+
+def check_heading(criteria, microsecond, custom, stress):
+    """The first lines of the --check report: which criteria, how."""
     kind = "custom" if custom else "standard ACT"
     if stress:
         out = ["", "check: stress test, passes if the run completed; %s "
@@ -1066,6 +1144,13 @@ def check_lines(results, criteria, microsecond, custom, run, stress=False,
                    "as 2^(n+10) us)"
                    % (", ".join(_fmt_num(c.ms) for c in criteria) + " ms",
                       ", ".join(c.label for c in criteria)))
+    return out
+
+
+def check_body(results, run, stress, not_judged=(), not_analysed=()):
+    """The rest of the --check report of one log: one line per criterion
+    and histogram, what is not judged, how the run ended, the verdict."""
+    out = []
     for r in results:
         out.append("%s %s: %.2f%% over %s (must be under %s%%)"
                    % ("PASS" if r["pass"] else "FAIL", r["histogram"],
@@ -1088,13 +1173,16 @@ def check_lines(results, criteria, microsecond, custom, run, stress=False,
 class Analysis:
     """Results of one analysis: what the table, --json and --plot show."""
 
-    def __init__(self, args, header, slice_sec, buckets, criteria):
+    def __init__(self, args, header, slice_sec, buckets, criteria,
+                 extra_buckets=()):
         self.args = args
         self.header = header
         self.slice_sec = slice_sec
         self.buckets = buckets      # displayed buckets
         self.criteria = criteria
-        self.evaluated = buckets + [c.bucket for c in criteria]
+        # the displayed buckets, the criteria's, then extra_buckets
+        self.evaluated = (buckets + [c.bucket for c in criteria] +
+                          list(extra_buckets))
         self.unit = "us" if header.microsecond else "ms"
         n = len(args.histograms)
         self.ends = []              # slice ends, seconds after the start
@@ -1155,9 +1243,15 @@ def batch_values(columns, prev, n, top, evaluated, percents, rates):
     return values, list(map(rates.__getitem__, ops)), ops
 
 
-def analyse(args, header, f, emit, chunk_size=CHUNK_SIZE):
+def analyse(args, header, f, emit, chunk_size=CHUNK_SIZE, table=None,
+            who="", extra_buckets=()):
     """Scan the log body, emitting the table through emit(lines) as slices
-    complete (unless --json); returns the Analysis."""
+    complete (if table; by default unless --json); returns the Analysis.
+
+    who prefixes the warning about a damaged log (the log's label when
+    several are analysed); extra_buckets are evaluated too, after the
+    displayed buckets and the criteria's (not displayed).
+    """
     requested = args.slice
     slice_sec = round_up_slice(requested, header.interval)
     buckets = displayed_buckets(args.start_bucket, args.num_buckets,
@@ -1165,12 +1259,13 @@ def analyse(args, header, f, emit, chunk_size=CHUNK_SIZE):
     criteria = [Criterion(ms, pct, header.microsecond)
                 for ms, pct in (args.criteria or ())]
     hists = args.histograms
-    a = Analysis(args, header, slice_sec, buckets, criteria)
+    a = Analysis(args, header, slice_sec, buckets, criteria, extra_buckets)
     evaluated = a.evaluated
     top = max(evaluated)
     nb = len(buckets)
     extra = args.extra
-    table = not args.json
+    if table is None:
+        table = not args.json
     pad = [GAP + p for p in pads(hists, group_width(nb, extra))]
 
     scanner = ReportScanner(f, header.rest, header.names, hists,
@@ -1222,8 +1317,8 @@ def analyse(args, header, f, emit, chunk_size=CHUNK_SIZE):
             rate_strings.clear()
     analysed = a.ends[-1] if a.ends else 0
     if scanner.stopped:
-        print("%s: warning: %s; the rest of the log is ignored"
-              % (PROG, scanner.stopped), file=sys.stderr)
+        print("%s: warning: %s%s; the rest of the log is ignored"
+              % (PROG, who, scanner.stopped), file=sys.stderr)
         a.run = RunEnd("damaged", header.duration, analysed,
                        "damaged log: %s; the rest of the log is ignored"
                        % scanner.stopped)
@@ -1253,6 +1348,437 @@ def analyse(args, header, f, emit, chunk_size=CHUNK_SIZE):
         a.results = evaluate(criteria, [hists[i] for i in judged],
                              [a.max[i][0][nb:] for i in judged])
     return a
+
+
+# ---------------------------------------------------------------------------
+# Several logs: one table, slices aligned by time since the start.
+
+MISSING = "-"                     # a value of a slice a log does not have
+COMPARE_FORMAT = "act_latency/compare/1"   # --json of several logs
+
+
+def common_interval(intervals):
+    """The least common multiple of the logs' report-interval-sec: a slice
+    that is a multiple of it ends at a report of every log."""
+    return reduce(lambda x, y: x * y // math.gcd(x, y), intervals)
+
+
+def check_logs(args, headers):
+    """The checks of run() for each of several logs, and that their scales
+    agree; raises UsageError naming the log."""
+    for path, h in zip(args.logs, headers):
+        unknown = [n for n in args.histograms if n not in h.names]
+        if unknown:
+            raise UsageError("histogram %s not in %s; its histograms are: %s"
+                             % (", ".join(unknown), path,
+                                ", ".join(h.names)))
+    scales = [bool(h.microsecond) for h in headers]
+    if len(set(scales)) > 1:
+        us = scales.index(True)
+        ms = scales.index(False)
+        raise UsageError("%s has microsecond histograms and %s millisecond "
+                         "ones: compare logs of the same scale"
+                         % (args.logs[us], args.logs[ms]))
+    if args.check and not args.stress:
+        for path, h in zip(args.logs, headers):
+            judged = judged_histograms(h)
+            if not judged.intersection(args.histograms):
+                raise UsageError(
+                    "--check has nothing to judge in %s: the ACT criteria "
+                    "apply to the transactions (reads, and writes with "
+                    "commit-to-device), and -h names none of them%s"
+                    % (path, "; use -h " + " -h ".join(sorted(judged))
+                       if judged else " (this log has none)"))
+
+
+def config_differences(labels, headers):
+    """Lines saying where each log's configuration (and derived
+    configuration) differs from the first log's."""
+    h0 = headers[0]
+    out = []
+    for label, h in zip(labels[1:], headers[1:]):
+        if h.config[0] != h0.config[0]:
+            out.append("%s: %s (%s: %s)" % (label, h.config[0], labels[0],
+                                           h0.config[0]))
+        for mine, first in ((h.config, h0.config), (h.derived, h0.derived)):
+            mine, first = h.items(mine), h.items(first)
+            for key in list(mine) + [k for k in first if k not in mine]:
+                if mine.get(key) != first.get(key):
+                    out.append("%s: %s: %s (%s: %s)"
+                               % (label, key, mine.get(key, "(none)"),
+                                  labels[0], first.get(key, "(none)")))
+    return out
+
+
+def compare_header_lines(argv, labels, paths, headers, slice_sec, rounded):
+    """Everything above the comparison table: the command line, each log's
+    ACT version, the first log's blocks and where the others differ."""
+    out = [PROG + " " + " ".join(argv)]
+    for label, path, h in zip(labels, paths, headers):
+        name = path if label == path else "%s (%s)" % (label, path)
+        out.append("%s is ACT version %s" % (name, h.version))
+    out.append("")
+    if rounded:
+        out.append("analyzing time slices of %d seconds" % slice_sec)
+    for label, h in zip(labels, headers):
+        if h.microsecond is None:
+            out.append("%s: can't find histograms' scale, assuming "
+                       "milliseconds" % label)
+    h0 = headers[0]
+    for block in (h0.config, h0.derived, h0.names_block):
+        out.extend(block)
+        out.append("")
+    diffs = config_differences(labels, headers)
+    if diffs:
+        out.append("configuration differences (the blocks above are %s's):"
+                   % labels[0])
+        out.extend(diffs)
+        out.append("")
+    return out
+
+
+def group_widths(labels, names, width):
+    """Widths of the column groups of a comparison table, one group per
+    (log, histogram), log by log: `width`, or more for a long histogram
+    name (name + 1); a log's last group widens when the log's label is
+    longer than all its groups together."""
+    widths = []
+    for label in labels:
+        ws = [max(width, len(name) + 1) for name in names]
+        span = sum(ws) + len(GAP) * (len(ws) - 1)
+        ws[-1] += max(0, len(label) + 1 - span)
+        widths += ws
+    return widths
+
+
+def compare_table(labels, analyses, names, buckets, unit, extra):
+    """The comparison table: four header rows under a row of log labels,
+    one row per slice (MISSING where a log has no such slice), the
+    underline, avg and max (each log's own).  Trailing spaces are
+    dropped."""
+    nb = len(buckets)
+    widths = group_widths(labels, names, group_width(nb, extra))
+    per_log = len(names)
+    dashes = " ------" * nb + (" ----------" if extra else "")
+    thresholds = "".join("%7s" % (1 << b) for b in buckets) + \
+        ("       rate" if extra else "")
+    missing = ("%7s" % MISSING) * nb + ("%11s" % MISSING if extra else "")
+
+    def row(first, cells):
+        return (first + "".join(GAP + c.ljust(w)
+                                for c, w in zip(cells, widths))).rstrip()
+
+    spans = []
+    for k in range(len(labels)):
+        ws = widths[k * per_log:(k + 1) * per_log]
+        spans.append(sum(ws) + len(GAP) * (len(ws) - 1))
+    lines = [("     " + "".join(GAP + (" " + label).ljust(span) for
+                                 label, span in zip(labels, spans))).rstrip(),
+             row("     ", [" " + n for n in names] * len(labels)),
+             row("     ", [" %>(" + unit + ")"] * len(widths)),
+             row("slice", [thresholds] * len(widths)),
+             row("-----", [dashes] * len(widths))]
+
+    def cell(values, rate):
+        return "".join("%7.2f" % v for v in values[:nb]) + \
+            ("%11.1f" % rate if extra else "")
+
+    # Each (log, histogram) column group as a list of padded cells, one per
+    # slice (the strings of repeated values made once).
+    strings = _FuncCache("%7.2f".__mod__)
+    rate_strings = _FuncCache("%11.1f".__mod__)
+    n = max(len(a.ends) for a in analyses)
+    columns = []
+    for a in analyses:
+        for i in range(per_log):
+            parts = [map(strings.__getitem__, a.values[i][j])
+                     for j in range(nb)]
+            if extra:
+                parts.append(map(rate_strings.__getitem__, a.rates[i]))
+            w = widths[len(columns)]
+            col = [GAP + c.ljust(w) for c in map("".join, zip(*parts))]
+            col += [GAP + missing.ljust(w)] * (n - len(col))
+            columns.append(col)
+    lines += [("%5d" % (k + 1) + "".join(cells)).rstrip()
+              for k, cells in enumerate(zip(*columns))]
+    lines.append(lines[4])
+    for what in ("avg", "max"):
+        cells = [cell(*getattr(a, what)[i]) for a in analyses
+                 for i in range(per_log)]
+        lines.append(row("%5s" % what, cells))
+    return lines
+
+
+def outlier_histogram(names):
+    """Index of the histogram the outlier line judges: reads, or the first
+    one given."""
+    return names.index("reads") if "reads" in names else 0
+
+
+def worst_of(labels, values):
+    """The worst logs by their max-row values: (labels of the worst, their
+    value, the median of the others' or None when every log ties)."""
+    top = max(values)
+    worst = [lab for lab, v in zip(labels, values) if v == top]
+    others = [v for v in values if v != top]
+    if not others:
+        return worst, top, None
+    others.sort()
+    n = len(others)
+    median = (others[n // 2] if n % 2 else
+              (others[n // 2 - 1] + others[n // 2]) / 2)
+    return worst, top, median
+
+
+def _and(items):
+    items = list(items)
+    return items[0] if len(items) == 1 else \
+        ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def worst_line(labels, values, name, threshold):
+    """The line under a comparison table naming the worst log: e.g.
+    `worst: node3.log, 4.20% over 1 ms at its worst slice, 3.1x the median
+    of the others (1.35%)`, from each log's max-row value of histogram
+    `name` over `threshold`."""
+    worst, top, median = worst_of(labels, values)
+    what = "%.2f%%%s over %s" % (top, "" if name == "reads" else
+                                 " of " + name, threshold)
+    if median is None:
+        return "worst: none, %s %s at %s worst slice" % (
+            "both logs have" if len(labels) == 2 else "every log has", what,
+            "their" if len(labels) == 2 else "its")
+    one = len(worst) == 1
+    n_others = len(labels) - len(worst)
+    if median > 0:
+        ratio = "%.1fx %s (%.2f%%)" % (
+            top / median, "the other" if n_others == 1 else
+            "the median of the others", median)
+    else:
+        ratio = ("the other has 0.00%" if n_others == 1 else
+                 "the median of the others is %.2f%%" % median)
+    return "worst: %s, %s at %s worst slice, %s" % (
+        _and(worst), what, "its" if one else "their", ratio)
+
+
+def worst_json(labels, values, name, threshold):
+    """The outlier as the --json document of several logs gives it."""
+    worst, top, median = worst_of(labels, values)
+    return {"histogram": name, "threshold": threshold,
+            "max_pct": dict(zip(labels, values)),
+            "worst": worst if median is not None else [],
+            "worst_pct": top,
+            "others_median_pct": median,
+            "ratio": (round(top / median, 2) if median else None),
+            "line": worst_line(labels, values, name, threshold)}
+
+
+def overall_verdict(verdicts):
+    """The verdict of several logs: PASS when every log passes; otherwise
+    FAIL if a log failed, else INCOMPLETE."""
+    if all(v == "PASS" for v in verdicts):
+        return "PASS"
+    return "FAIL" if "FAIL" in verdicts else "INCOMPLETE"
+
+
+def overall_result_line(labels, verdicts):
+    """The last line of the --check report of several logs."""
+    result = overall_verdict(verdicts)
+    passed = sum(1 for v in verdicts if v == "PASS")
+    text = "result: %s (%d of %d logs passed" % (result, passed, len(labels))
+    bad = ["%s: %s" % (lab, v) for lab, v in zip(labels, verdicts)
+           if v != "PASS"]
+    return text + ("; " + ", ".join(bad) if bad else "") + ")"
+
+
+def compare_check_lines(labels, analyses, args):
+    """The --check report of several logs: the criteria once, then each
+    log's report, its lines prefixed with its label, and the overall
+    result."""
+    a0 = analyses[0]
+    out = check_heading(a0.criteria, a0.header.microsecond,
+                        args.criteria != DEFAULT_CRITERIA, args.stress)
+    verdicts = []
+    for label, a in zip(labels, analyses):
+        out += ["%s: %s" % (label, line) for line in
+                check_body(a.results, a.run, args.stress, *judged_lists(a))]
+        verdicts.append(verdict(a.results, a.run, args.stress))
+    out.append(overall_result_line(labels, verdicts))
+    return out, verdicts
+
+
+def csv_rows(labels, analyses):
+    """The table as CSV rows: a header, then one row per slice, log and
+    histogram (slice, end second, log label, histogram, % over each
+    displayed threshold, rate), then each log's avg and max rows."""
+    a0 = analyses[0]
+    nb = len(a0.buckets)
+    names = a0.args.histograms
+    rows = [["slice", "seconds", "log", "histogram"] +
+            ["pct_over_%d%s" % (1 << b, a0.unit) for b in a0.buckets] +
+            ["rate"]]
+
+    def values(vals, rate):
+        return ["%.2f" % v for v in vals[:nb]] + ["%.1f" % rate]
+
+    for k in range(max(len(a.ends) for a in analyses)):
+        for label, a in zip(labels, analyses):
+            if k < len(a.ends):
+                for i, name in enumerate(names):
+                    rows.append([str(k + 1), str(a.ends[k]), label, name] +
+                                values(a.row_values(i, k), a.rates[i][k]))
+    for what in ("avg", "max"):
+        for label, a in zip(labels, analyses):
+            for i, name in enumerate(names):
+                rows.append([what, "", label, name] +
+                            values(*getattr(a, what)[i]))
+    return rows
+
+
+def compare_json(labels, analyses, worst, check):
+    """The --json document of several logs: each log's own document (with
+    its label), the outlier and the overall --check result."""
+    logs = []
+    for label, a in zip(labels, analyses):
+        doc = {"label": label}
+        doc.update(json_document(a))
+        logs.append(doc)
+    return {"format": COMPARE_FORMAT, "labels": labels,
+            "slice_sec": analyses[0].slice_sec,
+            "logs": logs, "worst": worst, "check": check}
+
+
+def run_logs(args):
+    """Several logs, or --csv: analyse each log, then print one table (or
+    the CSV, or the JSON document); returns the exit status."""
+    labels = args.labels
+    multi = len(args.logs) > 1
+    write = sys.stdout.write
+
+    def emit(lines):
+        try:
+            write("\n".join(lines) + "\n")
+        except BrokenPipeError:
+            raise
+        except OSError as e:
+            raise UsageError("cannot write the output: %s"
+                             % (e.strerror or e)) from None
+
+    def prefix(label):
+        return "%s: " % label if multi else ""
+
+    analyses = []
+    with contextlib.ExitStack() as stack:
+        opened = []
+        for path in args.logs:
+            try:
+                f = stack.enter_context(open(path, "rb"))
+            except OSError as e:
+                raise UsageError("cannot open the log %s: %s"
+                                 % (path, e.strerror or e)) from None
+            try:
+                opened.append((f, read_header(f, path)))
+            except BrokenPipeError:
+                raise
+            except OSError as e:
+                raise UsageError("cannot read the log %s: %s"
+                                 % (path, e.strerror or e)) from None
+        headers = [h for f, h in opened]
+        check_logs(args, headers)
+        if not multi or args.json or args.csv:
+            for label, h in zip(labels, headers):
+                if h.microsecond is None:
+                    print("%s: warning: %scan't find histograms' scale, "
+                          "assuming milliseconds" % (PROG, prefix(label)),
+                          file=sys.stderr)
+        slice_sec = round_up_slice(args.slice, common_interval(
+            [h.interval for h in headers]))
+        for label, path, (f, h) in zip(labels, args.logs, opened):
+            sub = copy.copy(args)
+            sub.log, sub.slice = path, slice_sec
+            one_ms = Criterion(1.0, 0.0, h.microsecond).bucket
+            gc_was_enabled = gc.isenabled()
+            gc.disable()
+            try:
+                analyses.append(analyse(sub, h, f, None, table=False,
+                                        who=prefix(label),
+                                        extra_buckets=[one_ms]))
+            except BrokenPipeError:
+                raise
+            except OSError as e:
+                raise UsageError("cannot read the log %s: %s"
+                                 % (path, e.strerror or e)) from None
+            finally:
+                if gc_was_enabled:
+                    gc.enable()
+    for label, a in zip(labels, analyses):
+        for note in a.notes:
+            print("%s: note: %s%s" % (PROG, prefix(label), note),
+                  file=sys.stderr)
+
+    a0 = analyses[0]
+    names = args.histograms
+    report = []                     # the lines under the table
+    worst = None
+    if multi:
+        i = outlier_histogram(names)
+        pos = len(a0.evaluated) - 1             # the 1 ms bucket
+        values = [a.max[i][0][pos] for a in analyses]
+        threshold = Criterion(1.0, 0.0, a0.header.microsecond).label
+        worst = worst_json(labels, values, names[i], threshold)
+        report += ["", worst["line"]]
+    verdicts = []
+    result = None
+    if args.check:
+        if multi:
+            lines, verdicts = compare_check_lines(labels, analyses, args)
+            result = lines[-1]
+        else:
+            lines = check_lines(a0.results, a0.criteria,
+                                a0.header.microsecond,
+                                args.criteria != DEFAULT_CRITERIA, a0.run,
+                                args.stress, *judged_lists(a0))
+            verdicts = [verdict(a0.results, a0.run, args.stress)]
+        report += lines
+
+    if args.csv:
+        out = io.StringIO()
+        csv.writer(out, lineterminator="\n").writerows(
+            csv_rows(labels, analyses))
+        emit([out.getvalue()[:-1]])
+        for line in report:
+            if line:
+                print(line, file=sys.stderr)
+    elif args.json:
+        if multi:
+            check = None
+            if args.check:
+                check = {"result": overall_verdict(verdicts),
+                         "pass": overall_verdict(verdicts) == "PASS",
+                         "logs": [{"label": lab, "result": v}
+                                  for lab, v in zip(labels, verdicts)],
+                         "line": result}
+            doc = compare_json(labels, analyses, worst, check)
+        else:
+            doc = json_document(a0)
+        sys.stdout.write(json.dumps(doc) + "\n")
+    else:
+        emit(compare_header_lines(args.argv, labels, args.logs, headers,
+                                  slice_sec, slice_sec != args.slice) +
+             compare_table(labels, analyses, names, a0.buckets, a0.unit,
+                           args.extra) + report)
+    if args.plot:
+        try:
+            with open(args.plot, "w", encoding="utf-8",
+                      errors="replace") as out:
+                out.write(svg_chart(analyses, labels, result) if multi
+                          else svg_document(a0))
+        except OSError as e:
+            raise UsageError("cannot write the plot %s: %s"
+                             % (args.plot, e.strerror or e)) from None
+    if args.check and overall_verdict(verdicts) != "PASS":
+        return 1
+    return 0
 
 
 # ---------------------------------------------------------------------------
@@ -1346,25 +1872,87 @@ def _fmt_tick(x):
     return ("%.6f" % x).rstrip("0").rstrip(".")
 
 
+_DASHES = ("", "4,2", "1,2", "9,2,1,2", "14,3", "1,5", "9,2,1,2,1,2")
+
+
+def thin_points(points):
+    """The points of a polyline, thinned for drawing.
+
+    points: (x, y, k) in x order (pixels, and the slice index).  Of the
+    points that fall in the same whole-pixel column only the highest and
+    the lowest are kept, in slice order: at most two per column, so a chart
+    stays small however many slices it has, and every peak is still drawn.
+    """
+    out = []
+    col = lo = hi = None
+    for p in points:
+        c = math.floor(p[0])
+        if c != col:
+            if col is not None:
+                out += _column(lo, hi)
+            col, lo, hi = c, p, p
+        elif p[1] < lo[1]:
+            lo = p                  # higher on the chart: SVG y grows down
+        elif p[1] > hi[1]:
+            hi = p
+    if col is not None:
+        out += _column(lo, hi)
+    return out
+
+
+def _column(lo, hi):
+    """The points kept of one pixel column, in slice order."""
+    if lo is hi:
+        return [lo]
+    return [lo, hi] if lo[2] < hi[2] else [hi, lo]
+
+
 def svg_document(a):
+    """The --plot chart of one log as SVG text (see svg_chart()), titled
+    with the log's label (by default its file name)."""
+    labels = getattr(a.args, "labels", None)
+    return svg_chart([a], [labels[0] if labels else None])
+
+
+def svg_chart(analyses, labels, result=None):
     """The --plot chart as SVG text: one panel per histogram, % of
     operations over each displayed threshold against time (log scale),
     criteria as dashed lines on the panels the criteria judge (reads;
     writes with commit-to-device), banners in red at the top for an
-    INCOMPLETE run and for a --check that did not pass."""
-    nb = len(a.buckets)
-    criteria = a.criteria or [Criterion(ms, pct, a.header.microsecond)
-                              for ms, pct in DEFAULT_CRITERIA]
-    verdicts = {}
-    for r in a.results or ():
-        verdicts[r["histogram"], r["bucket"], r["limit_pct"]] = r["pass"]
+    INCOMPLETE run and for a --check that did not pass.
+
+    One log (labels: [its label, or None for its file name]): one colour
+    per threshold.  Several logs (labels: their names): one colour per log,
+    one dash pattern per threshold, and result is the overall --check
+    result line, if any.
+    Series are thinned (thin_points()): the size does not grow with the
+    number of slices.
+    """
+    a0 = analyses[0]
+    multi = len(analyses) > 1
+    nb = len(a0.buckets)
+    buckets = a0.buckets
+    criteria = a0.criteria or [Criterion(ms, pct, a0.header.microsecond)
+                               for ms, pct in DEFAULT_CRITERIA]
+    verdicts = {}                   # (hist, bucket, limit) -> failed labels
+    checked = a0.results is not None
+    for a, label in zip(analyses, labels):
+        for r in a.results or ():
+            failed = verdicts.setdefault(
+                (r["histogram"], r["bucket"], r["limit_pct"]), [])
+            if not r["pass"]:
+                failed.append(label)
     W = 980                         # width
     L, R, T, B = 80, 250, 46, 56    # plot margins inside a panel
-    PH = max(330, T + 16 * (nb + len(criteria) + 1) + 24)   # panel height
-    pw, ph = W - L - R, PH - T - B
-    unit = a.unit
-    ends = a.ends
-    span = ends[-1]
+    pw = W - L - R
+    if multi:                       # room for the labels in the legend
+        R = max(R, 60 + 7 * max(len(label) + 24 for label in labels))
+        W = L + pw + R
+    entries = nb + len(criteria) + 1 + (len(analyses) if multi else 0)
+    PH = max(330, T + 16 * entries + 24)    # panel height
+    ph = PH - T - B
+    unit = a0.unit
+    span = max(a.ends[-1] for a in analyses)
     if span >= 4 * 3600:
         xunit, xdiv = "hours", 3600.0
     elif span >= 4 * 60:
@@ -1373,7 +1961,8 @@ def svg_document(a):
         xunit, xdiv = "seconds", 1.0
     xmax = span / xdiv
     lo = 0.01                       # smallest non-zero value shown (rounded)
-    top_val = max([lo] + [max(col) for cols in a.values for col in cols[:nb]]
+    top_val = max([lo] + [max(col) for a in analyses for cols in a.values
+                          for col in cols[:nb]]
                   + [c.limit for c in criteria])
     decades = max(1, math.ceil(math.log10(top_val / lo) - 1e-9))
     zero_band = 22                  # pixels below the lowest decade for 0
@@ -1388,31 +1977,40 @@ def svg_document(a):
         return L + pw * ((sec / xdiv) / xmax if xmax else 0.5)
 
     banners = []                    # (class, color, text): one per line
-    if not a.run.complete:
-        banners += [("incomplete", "#d62728", line) for line in textwrap.wrap(
-            "INCOMPLETE: " + why_incomplete(a.run), BANNER_WIDTH)]
-    if a.results is not None:
-        result = verdict(a.results, a.run, a.args.stress)
-        color = "#2ca02c" if result == "PASS" else "#d62728"
+    for a, label in zip(analyses, labels):
+        if not a.run.complete:
+            banners += [("incomplete", "#d62728", line)
+                        for line in textwrap.wrap(
+                            "INCOMPLETE: " + ("%s: " % label if multi else "")
+                            + why_incomplete(a.run), BANNER_WIDTH)]
+    if checked:
+        if not multi:
+            result = result_line(a0.results, a0.run, a0.args.stress)
+        color = "#2ca02c" if result.startswith("result: PASS") \
+            else "#d62728"
         banners += [("result", color, line) for line in textwrap.wrap(
-            result_line(a.results, a.run, a.args.stress), BANNER_WIDTH)]
+            result, BANNER_WIDTH)]
     top = 30 + 22 * len(banners)    # where the first panel starts
-    height = PH * len(a.values) + top
+    height = PH * len(a0.values) + top
+    if multi:
+        what = ", ".join(labels)
+    else:
+        what = labels[0] or os.path.basename(a0.args.log)
     out = ['<?xml version="1.0" encoding="UTF-8"?>',
            '<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
            'viewBox="0 0 %d %d" font-family="sans-serif" font-size="12">'
            % (W, height, W, height),
            '<title>%s: latency, %% of operations over each threshold'
-           '</title>' % escape(a.args.log),
+           '</title>' % escape(", ".join(labels) if multi else a0.args.log),
            '<rect width="100%" height="100%" fill="white"/>',
            '<text x="%d" y="20" font-size="14">%s: %% of operations over '
            'each threshold, %d s slices</text>'
-           % (L, escape(os.path.basename(a.args.log)), a.slice_sec)]
+           % (L, escape(what), a0.slice_sec)]
     for k, (cls, color, text) in enumerate(banners):
         out.append('<text class="banner %s" x="%d" y="%d" font-size="15" '
                    'font-weight="bold" fill="%s">%s</text>'
                    % (cls, L, 42 + 22 * k, color, escape(text)))
-    for i, name in enumerate(a.args.histograms):
+    for i, name in enumerate(a0.args.histograms):
         y0 = top + i * PH
         out.append('<g class="panel" data-histogram="%s" '
                    'transform="translate(0,%d)">' % (escape(name), y0))
@@ -1448,52 +2046,83 @@ def svg_document(a):
                    % (L + pw // 2, T + ph + 38, xunit))
         # criteria, on the judged histograms only
         legend = []
-        for c in criteria if name in a.judged else ():
+        judged = name in a0.judged if not multi else \
+            any(name in a.judged for a in analyses)
+        for c in criteria if judged else ():
             color = "#000"
-            if c.bucket in a.buckets:
-                color = _COLORS[a.buckets.index(c.bucket) % len(_COLORS)]
+            if multi:
+                color = "#999"
+            elif c.bucket in buckets:
+                color = _COLORS[buckets.index(c.bucket) % len(_COLORS)]
             y = ypix(c.limit)
             out.append('<line class="criterion" x1="%d" y1="%.1f" x2="%d" '
                        'y2="%.1f" stroke="%s" stroke-width="1.5" '
                        'stroke-dasharray="7,4"/>'
                        % (L, y, L + pw, y, color))
-            ok = verdicts.get((name, c.bucket, c.limit))
+            failed = verdicts.get((name, c.bucket, c.limit))
+            ok = None if failed is None else not failed
             if ok is False:
                 out.append('<text class="fail" x="%d" y="%.1f" '
                            'text-anchor="end" fill="#d62728" '
-                           'font-weight="bold">FAIL</text>'
-                           % (L + pw - 4, y - 4))
+                           'font-weight="bold">FAIL%s</text>'
+                           % (L + pw - 4, y - 4, ": " + escape(
+                               ", ".join(failed)) if multi else ""))
             legend.append(("criterion" if ok is not False else "fail",
-                           color, "limit %s%% over %s%s"
+                           color, "", "limit %s%% over %s%s"
                            % (_fmt_num(c.limit), c.label,
                               "" if ok is None else
                               ": PASS" if ok else ": FAIL")))
-        if name not in a.judged:
-            legend.append(("note", None, "not judged by the criteria"))
+        if not judged:
+            legend.append(("note", None, "", "not judged by the criteria"))
         # series
-        for j, b in enumerate(a.buckets):
-            color = _COLORS[j % len(_COLORS)]
+        keys = []
+        for a, label in zip(analyses, labels):
+            for j, b in enumerate(buckets):
+                keys.append((a, label, j, b))
+        for n, (a, label, j, b) in enumerate(keys):
+            if multi:
+                color = _COLORS[labels.index(label) % len(_COLORS)]
+                dash = _DASHES[j % len(_DASHES)]
+            else:
+                color, dash = _COLORS[j % len(_COLORS)], ""
             series = a.values[i][j]
-            pts = " ".join("%.1f,%.1f" % (xpix(end), ypix(v))
-                           for end, v in zip(ends, series))
-            out.append('<polyline class="series" data-threshold="%d" '
+            pts = thin_points([(xpix(end), ypix(v), k) for k, (end, v)
+                               in enumerate(zip(a.ends, series))])
+            out.append('<polyline class="series"%s data-threshold="%d" '
                        'points="%s" fill="none" stroke="%s" '
-                       'stroke-width="1.5"/>' % (1 << b, pts, color))
-            if len(ends) <= 60:
-                for end, v in zip(ends, series):
+                       'stroke-width="1.5"%s/>'
+                       % (' data-log="%s"' % escape(label) if multi else "",
+                          1 << b, " ".join("%.1f,%.1f" % (x, y)
+                                           for x, y, _ in pts), color,
+                          ' stroke-dasharray="%s"' % dash if dash else ""))
+            if len(a.ends) <= 60:
+                for end, v in zip(a.ends, series):
                     out.append('<circle cx="%.1f" cy="%.1f" r="2.5" '
                                'fill="%s"/>' % (xpix(end), ypix(v), color))
-            legend.insert(j, ("series", color, "&gt; %d %s (max %.2f%%)"
-                              % (1 << b, unit, max(series))))
+            if not multi:
+                legend.insert(j, ("series", color, "", "&gt; %d %s (max "
+                                  "%.2f%%)" % (1 << b, unit, max(series))))
+        if multi:
+            items = [("series", _COLORS[k % len(_COLORS)], "",
+                      "%s (max %.2f%% &gt; %d %s)"
+                      % (escape(label), max(a.values[i][0]), 1 << buckets[0],
+                         unit))
+                     for k, (a, label) in enumerate(zip(analyses, labels))]
+            items += [("series", "#444", _DASHES[j % len(_DASHES)],
+                       "&gt; %d %s" % (1 << b, unit))
+                      for j, b in enumerate(buckets)]
+            legend[:0] = items
         # legend
         lx, ly = L + pw + 16, T + 4
-        for k, (kind, color, text) in enumerate(legend):
+        for k, (kind, color, dash, text) in enumerate(legend):
             y = ly + 16 * k
             if kind == "note":
                 out.append('<text x="%d" y="%d" fill="#666">%s</text>'
                            % (lx, y + 4, text))
                 continue
-            dash = ' stroke-dasharray="7,4"' if kind != "series" else ""
+            if kind != "series":
+                dash = "7,4"
+            dash = ' stroke-dasharray="%s"' % dash if dash else ""
             out.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" '
                        'stroke-width="2"%s/>' % (lx, y, lx + 24, y, color,
                                                   dash))
@@ -1512,6 +2141,8 @@ def svg_document(a):
 def run(argv):
     args = parse_args(argv)
     args.argv = argv
+    if len(args.logs) > 1 or args.csv:
+        return run_logs(args)
     try:
         f = open(args.log, "rb")
     except OSError as e:
@@ -1613,9 +2244,10 @@ def main(argv=None):
             print("%s: note: %s" % (PROG, note), file=sys.stderr)
         return 2
     except BrokenPipeError:
-        # The reader went away (e.g. | head): stop quietly.
+        # The reader went away (e.g. | head): its choice, not a failure -
+        # stop quietly, status 0.
         _drop_stdout()
-        return 1
+        return 0
     except OSError as e:
         _drop_stdout()
         print("%s: error: cannot write the output: %s"

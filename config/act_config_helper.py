@@ -4,13 +4,14 @@ production storage profile.
 
 Usage::
 
-    act_config_helper.py [--interactive]
+    act_config_helper.py [--interactive] [--force]
     act_config_helper.py [--read-sizes FILE] [--write-sizes FILE]
                          [--defrag-log FILE] [--devices N] [--load-factor X]
                          [--device-names LIST] [--duration-sec N]
                          [--lbr-req-offset P] [--lbw-req-offset P]
                          [--read-size-offset P] [--write-size-offset P]
-                         [--output FILE]
+                         [--output FILE [--force]]
+    act_config_helper.py --help | --version
 
 Interactive mode (no arguments, or --interactive) asks the questions of the
 "Advanced Flash Device Sizing" paper - devices, test duration, the standard
@@ -19,6 +20,12 @@ rates - and saves actconfig_<load>_<n>d.txt in the current directory, or
 prints the config.  The dialogue goes to stderr, so stdout holds only the
 config; when stdin is not a terminal each answer is echoed after its
 prompt, so a piped session reads like the paper's transcript.
+
+An existing file is never overwritten silently: interactive mode asks
+(`file X exists - overwrite? [y/N]`) and keeps it unless the answer is yes
+(the config is then printed instead); --output asks too when stdin is a
+terminal, and otherwise refuses (exit status 2).  --force overwrites
+without asking.
 
 Non-interactive mode turns the paper's production data into a config:
 
@@ -49,8 +56,10 @@ Non-interactive mode turns the paper's production data into a config:
 Rates are rounded half up to integers.  Where each number came from is
 printed on stderr; the config goes to stdout or --output.
 
-Exit status: 0 success, 1 end of input at a prompt, 2 a user error (bad
-option, unreadable or malformed input), 130 interrupted.
+Exit status: 0 success, 1 nothing written: end of input at a prompt
+(stderr says so), or an existing --output kept, 2 a user error (bad option,
+unreadable or malformed input, an existing --output without --force and no
+terminal to ask), 130 interrupted.
 """
 
 import argparse
@@ -61,6 +70,15 @@ import re
 import sys
 
 PROG = "act_config_helper.py"
+VERSION = "6.7"                   # act's version (src/common/version.h)
+USAGE = """%(prog)s [--interactive] [--force]
+       %(prog)s [--read-sizes FILE] [--write-sizes FILE]
+           [--defrag-log FILE] [--devices N] [--load-factor X]
+           [--device-names LIST] [--duration-sec N]
+           [--lbr-req-offset P] [--lbw-req-offset P]
+           [--read-size-offset P] [--write-size-offset P]
+           [--output FILE [--force]]
+       %(prog)s --help | --version"""
 
 ONE_X_READS = 2000                # the standard 1x load, per device
 ONE_X_WRITES = 1000
@@ -591,6 +609,18 @@ def config_file_name(cfg):
     return "actconfig_%s_%dd.txt" % (cfg["load"], len(cfg["devices"]))
 
 
+def may_write(path, dialogue, force):
+    """Whether to write the file path: yes if it does not exist or with
+    force; otherwise the dialogue's answer to `file X exists - overwrite?`,
+    or, without a dialogue (no terminal to ask), a UsageError."""
+    if force or not os.path.lexists(path):
+        return True
+    if dialogue is None:
+        raise UsageError("%s exists: use --force to overwrite it, or "
+                         "another --output" % path)
+    return dialogue.ask_yes_no("file %s exists - overwrite? [y/N] " % path)
+
+
 def write_file(path, text):
     try:
         with open(path, "w", encoding="utf-8") as f:
@@ -668,8 +698,10 @@ def parse_positive_answer(text):
     return v if v > 0 and math.isfinite(v) else None
 
 
-def interactive(dialogue, out):
-    """Run the paper's dialogue; returns the exit status."""
+def interactive(dialogue, out, force=False):
+    """Run the paper's dialogue; returns the exit status.  An existing
+    config file is overwritten only if the user says so (or with force);
+    kept, the config is printed instead."""
     n = dialogue.ask_number(
         "Enter the number of devices you want to create config for: ",
         parse_int_answer(1, MAX_DEVICES),
@@ -730,11 +762,14 @@ def interactive(dialogue, out):
     if dialogue.ask_yes_no("Do you want to save this config to a file? "
                            "(y/N): "):
         name = config_file_name(cfg)
-        write_file(name, text)
-        dialogue.say("Config file %s successfully created." % name)
-    else:
-        out.write(text)
-        out.flush()
+        if may_write(name, dialogue, force):
+            write_file(name, text)
+            dialogue.say("Config file %s successfully created." % name)
+            return 0
+        dialogue.say("Kept the existing %s; the config follows on stdout."
+                     % name)
+    out.write(text)
+    out.flush()
     return 0
 
 
@@ -776,7 +811,7 @@ def _device_list(text):
 
 def build_parser():
     p = _Parser(
-        prog=PROG,
+        prog=PROG, usage=USAGE,
         description="Write an act_storage config: interactively (no "
                     "arguments) for the standard Nx load, or from a "
                     "production node's asloglatency size histograms and "
@@ -784,8 +819,16 @@ def build_parser():
         epilog="Rates are for all test devices together: per drive, "
                "production ops/sec / --devices x --load-factor, times the "
                "number of --device-names.")
+    p.add_argument("--version", action="version",
+                   version="%s %s" % (PROG, VERSION),
+                   help="print the version and exit")
     p.add_argument("--interactive", action="store_true",
                    help="ask the questions (the default without arguments)")
+    p.add_argument("--force", action="store_true",
+                   help="overwrite an existing --output file (or, with "
+                        "--interactive, config file) without asking; "
+                        "without it the helper asks, or refuses when it "
+                        "cannot ask")
     p.add_argument("--read-sizes", metavar="FILE",
                    help="asloglatency output of {ns}-device-read-size")
     p.add_argument("--write-sizes", metavar="FILE",
@@ -818,7 +861,7 @@ def build_parser():
     return p
 
 
-def run_non_interactive(opts, out, err):
+def run_non_interactive(opts, out, err, dialogue=None):
     read_table = write_table = defrag = None
     if opts.read_sizes:
         read_table = parse_size_table(
@@ -833,6 +876,9 @@ def run_non_interactive(opts, out, err):
             read_text(opts.defrag_log, "--defrag-log"), opts.defrag_log)
     cfg, report = production_config(opts, read_table, write_table, defrag)
     text = format_config(cfg)
+    if opts.output and not may_write(opts.output, dialogue, opts.force):
+        err.write("Kept the existing %s: nothing written.\n" % opts.output)
+        return 1
     for line in report:
         err.write(line + "\n")
     if opts.output:
@@ -843,13 +889,38 @@ def run_non_interactive(opts, out, err):
     return 0
 
 
+def _is_terminal(stream):
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _interactive_options_only(argv):
+    """Whether argv holds only --interactive and --force (or
+    abbreviations of them, as argparse accepts)."""
+    for token in argv:
+        name = token.split("=", 1)[0]
+        if not (len(name) > 2 and ("--interactive".startswith(name) or
+                                   "--force".startswith(name))):
+            return False
+    return True
+
+
 def run(argv):
-    if not argv or argv == ["--interactive"]:
-        return interactive(Dialogue(sys.stdin, sys.stderr), sys.stdout)
     opts = build_parser().parse_args(argv)
-    if opts.interactive:
-        raise UsageError("--interactive takes no other option")
-    return run_non_interactive(opts, sys.stdout, sys.stderr)
+    if not argv or opts.interactive:
+        if not _interactive_options_only(argv):
+            raise UsageError("--interactive takes no other option than "
+                             "--force")
+        return interactive(Dialogue(sys.stdin, sys.stderr), sys.stdout,
+                           opts.force)
+    if opts.force and not opts.output:
+        raise UsageError("--force applies to --output FILE (or to "
+                         "--interactive)")
+    dialogue = Dialogue(sys.stdin, sys.stderr) \
+        if _is_terminal(sys.stdin) else None
+    return run_non_interactive(opts, sys.stdout, sys.stderr, dialogue)
 
 
 def main(argv=None):
@@ -864,7 +935,8 @@ def main(argv=None):
         print("%s: error: %s" % (PROG, e), file=sys.stderr)
         return 2
     except EOFError:
-        sys.stderr.write("\n")
+        # End of input at a prompt: end the prompt's line, and say so.
+        sys.stderr.write("\n%s: end of input - nothing written\n" % PROG)
         return 1
     except KeyboardInterrupt:
         sys.stderr.write("\n")

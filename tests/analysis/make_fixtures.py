@@ -294,6 +294,36 @@ def day():
     return make_log("storage", ["/dev/sdb"], DAY, 3600, "no", hists, 17)
 
 
+NODE_OK = {0: 0.985, 1: 0.01, 2: 0.004, 3: 0.001}
+NODE_BAD = {0: 0.93, 1: 0.03, 2: 0.02, 3: 0.013, 4: 0.005, 6: 0.002}
+
+
+def node(shares, seed, ran=None, end=()):
+    """One node of a three-node cluster, for comparisons (-l node1.log
+    -l node2.log -l node3.log): the same 8-second config on each."""
+    hists = [("reads", 2000, shares), ("/dev/sdb-reads", 2000, shares),
+             ("large-block-reads", 24, LARGE),
+             ("large-block-writes", 24, LARGE)]
+    return make_log("storage", ["/dev/sdb"], 8, 1, "no", hists, seed,
+                    ran=ran, end=end)
+
+
+def node1():
+    """A good node."""
+    return node(NODE_OK, 18)
+
+
+def node2():
+    """A good node whose test was stopped after 6 of 8 sec."""
+    return node(NODE_OK, 19, ran=6,
+                end=["stopped by signal SIGINT after 6 sec"])
+
+
+def node3():
+    """The slow node: about 3x the others over 1 ms."""
+    return node(NODE_BAD, 20)
+
+
 LOGS = {
     "storage_long_names.log": storage_long_names,
     "index_us.log": index_us,
@@ -312,6 +342,9 @@ LOGS = {
     "odd_end.log": odd_end,
     "hour.log": hour,
     "day.log": day,
+    "node1.log": node1,
+    "node2.log": node2,
+    "node3.log": node3,
 }
 
 

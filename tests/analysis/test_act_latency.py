@@ -14,9 +14,13 @@
 - --check / --criteria, --json (cross-checked with the table), --plot
   (parsed as XML);
 - completeness: stopped, cut and damaged runs are INCOMPLETE and never pass
-  --check; --stress; the slice notes on stderr; which histograms are judged.
+  --check; --stress; the slice notes on stderr; which histograms are judged;
+- several logs in one table (exact layout, labels, the outlier line,
+  --check / --json / --plot per log), --csv parsed back, --version, a
+  closed output pipe (status 0), the size of a 24-hour -t 1 plot.
 """
 
+import csv
 import importlib.util
 import io
 import json
@@ -851,7 +855,8 @@ class Errors(unittest.TestCase):
             p.stdout.close()
             err = p.stderr.read().decode()
             p.stderr.close()
-            self.assertNotEqual(0, p.wait())
+            # a closed pipe is the reader's choice: status 0 (issue 14)
+            self.assertEqual(0, p.wait())
             self.assertEqual("", err)
 
     @unittest.skipUnless(os.path.exists("/dev/full"), "needs /dev/full")
@@ -1625,6 +1630,672 @@ class NonUtf8Names(unittest.TestCase):
                                capture_output=True)
             doc = json.loads(p.stdout)
             self.assertTrue(doc["complete"])
+
+
+# ---------------------------------------------------------------------------
+# Several logs in one table (issue 14), --csv, --version, a closed pipe, the
+# size of a plot.
+
+def tiny_log(device, duration, per_second, seconds=None, interval=1,
+             scale="no", names=("reads",)):
+    """A small log whose every second has the same counts per bucket
+    (per_second), so its percentages are known: reports every interval up
+    to `seconds` (default: the whole test-duration-sec)."""
+    lines = ["", "ACT version 6.6", "Storage device IO test", "",
+             "ACT-STORAGE CONFIGURATION", "device-names: " + device,
+             "test-duration-sec: %d" % duration,
+             "report-interval-sec: %d" % interval,
+             "microsecond-histograms: %s" % scale, "",
+             "DERIVED CONFIGURATION", "large-block-reads-per-sec: 1.00", "",
+             "HISTOGRAM NAMES"] + list(names) + [""]
+    cum = [0] * len(per_second)
+    for t in range(interval, (seconds or duration) + 1, interval):
+        cum = [c + n * interval for c, n in zip(cum, per_second)]
+        lines.append("after %d sec:" % t)
+        for name in names:
+            lines += _hist_lines(name, cum)
+        lines.append("")
+    return "\n".join(lines) + "\n"
+
+
+class TempLogs(unittest.TestCase):
+    """Tests that write their logs in a temporary folder (self.tmp), and
+    run the script there."""
+
+    def setUp(self):
+        self._tmp = tempfile.TemporaryDirectory()
+        self.tmp = self._tmp.name
+
+    def tearDown(self):
+        self._tmp.cleanup()
+
+    def write(self, name, text):
+        path = os.path.join(self.tmp, name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    def run_here(self, args):
+        return run(args, cwd=self.tmp)
+
+
+# The small comparison of Compare.test_exact_layout: a.log has 1% of reads
+# over 1 ms every second for 3 seconds; b.log (another device) 5% over 1 ms
+# and 2% over 2 ms, and ends after 2 of its 3 seconds.
+SMALL_COMPARISON = """\
+act_latency.py -l a.log -l b.log -t 1 -n 2
+a.log is ACT version 6.6
+b.log is ACT version 6.6
+
+ACT-STORAGE CONFIGURATION
+device-names: /dev/sdb
+test-duration-sec: 3
+report-interval-sec: 1
+microsecond-histograms: no
+
+DERIVED CONFIGURATION
+large-block-reads-per-sec: 1.00
+
+HISTOGRAM NAMES
+reads
+
+configuration differences (the blocks above are a.log's):
+b.log: device-names: /dev/sdc (a.log: /dev/sdb)
+
+        a.log           b.log
+        reads           reads
+        %>(ms)          %>(ms)
+slice        1      2        1      2
+-----   ------ ------   ------ ------
+    1     1.00   0.00     5.00   2.00
+    2     1.00   0.00     5.00   2.00
+    3     1.00   0.00        -      -
+-----   ------ ------   ------ ------
+  avg     1.00   0.00     5.00   2.00
+  max     1.00   0.00     5.00   2.00
+
+worst: b.log, 5.00% over 1 ms at its worst slice, 5.0x the other (1.00%)
+"""
+
+NODES = ["-l", "node1.log", "-l", "node2.log", "-l", "node3.log"]
+NODES_WORST = ("worst: node3.log, 8.18% over 1 ms at its worst slice, 4.0x "
+               "the median of the others (2.05%)")
+
+
+def compare_rows(out):
+    """{slice label: [cells]} of a comparison table; a cell is a float or
+    None for a slice the log does not have."""
+    rows = {}
+    for line in out.split("\n"):
+        m = re.match(r"^ *(\d+|avg|max) ((?: +(?:-?\d+\.\d+|-))+)$", line)
+        if m:
+            rows[m.group(1)] = [None if v == "-" else float(v)
+                                for v in m.group(2).split()]
+    return rows
+
+
+class Compare(TempLogs):
+    """-l A -l B ...: one table, one column group per log."""
+
+    def small(self):
+        self.write("a.log", tiny_log("/dev/sdb", 3, [990, 10]))
+        self.write("b.log", tiny_log("/dev/sdc", 3, [950, 30, 20],
+                                     seconds=2))
+
+    def test_exact_layout(self):
+        self.small()
+        code, out, err = self.run_here(["-l", "a.log", "-l", "b.log", "-t",
+                                        "1", "-n", "2"])
+        self.assertEqual((0, ""), (code, err))
+        self.assertEqual(SMALL_COMPARISON, out)
+
+    def test_one_log_is_unchanged(self):
+        # the single-log output does not go through the comparison code
+        for args in (["-t", "1"], ["-t", "3", "-x", "-h", "reads", "-h",
+                                   "large-block-writes"]):
+            code, out, err = run(["-l", "example_storage.log"] + args)
+            self.assertNotIn("worst:", out)
+            self.assertTrue(out.startswith("act_latency.py -l "
+                                           "example_storage.log"))
+
+    def test_labels(self):
+        self.small()
+        code, out, err = self.run_here(["-l", "a.log", "--label", "node-a",
+                                        "-l", "b.log", "--label",
+                                        "a-rather-long-label-for-b", "-t",
+                                        "1", "-n", "2", "-x"])
+        self.assertEqual(0, code)
+        self.assertIn("\nnode-a (a.log) is ACT version 6.6\n"
+                      "a-rather-long-label-for-b (b.log) is ACT version "
+                      "6.6\n", out)
+        lines = out.split("\n")
+        top = lines.index("configuration differences (the blocks above are "
+                          "node-a's):") + 3
+        # groups of 2 x 7 + 11 = 25 characters; the label of b (25
+        # characters) widens b's group to 26
+        self.assertEqual("        node-a" + " " * 21 +
+                         "a-rather-long-label-for-b", lines[top])
+        self.assertEqual("slice        1      2       rate        1      2"
+                         "       rate", lines[top + 3])
+        self.assertEqual("    3     1.00   0.00     1000.0        -      -"
+                         "          -", lines[top + 7])
+        self.assertEqual("  max     1.00   0.00     1000.0     5.00   2.00"
+                         "     1000.0", lines[top + 10])
+        self.assertIn("worst: a-rather-long-label-for-b, 5.00% over 1 ms",
+                      out)
+
+    def test_group_widths(self):
+        # a label longer than its log's groups widens the log's last group
+        self.assertEqual([14, 14, 14, 20],
+                         al.group_widths(["a", "x" * 35],
+                                         ["reads", "writes"], 14))
+        # a long histogram name widens its groups
+        self.assertEqual([20, 20], al.group_widths(
+            ["x", "y"], ["/dev/sdb-long-reads"], 14))
+
+    def test_default_labels(self):
+        self.assertEqual(["a.log", "b.log"],
+                         al.log_labels(["x/a.log", "/y/b.log"], None))
+        self.assertEqual(["x/n.log", "y/n.log", "m.log"],
+                         al.log_labels(["x/n.log", "y/n.log", "m.log"],
+                                       None))
+        self.assertEqual(["n.log", "n.log#2"],
+                         al.log_labels(["n.log", "n.log"], None))
+        self.assertEqual(["A", "B"], al.log_labels(["a", "b"], ["A", "B"]))
+
+    def test_label_errors(self):
+        self.small()
+        for args, text in [
+                (["--label", "A"], "--label given 1 time for 2 logs: give "
+                 "one --label per -l, in order"),
+                (["--label", "A", "--label", "A"], "--label A given twice"),
+                (["--label", "A", "--label", ""], "bad --label ''"),
+                (["--label", "A", "--label", "B\nC"], "bad --label"),
+                (["--csv", "--json"], "--csv and --json: choose one")]:
+            with self.subTest(args=args):
+                code, out, err = self.run_here(["-l", "a.log", "-l", "b.log"]
+                                               + args)
+                self.assertEqual((2, ""), (code, out))
+                self.assertIn("act_latency.py: error: " + text, err)
+                self.assertEqual(1, len(err.splitlines()), err)
+
+    def test_errors_name_the_log(self):
+        self.small()
+        self.write("us.log", tiny_log("/dev/sdd", 3, [990, 10],
+                                      scale="yes"))
+        self.write("writes.log", tiny_log("/dev/sdd", 3, [990, 10],
+                                          names=("writes",)))
+        for args, text in [
+                (["-l", "a.log", "-l", "missing.log"],
+                 "cannot open the log missing.log: "),
+                (["-l", "a.log", "-l", "writes.log"],
+                 "histogram reads not in writes.log; its histograms are: "
+                 "writes"),
+                (["-l", "a.log", "-l", "us.log"],
+                 "us.log has microsecond histograms and a.log millisecond "
+                 "ones"),
+                (["-l", "a.log", "-l", "b.log", "-t", "5"],
+                 "could not find 5 seconds of data in a.log")]:
+            with self.subTest(args=args):
+                code, out, err = self.run_here(args)
+                self.assertEqual((2, ""), (code, out))
+                self.assertTrue(err.startswith("act_latency.py: error: " +
+                                               text), err)
+                self.assertNotIn("Traceback", err)
+
+    def test_slices_of_logs_with_different_intervals(self):
+        # interval2.log reports every 2 sec: -t 1 becomes 2-sec slices,
+        # ending at the same second in both logs
+        code, out, err = run(["-l", "fast.log", "-l", "interval2.log", "-t",
+                              "1", "-n", "1"])
+        self.assertEqual(0, code)
+        self.assertIn("\nanalyzing time slices of 2 seconds\n", out)
+        rows = compare_rows(out)
+        fast = table_rows(run(["-l", "fast.log", "-t", "2", "-n", "1"])[1])
+        two = table_rows(run(["-l", "interval2.log", "-t", "2", "-n",
+                              "1"])[1])
+        for k in ("1", "2", "3"):
+            self.assertEqual([fast[k][0], two[k][0]], rows[k])
+        for k in ("4", "5", "6"):
+            self.assertEqual([None, two[k][0]], rows[k])
+        self.assertEqual([fast["max"][0], two["max"][0]], rows["max"])
+
+    def test_groups_per_log_and_histogram(self):
+        args = NODES + ["-t", "2", "-n", "3", "-h", "reads", "-h",
+                        "large-block-reads"]
+        code, out, err = run(args)
+        rows = compare_rows(out)
+        for n, name in enumerate(["node1.log", "node2.log", "node3.log"]):
+            for i, hist in enumerate(["reads", "large-block-reads"]):
+                one = table_rows(run(["-l", name, "-t", "2", "-n", "3", "-h",
+                                      hist])[1])
+                g = (2 * n + i) * 3
+                for k, values in one.items():
+                    self.assertEqual(values, rows[k][g:g + 3], (name, hist))
+        self.assertEqual([None] * 6, rows["4"][6:12])    # node2 stopped
+        head = out.split("\nslice ")[0].split("\n")[-3:]
+        self.assertEqual(("        node1.log" + " " * 37 + "node2.log" +
+                          " " * 37 + "node3.log"), head[0])
+        self.assertEqual(["reads", "large-block-reads"] * 3, head[1].split())
+
+    def test_outlier_line(self):
+        code, out, err = run(NODES + ["-t", "2"])
+        self.assertEqual(0, code)
+        self.assertTrue(out.endswith("\n  max " + out.split("\n  max ")[1]))
+        self.assertTrue(out.endswith("\n\n" + NODES_WORST + "\n"), out)
+        # the median of the others: 2.65 (node1) and 1.46 (node2)
+        self.assertEqual(
+            "worst: c, 8.18% over 1 ms at its worst slice, 4.0x the median "
+            "of the others (2.05%)",
+            al.worst_line(["a", "b", "c"], [2.65, 1.46, 8.18], "reads",
+                          "1 ms"))
+
+    def test_outlier_wording(self):
+        w = al.worst_line
+        self.assertEqual("worst: b, 4.20% over 1 ms at its worst slice, "
+                         "3.0x the other (1.40%)",
+                         w(["a", "b"], [1.4, 4.2], "reads", "1 ms"))
+        self.assertEqual("worst: none, both logs have 0.00% over 1 ms at "
+                         "their worst slice",
+                         w(["a", "b"], [0.0, 0.0], "reads", "1 ms"))
+        self.assertEqual("worst: none, every log has 1.50% over 1 ms at its "
+                         "worst slice",
+                         w(["a", "b", "c"], [1.5, 1.5, 1.5], "reads",
+                           "1 ms"))
+        self.assertEqual("worst: b and c, 2.00% over 1 ms at their worst "
+                         "slice, 4.0x the other (0.50%)",
+                         w(["a", "b", "c"], [0.5, 2.0, 2.0], "reads",
+                           "1 ms"))
+        self.assertEqual("worst: c, 2.00% over 1 ms at its worst slice, the "
+                         "median of the others is 0.00%",
+                         w(["a", "b", "c"], [0.0, 0.0, 2.0], "reads",
+                           "1 ms"))
+        self.assertEqual("worst: b, 0.30% over 1 ms at its worst slice, the "
+                         "other has 0.00%",
+                         w(["a", "b"], [0.0, 0.3], "reads", "1 ms"))
+        self.assertEqual("worst: a, 9.00% of large-block-reads over 1024 us "
+                         "at its worst slice, 3.0x the median of the others "
+                         "(3.00%)",
+                         w(["a", "b", "c", "d"], [9.0, 1.0, 3.0, 5.0],
+                           "large-block-reads", "1024 us"))
+
+    def test_outlier_without_the_1ms_column(self):
+        # -s 2: 1 ms is not displayed; the outlier is computed from the
+        # counts all the same
+        code, out, err = run(NODES + ["-t", "2", "-s", "2", "-n", "2"])
+        self.assertTrue(out.endswith(NODES_WORST + "\n"), out[-300:])
+
+    def test_check_one_failing_log(self):
+        code, out, err = run(["-l", "node1.log", "-l", "node3.log", "-t",
+                              "2", "--check"])
+        self.assertEqual(1, code)
+        tail = out.split("\ncheck: ")[1]
+        self.assertEqual(
+            "standard ACT criteria on the max row\n"
+            "node1.log: PASS reads: 2.65% over 1 ms (must be under 5%)\n"
+            "node1.log: PASS reads: 0.00% over 8 ms (must be under 1%)\n"
+            "node1.log: PASS reads: 0.00% over 64 ms (must be under 0.1%)\n"
+            "node1.log: run: complete (8 sec)\n"
+            "node1.log: result: PASS (3 of 3 criteria met)\n"
+            "node3.log: FAIL reads: 8.18% over 1 ms (must be under 5%)\n"
+            "node3.log: PASS reads: 0.75% over 8 ms (must be under 1%)\n"
+            "node3.log: PASS reads: 0.00% over 64 ms (must be under 0.1%)\n"
+            "node3.log: run: complete (8 sec)\n"
+            "node3.log: result: FAIL (2 of 3 criteria met)\n"
+            "result: FAIL (1 of 2 logs passed; node3.log: FAIL)\n", tail)
+        # each log's lines are its own --check lines
+        for name in ("node1.log", "node3.log"):
+            own = run(["-l", name, "-t", "2", "--check"])[1]
+            mine = [line[len(name) + 2:] for line in out.split("\n")
+                    if line.startswith(name + ": ")]
+            self.assertEqual(own.split("\ncheck: standard ACT criteria on "
+                                       "the max row\n")[1].split("\n")[:-1],
+                             mine)
+
+    def test_check_incomplete_and_passing(self):
+        code, out, err = run(NODES + ["-t", "2", "--check"])
+        self.assertEqual(1, code)
+        self.assertIn("\nnode2.log: run: INCOMPLETE - stopped by signal "
+                      "SIGINT after 6 sec (6 of 8 sec ran)\n", out)
+        self.assertTrue(out.endswith(
+            "\nresult: FAIL (1 of 3 logs passed; node2.log: INCOMPLETE, "
+            "node3.log: FAIL)\n"))
+        code, out, err = run(["-l", "node1.log", "-l", "node2.log", "-t",
+                              "2", "--check"])
+        self.assertEqual(1, code)
+        self.assertTrue(out.endswith(
+            "\nresult: INCOMPLETE (1 of 2 logs passed; node2.log: "
+            "INCOMPLETE)\n"))
+        code, out, err = run(["-l", "node1.log", "-l", "fast.log", "-t",
+                              "2", "--check"])
+        self.assertEqual(0, code)
+        self.assertTrue(out.endswith("\nresult: PASS (2 of 2 logs "
+                                     "passed)\n"))
+        code, out, err = run(["-l", "node1.log", "-l", "node3.log", "-t",
+                              "2", "--stress"])
+        self.assertEqual(0, code)
+        self.assertIn("\nnode3.log: result: PASS (stress test: the run "
+                      "completed; 2 of 3 criteria met, for information)\n",
+                      out)
+
+    def test_check_nothing_to_judge_names_the_log(self):
+        code, out, err = run(["-l", "node1.log", "-l", "node3.log", "-h",
+                              "large-block-reads", "--check"])
+        self.assertEqual((2, ""), (code, out))
+        self.assertIn("--check has nothing to judge in node1.log", err)
+
+    def test_notes_and_warnings_name_the_log(self):
+        code, out, err = run(["-l", "fast.log", "-l", "stopped_sigint.log",
+                              "-t", "4"])
+        self.assertEqual(0, code)
+        self.assertEqual(
+            "act_latency.py: note: fast.log: the last 2 sec of the run are "
+            "not in any slice: 1 slice of 4 sec ends at 4 sec, the run at 6 "
+            "sec\n", err)
+        with open(os.path.join(FIXTURES, "fast.log")) as f:
+            text = f.read()
+        self.write("damaged.log", text.replace("after 3 sec:", "after 33 "
+                                                                 "sec:"))
+        self.write("fast.log", text)
+        code, out, err = self.run_here(["-l", "fast.log", "-l",
+                                        "damaged.log", "-t", "1"])
+        self.assertEqual(0, code)
+        self.assertIn("act_latency.py: warning: damaged.log: there is no "
+                      "report after 3 sec; the rest of the log is ignored\n",
+                      err)
+
+    def test_json(self):
+        code, text, err = run(NODES + ["-t", "2", "-x", "--json", "--check",
+                                       "--label", "n1", "--label", "n2",
+                                       "--label", "n3"])
+        self.assertEqual((1, ""), (code, err))
+        doc = json.loads(text)
+        self.assertEqual(("act_latency/compare/1", ["n1", "n2", "n3"], 2),
+                         (doc["format"], doc["labels"], doc["slice_sec"]))
+        table = compare_rows(run(NODES + ["-t", "2", "-x"])[1])
+        for n, log in enumerate(doc["logs"]):
+            self.assertEqual(("n%d" % (n + 1), "node%d.log" % (n + 1)),
+                             (log["label"], log["log"]))
+            # each log's document is the one --json gives for it alone
+            alone = json.loads(run(["-l", log["log"], "-t", "2", "-x",
+                                    "--json", "--check"])[1])
+            self.assertEqual(alone, {k: v for k, v in log.items()
+                                     if k != "label"})
+            for s in log["histograms"][0]["slices"]:
+                self.assertEqual(table[str(s["slice"])][8 * n:8 * n + 8],
+                                 s["over_pct"] + [s["rate"]])
+        self.assertEqual(["n3"], doc["worst"]["worst"])
+        self.assertEqual({"n1": 2.65, "n2": 1.46, "n3": 8.18},
+                         doc["worst"]["max_pct"])
+        self.assertEqual(NODES_WORST.replace("node3.log", "n3"),
+                         doc["worst"]["line"])
+        self.assertEqual({"result": "FAIL", "pass": False,
+                          "logs": [{"label": "n1", "result": "PASS"},
+                                   {"label": "n2", "result": "INCOMPLETE"},
+                                   {"label": "n3", "result": "FAIL"}],
+                          "line": "result: FAIL (1 of 3 logs passed; n2: "
+                                  "INCOMPLETE, n3: FAIL)"}, doc["check"])
+        code, text, err = run(NODES + ["-t", "2", "--json"])
+        self.assertEqual(0, code)
+        self.assertIsNone(json.loads(text)["check"])
+
+    def test_plot(self):
+        ns = "{http://www.w3.org/2000/svg}"
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "p.svg")
+            code, out, err = run(NODES + ["-t", "1", "-n", "3", "-h",
+                                          "reads", "-h", "large-block-reads",
+                                          "--check", "--plot", path])
+            self.assertEqual(1, code)
+            root = ET.parse(path).getroot()
+        panels = root.findall(ns + "g")
+        self.assertEqual(["reads", "large-block-reads"],
+                         [p.get("data-histogram") for p in panels])
+        for p in panels:
+            series = p.findall(ns + "polyline")
+            self.assertEqual(
+                [(log, t) for log in ("node1.log", "node2.log", "node3.log")
+                 for t in ("1", "2", "4")],
+                [(s.get("data-log"), s.get("data-threshold"))
+                 for s in series])
+            # one colour per log, one dash pattern per threshold
+            for k in range(3):
+                group = series[3 * k:3 * k + 3]
+                self.assertEqual(1, len({s.get("stroke") for s in group}))
+                self.assertEqual(3, len({s.get("stroke-dasharray")
+                                         for s in group}))
+            self.assertEqual(3, len({s.get("stroke") for s in series}))
+            self.assertEqual([8, 8, 8, 6, 6, 6, 8, 8, 8],
+                             [len(s.get("points").split()) for s in series])
+            texts = [t.text or "" for t in p.iter(ns + "text")]
+            for label in ("node1.log", "node2.log", "node3.log"):
+                self.assertTrue([t for t in texts if t.startswith(label)],
+                                texts)
+        banners = [t.text for t in root.findall(ns + "text")
+                   if "banner" in (t.get("class") or "")]
+        self.assertEqual(["INCOMPLETE: node2.log: stopped by signal SIGINT "
+                          "after 6 sec (6 of 8 sec ran)",
+                          "result: FAIL (1 of 3 logs passed; node2.log: "
+                          "INCOMPLETE, node3.log: FAIL)"], banners)
+        fails = [t.text for t in panels[0].iter(ns + "text")
+                 if t.get("class") == "fail"]
+        self.assertIn("FAIL: node3.log", fails)
+
+
+class Csv(TempLogs):
+    """--csv: the table as CSV, parsed back with the csv module."""
+
+    def parse(self, text):
+        return list(csv.reader(io.StringIO(text)))
+
+    def test_one_log(self):
+        args = ["-l", "storage_long_names.log", "-t", "2", "-x", "-s", "1",
+                "-n", "4", "-h", "reads", "-h", "writes"]
+        table = table_rows(run(args)[1])
+        code, text, err = run(args + ["--csv"])
+        self.assertEqual((0, ""), (code, err))
+        rows = self.parse(text)
+        self.assertEqual(["slice", "seconds", "log", "histogram",
+                          "pct_over_2ms", "pct_over_4ms", "pct_over_8ms",
+                          "pct_over_16ms", "rate"], rows[0])
+        self.assertEqual(4 * 2 + 2 * 2, len(rows) - 1)
+        for row in rows[1:]:
+            self.assertEqual("storage_long_names.log", row[2])
+            i = ["reads", "writes"].index(row[3])
+            self.assertEqual(table[row[0]][5 * i:5 * i + 5],
+                             [float(v) for v in row[4:]])
+            if row[0].isdigit():
+                self.assertEqual(2 * int(row[0]), int(row[1]))
+            else:
+                self.assertEqual("", row[1])
+        self.assertEqual(["avg", "avg", "max", "max"],
+                         [r[0] for r in rows[-4:]])
+
+    def test_several_logs(self):
+        code, text, err = run(NODES + ["-t", "2", "-n", "2", "--csv",
+                                       "--label", "n,1", "--label", 'n"2',
+                                       "--label", "n3"])
+        # stdout is the CSV only: the outlier line goes to stderr
+        self.assertEqual((0, NODES_WORST.replace("node3.log", "n3") + "\n"),
+                         (code, err))
+        rows = self.parse(text)
+        table = compare_rows(run(NODES + ["-t", "2", "-n", "2", "-x"])[1])
+        labels = ["n,1", 'n"2', "n3"]
+        got = {}
+        for row in rows[1:]:
+            got.setdefault(row[0], {})[row[2]] = [float(v) for v in row[4:]]
+            self.assertEqual("reads", row[3])
+        for k, cells in table.items():
+            for n, label in enumerate(labels):
+                want = cells[3 * n:3 * n + 3]
+                if want[0] is None:
+                    self.assertNotIn(label, got[k])     # node2: no slice 4
+                else:
+                    self.assertEqual(want, got[k][label])
+        # slice by slice, log by log, then the avg and max rows
+        self.assertEqual(["1", "1", "1", "2", "2", "2", "3", "3", "3", "4",
+                          "4", "avg", "avg", "avg", "max", "max", "max"],
+                         [r[0] for r in rows[1:]])
+
+    def test_check_goes_to_stderr(self):
+        code, text, err = run(NODES + ["-t", "2", "--csv", "--check"])
+        self.assertEqual(1, code)
+        self.assertTrue(text.startswith("slice,seconds,log,histogram,"))
+        self.assertNotIn("result", text)
+        self.assertTrue(err.startswith(NODES_WORST + "\ncheck: standard "),
+                        err)
+        self.assertTrue(err.endswith("\nresult: FAIL (1 of 3 logs passed; "
+                                     "node2.log: INCOMPLETE, node3.log: "
+                                     "FAIL)\n"), err)
+        code, text, err = run(["-l", "fast.log", "-t", "3", "--csv",
+                               "--check"])
+        self.assertEqual(0, code)
+        self.assertTrue(err.startswith("check: standard ACT criteria"), err)
+        self.assertTrue(err.endswith("\nresult: PASS (3 of 3 criteria "
+                                     "met)\n"))
+
+    def test_microsecond_log(self):
+        code, text, err = run(["-l", "index_us.log", "-t", "3", "-s", "8",
+                               "-n", "2", "--csv"])
+        self.assertEqual(["slice", "seconds", "log", "histogram",
+                          "pct_over_256us", "pct_over_512us", "rate"],
+                         self.parse(text)[0])
+
+
+class Version(unittest.TestCase):
+
+    def test_version(self):
+        code, out, err = run(["--version"])
+        self.assertEqual((0, "act_latency.py 6.7\n", ""), (code, out, err))
+
+    def test_same_as_act(self):
+        with open(os.path.join(ROOT, "src", "common", "version.h")) as f:
+            m = re.search(r'#define ACT_VERSION "([^"]+)"', f.read())
+        self.assertEqual(m.group(1), al.VERSION)
+
+
+class ClosedPipe(TempLogs):
+    """The reader goes away (| head -1): stop quietly, exit status 0."""
+
+    def long_log(self):
+        return self.write("long.log", synthetic_log(20000, ["reads"], 1,
+                                                    widen=False))
+
+    def read_one_line_and_close(self, args):
+        p = subprocess.Popen([sys.executable, SCRIPT] + args, cwd=self.tmp,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+            first = p.stdout.readline()
+            p.stdout.close()
+            err = p.stderr.read()
+            p.wait(timeout=60)
+        finally:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+            p.stderr.close()
+        return p.returncode, first, err
+
+    def test_head(self):
+        self.long_log()
+        for args in (["-l", "long.log", "-t", "1"],
+                     ["-l", "long.log", "-t", "1", "-x", "--check"],
+                     ["-l", "long.log", "-l", "long.log", "-t", "1"],
+                     ["-l", "long.log", "-t", "1", "--csv"]):
+            with self.subTest(args=args):
+                code, first, err = self.read_one_line_and_close(args)
+                self.assertEqual((0, b""), (code, err))
+                self.assertTrue(first.startswith(b"act_latency.py -l long"
+                                                 if "--csv" not in args
+                                                 else b"slice,"))
+
+    def test_shell_pipe(self):
+        self.long_log()
+        p = subprocess.run("%s %s -l long.log -t 1 | head -1; "
+                           "echo status ${PIPESTATUS[0]}"
+                           % (sys.executable, SCRIPT), shell=True,
+                           executable="/bin/bash", cwd=self.tmp,
+                           capture_output=True, text=True)
+        self.assertEqual("act_latency.py -l long.log -t 1\nstatus 0\n",
+                         p.stdout)
+        self.assertEqual("", p.stderr)
+
+
+def day_log(path, spike_at, seconds=86400):
+    """A 24-hour log with 1-second reports: about 0.6% of reads over 1 ms,
+    and one slice (spike_at) with a third of its reads over 4 ms."""
+    rnd = random.Random(5)
+    out = ["", "ACT version 6.6", "Storage device IO test", "",
+           "ACT-STORAGE CONFIGURATION", "device-names: /dev/sdb",
+           "test-duration-sec: %d" % seconds, "report-interval-sec: 1",
+           "microsecond-histograms: no", "", "DERIVED CONFIGURATION",
+           "large-block-reads-per-sec: 1.00", "", "HISTOGRAM NAMES", "reads",
+           ""]
+    c = [0, 0, 0, 0]
+    for t in range(1, seconds + 1):
+        c[0] += 2000
+        c[1] += rnd.randint(0, 20)
+        c[2] += rnd.randint(0, 4)
+        if t == spike_at:
+            c[3] += 1000
+        out.append("after %d sec:\nreads (%d total)\n%s\n" % (
+            t, sum(c), "".join(" (%02d: %010d)" % (b, x)
+                               for b, x in enumerate(c) if x)))
+    with open(path, "w") as f:
+        f.write("\n".join(out))
+
+
+class PlotSize(TempLogs):
+    """--plot of any log has a bounded size and still shows every peak."""
+
+    NS = "{http://www.w3.org/2000/svg}"
+
+    def test_thin_points(self):
+        # 1000 points in 10 pixel columns, a spike in the middle of one
+        pts = [(10 + k / 100.0, 100 + (k % 7), k) for k in range(1000)]
+        pts[555] = (pts[555][0], 3.0, 555)
+        kept = al.thin_points(pts)
+        self.assertLessEqual(len(kept), 20)
+        self.assertIn(pts[555], kept)
+        self.assertEqual(sorted(kept, key=lambda p: p[2]), kept)
+        for col in range(10, 20):
+            ys = [p[1] for p in pts if int(p[0]) == col]
+            got = [p[1] for p in kept if int(p[0]) == col]
+            self.assertEqual((min(ys), max(ys)), (min(got), max(got)))
+        few = [(float(k), 1.0, k) for k in range(8)]
+        self.assertEqual(few, al.thin_points(few))
+        self.assertEqual([], al.thin_points([]))
+
+    def test_day_at_one_second(self):
+        spike = 40000
+        day_log(os.path.join(self.tmp, "day1s.log"), spike)
+        path = os.path.join(self.tmp, "p.svg")
+        code, out, err = self.run_here(["-l", "day1s.log", "-t", "1",
+                                        "--plot", path])
+        self.assertEqual((0, ""), (code, err))
+        size = os.path.getsize(path)
+        self.assertLess(size, 500 * 1024)
+        root = ET.parse(path).getroot()
+        series = {s.get("data-threshold"): [tuple(map(float, p.split(",")))
+                                            for p in s.get("points").split()]
+                  for s in root.find(self.NS + "g").findall(
+                      self.NS + "polyline")}
+        rect = root.find(self.NS + "g").find(self.NS + "rect")
+        left, width = float(rect.get("x")), float(rect.get("width"))
+        x_spike = left + width * spike / 86400
+        self.assertEqual(["1", "2", "4", "8", "16", "32", "64"],
+                         list(series))
+        for t, pts in series.items():
+            # at most two points per pixel column
+            self.assertLessEqual(len(pts), 2 * (width + 1))
+            if t in ("1", "2", "4"):
+                # the highest point of each series is the spike's slice
+                top = min(pts, key=lambda p: p[1])
+                self.assertAlmostEqual(x_spike, top[0], delta=0.1, msg=t)
+        # over 4 ms: 0 everywhere but the spike, which is kept
+        bottom = max(p[1] for p in series["4"])
+        self.assertEqual(1, len([p for p in series["4"] if p[1] < bottom]))
 
 
 if __name__ == "__main__":

@@ -660,5 +660,172 @@ class TestActStorageAccepts(Base):
         self.assertIn("storage-read-histogram", r.stdout)
 
 
+# ---------------------------------------------------------------------------
+# Issue 14: --version, the usage, an existing file, end of input, the
+# paper's example config.
+
+EOF_MESSAGE = PROG + ": end of input - nothing written\n"
+
+
+class TestVersionAndUsage(Base):
+
+    def test_version(self):
+        r = self.ok("--version")
+        self.assertEqual(("act_config_helper.py 6.7\n", ""),
+                         (r.stdout, r.stderr))
+
+    def test_version_is_acts(self):
+        with open(os.path.join(REPO, "src", "common", "version.h")) as f:
+            m = re.search(r'#define ACT_VERSION "([^"]+)"', f.read())
+        self.assertEqual(m.group(1), helper.VERSION)
+
+    def test_usage_shows_both_modes(self):
+        usage = self.ok("--help").stdout.split("\n\n")[0]
+        self.assertTrue(usage.startswith(
+            "usage: act_config_helper.py [--interactive] [--force]\n"),
+            usage)
+        self.assertIn("[--output FILE [--force]]", usage)
+        self.assertIn("act_config_helper.py --help | --version", usage)
+        for other in (["--devices", "2"], ["--devices", "1"],
+                      ["--output=x.conf", "--force"]):
+            r = self.user_error("--interactive", *other)
+            self.assertIn("--interactive takes no other option than "
+                          "--force", r.stderr)
+        r = self.user_error("--force", "--devices", "2")
+        self.assertIn("--force applies to --output FILE", r.stderr)
+
+
+class TestExistingFile(Base):
+    """An existing config file is never overwritten silently."""
+
+    NAME = "actconfig_3x_1d.txt"
+    OLD = "# my own config\n"
+    PROMPT = "file actconfig_3x_1d.txt exists - overwrite? [y/N] "
+
+    def existing(self, name=NAME):
+        return self.write(name, self.OLD)
+
+    def content(self, name=NAME):
+        with open(os.path.join(self.tmp, name)) as f:
+            return f.read()
+
+    def test_interactive_keeps_it_unless_yes(self):
+        for answer in ("\n", "n\n", "no\n"):
+            with self.subTest(answer=answer):
+                self.existing()
+                r = self.ok(stdin_text=PAPER_ANSWERS + answer, cwd=self.tmp)
+                self.assertEqual(self.OLD, self.content())
+                self.assertTrue(r.stderr.endswith(
+                    "Do you want to save this config to a file? (y/N): y\n" +
+                    self.PROMPT + answer + "Kept the existing "
+                    "actconfig_3x_1d.txt; the config follows on stdout.\n"),
+                    r.stderr)
+                found = self.check_config(r.stdout)     # printed instead
+                self.assertEqual(found["read-reqs-per-sec"], "6000")
+
+    def test_interactive_yes_overwrites(self):
+        self.existing()
+        r = self.ok(stdin_text=PAPER_ANSWERS + "y\n", cwd=self.tmp)
+        self.assertEqual("", r.stdout)
+        self.assertIn(self.PROMPT + "y\nConfig file actconfig_3x_1d.txt "
+                      "successfully created.\n", r.stderr)
+        self.assertEqual("6000", items(self.content())["read-reqs-per-sec"])
+
+    def test_interactive_force(self):
+        self.existing()
+        r = self.ok("--interactive", "--force", stdin_text=PAPER_ANSWERS,
+                    cwd=self.tmp)
+        self.assertNotIn("exists", r.stderr)
+        self.assertEqual("6000", items(self.content())["read-reqs-per-sec"])
+        # a session without the file does not ask either
+        os.remove(os.path.join(self.tmp, self.NAME))
+        r = self.ok(stdin_text=PAPER_ANSWERS, cwd=self.tmp)
+        self.assertNotIn("exists", r.stderr)
+
+    def test_end_of_input_at_the_overwrite_prompt(self):
+        self.existing()
+        r = run_helper(stdin_text=PAPER_ANSWERS, cwd=self.tmp)
+        self.assertEqual((1, ""), (r.returncode, r.stdout))
+        self.assertTrue(r.stderr.endswith(self.PROMPT + "\n" + EOF_MESSAGE),
+                        r.stderr)
+        self.assertEqual(self.OLD, self.content())
+
+    def test_output_needs_force_without_a_terminal(self):
+        path = self.existing("prod.conf")
+        r = self.user_error(*PAPER_ARGS, "--output", path)
+        self.assertEqual("%s: error: %s exists: use --force to overwrite it, "
+                         "or another --output\n" % (PROG, path), r.stderr)
+        self.assertEqual(self.OLD, self.content("prod.conf"))
+        r = self.ok(*PAPER_ARGS, "--output", path, "--force")
+        self.assertIn("Config file %s successfully created." % path,
+                      r.stderr)
+        self.assertEqual("10427",
+                         items(self.content("prod.conf"))[
+                             "read-reqs-per-sec"])
+
+    def run_on_terminal(self, args, answer):
+        """Run the helper with a terminal as stdin (answer typed on it)."""
+        import pty
+        master, slave = pty.openpty()
+        try:
+            os.write(master, answer.encode())
+            p = subprocess.run([sys.executable, HELPER] + list(args),
+                               cwd=FIXTURES, stdin=slave,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               universal_newlines=True, timeout=30)
+        finally:
+            os.close(slave)
+            os.close(master)
+        return p
+
+    def test_output_asks_on_a_terminal(self):
+        try:
+            import pty  # noqa: F401
+        except ImportError:
+            self.skipTest("no pty module")
+        path = self.existing("prod.conf")
+        p = self.run_on_terminal(PAPER_ARGS + ("--output", path), "n\n")
+        self.assertEqual((1, ""), (p.returncode, p.stdout), p.stderr)
+        self.assertEqual("file %s exists - overwrite? [y/N] Kept the existing "
+                         "%s: nothing written.\n" % (path, path), p.stderr)
+        self.assertEqual(self.OLD, self.content("prod.conf"))
+        p = self.run_on_terminal(PAPER_ARGS + ("--output", path), "y\n")
+        self.assertEqual(0, p.returncode, p.stderr)
+        self.assertIn("Config file %s successfully created." % path,
+                      p.stderr)
+        self.assertEqual("10427",
+                         items(self.content("prod.conf"))[
+                             "read-reqs-per-sec"])
+
+
+class TestEndOfInput(Base):
+
+    def test_message(self):
+        for answers in ("", "1\n", "1\n/dev/sdb\n\n\n\n\n"):
+            with self.subTest(answers=answers):
+                r = run_helper(stdin_text=answers, cwd=self.tmp)
+                self.assertEqual((1, ""), (r.returncode, r.stdout))
+                # the prompt's line is ended, then the message
+                self.assertTrue(r.stderr.endswith(": \n" + EOF_MESSAGE),
+                                r.stderr)
+                self.assertEqual(1, r.stderr.count(EOF_MESSAGE))
+                self.assertEqual([], os.listdir(self.tmp))
+
+
+class TestPaperExample(unittest.TestCase):
+    """config/examples/paper_final.conf names no real drive."""
+
+    def test_placeholder_device(self):
+        with open(os.path.join(REPO, "config", "examples",
+                               "paper_final.conf")) as f:
+            text = f.read()
+        devices = re.findall(r"(?m)^device-names:\s*(\S+)", text)
+        self.assertEqual(["/dev/nvme0n1-CHANGE-ME"], devices)
+        self.assertFalse(os.path.exists(devices[0]))
+        # otherwise the paper's config as printed
+        self.assertIn("\nnum-queues: 4\nthreads-per-queue: 35\n", text)
+        self.assertIn("\nlbr-req-offset: 090\nlbw-req-offset: 093\n", text)
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)
