@@ -1648,21 +1648,24 @@ def compare_json(labels, analyses, worst, check):
             "logs": logs, "worst": worst, "check": check}
 
 
+def emit_lines(lines):
+    """Write lines to stdout; a write error (but a closed pipe, which main
+    handles) is a user error."""
+    try:
+        sys.stdout.write("\n".join(lines) + "\n")
+    except BrokenPipeError:
+        raise
+    except OSError as e:
+        raise UsageError("cannot write the output: %s"
+                         % (e.strerror or e)) from None
+
+
 def run_logs(args):
     """Several logs, or --csv: analyse each log, then print one table (or
     the CSV, or the JSON document); returns the exit status."""
     labels = args.labels
     multi = len(args.logs) > 1
-    write = sys.stdout.write
-
-    def emit(lines):
-        try:
-            write("\n".join(lines) + "\n")
-        except BrokenPipeError:
-            raise
-        except OSError as e:
-            raise UsageError("cannot write the output: %s"
-                             % (e.strerror or e)) from None
+    emit = emit_lines
 
     def prefix(label):
         return "%s: " % label if multi else ""
@@ -2170,16 +2173,7 @@ def run(argv):
                     "commit-to-device), and -h names none of them%s"
                     % ("; use -h " + " -h ".join(sorted(judged))
                        if judged else " (this log has none)"))
-            write = sys.stdout.write
-
-            def emit(lines):
-                try:
-                    write("\n".join(lines) + "\n")
-                except BrokenPipeError:
-                    raise
-                except OSError as e:
-                    raise UsageError("cannot write the output: %s"
-                                     % (e.strerror or e)) from None
+            emit = emit_lines
 
             # Many short-lived tuples, no cycles: the collector only costs.
             gc_was_enabled = gc.isenabled()

@@ -728,13 +728,14 @@ def sh(args, timeout=60):
                           timeout=timeout)
 
 
-def loop_attach(path):
-    """Attach a file to a free loop device: (device, None) or (None,
-    why)."""
+def loop_attach(path, read_only=False):
+    """Attach a file to a free loop device (read-only with read_only):
+    (device, None) or (None, why)."""
     if shutil.which("losetup") is None:
         return None, "losetup not installed"
     try:
-        r = sh(["losetup", "--find", "--show", path])
+        r = sh(["losetup"] + (["--read-only"] if read_only else []) +
+               ["--find", "--show", path])
     except (OSError, subprocess.SubprocessError) as e:
         return None, str(e)
     if r.returncode != 0:
@@ -909,15 +910,4 @@ def run_stdout(args, stdout, timeout=60, env=None, preexec_fn=None):
 def loop_attach_readonly(path):
     """Attach a file to a free loop device read-only (losetup -r):
     (device, None) or (None, why)."""
-    if shutil.which("losetup") is None:
-        return None, "losetup not installed"
-    try:
-        r = sh(["losetup", "--read-only", "--find", "--show", path])
-    except (OSError, subprocess.SubprocessError) as e:
-        return None, str(e)
-    if r.returncode != 0:
-        return None, r.stderr.strip()
-    dev = r.stdout.strip()
-    if not dev.startswith("/dev/loop"):
-        return None, "unexpected losetup output %r" % r.stdout
-    return dev, None
+    return loop_attach(path, read_only=True)
