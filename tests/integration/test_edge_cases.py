@@ -9,7 +9,8 @@
   raw: no ESC byte on stdout or stderr.
 - io-error-limit: every read fails (the test shim, from 0.3 s in) with
   io-error-limit 50: exit 4, the line `stopping: 51 I/O errors, more than
-  io-error-limit 50` is there (never hidden by the rate limit), and the
+  io-error-limit 50` (or a count a little over 51 when threads fail at
+  once) is there (never hidden by the rate limit), and the
   first second of failures shows at most 10 failure lines.
 - Thread counts beyond what the host can start: `service-threads:
   4294967295` (act_storage), `cache-threads: 4294967295` (act_index):
@@ -103,9 +104,12 @@ def check_io_errors(c, td):
     r = itest.run([itest.binary(), cfg], timeout=60, env=itest.shim_env(
         fault="op=read,after_ms=300,errno=EIO"))
     c.eq("io-error-limit: exit status", 4, r.rc, r.describe())
-    c.check(re.search(r"(?m)^ERROR: stopping: 51 I/O errors, more than "
-                      r"io-error-limit 50$", r.out),
-            "io-error-limit: no stop line", r.describe())
+    # 51 - or a little more when threads fail at the same moment.
+    m = re.search(r"(?m)^ERROR: stopping: (\d+) I/O errors, more than "
+                  r"io-error-limit 50$", r.out)
+    c.check(m and 51 <= int(m.group(1)) <= 55, "io-error-limit: no stop "
+            "line 'stopping: 51 I/O errors, more than io-error-limit 50'",
+            r.describe())
     fails = [l for l in r.out.split("\n") if l.startswith("ERROR: read "
                                                           "failed")]
     # 40 reads a second fail from 0.3 s: the first second's window shows
