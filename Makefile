@@ -215,10 +215,12 @@ install: all
 	install -m 644 config/*.conf $(DESTDIR)$(PREFIX)/share/act/config/
 	install -m 644 config/examples/*.conf \
 		$(DESTDIR)$(PREFIX)/share/act/config/examples/
+	ln -sf act_certify.py $(DESTDIR)$(PREFIX)/bin/act_certify
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(PREFIX)/bin/,act_storage act_index \
-		act_prep act_latency.py act_certify.py act_config_helper.py)
+		act_prep act_latency.py act_certify.py act_certify \
+		act_config_helper.py)
 	rm -rf $(DESTDIR)$(PREFIX)/share/act
 	rm -f $(addprefix $(DESTDIR)$(PREFIX)/share/man/man1/,act_storage.1 \
 		act_index.1 act_prep.1 act_latency.1 act_config_helper.1 \
