@@ -6,7 +6,10 @@
 
 #include <inttypes.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <time.h>
 
+#include "blkdev.h"
 #include "log.h"
 
 //==========================================================
@@ -89,6 +92,35 @@ devset_restore_schedulers(devset* s)
 	for (uint32_t i = 0; i < s->n; i++) {
 		dev_restore_scheduler(&s->devs[i]);
 	}
+}
+
+void
+devset_identity(const devset* s, strbuf* sb)
+{
+	for (uint32_t i = 0; i < s->n; i++) {
+		const dev* d = &s->devs[i];
+		struct stat st;
+
+		if (! d->is_block || fstat(d->fd, &st) != 0) {
+			continue;
+		}
+
+		blk_identity id;
+
+		blk_identify(st.st_rdev, &id);
+		sb_printf(sb, "%s model = %s, serial = %s, firmware = %s\n", d->name,
+				id.model, id.serial, id.firmware);
+	}
+
+	time_t now = time(NULL);
+	struct tm utc;
+	char when[64] = "unknown";
+
+	if (gmtime_r(&now, &utc) != NULL) {
+		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &utc);
+	}
+
+	sb_printf(sb, "start time = %s\n\n", when);
 }
 
 void

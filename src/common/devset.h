@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "dev.h"
+#include "strbuf.h"
 
 typedef struct devset_s {
 	dev* devs;       // n devices, in the order named
@@ -35,6 +36,12 @@ void devset_undo(devset* s);
 // devset_close and devset_undo): for a run that ends with workers still
 // stuck in an I/O, whose devices are left open.
 void devset_restore_schedulers(devset* s);
+
+// Who the drives are and when the test starts (docs/log-format.md, "The
+// identity block"): "<device> model = M, serial = S, firmware = F" per
+// block device (blkdev.h), then "start time = <UTC, ISO 8601>", then an
+// empty line - appended to sb.
+void devset_identity(const devset* s, strbuf* sb);
 
 // Close every device and free the array.
 void devset_close(devset* s);

@@ -6,18 +6,15 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <limits.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "blkdev.h"
+#include "cli.h"
 #include "clock.h"
 #include "cpu.h"
 #include "io.h"
@@ -87,16 +84,8 @@ struct harness_s {
 // Forward declarations.
 //
 
-static int parse_args(int argc, char* argv[], const harness_program* p,
-		const char** config_path);
-static void usage(const harness_program* p, FILE* out);
-static void find_companion(const char* name, char* conf, size_t conf_len,
-		char* latency, size_t latency_len);
-static void find_file(const char* base, const char* const* dirs,
-		const char* stem, const char* ext, char* out, size_t len);
 static int run_program(harness* h, const char* config_path);
 static int setup_devices(harness* h);
-static void identity_lines(const harness* h, strbuf* sb);
 static int setup_workers(harness* h);
 static int start_workers(harness* h);
 static int run(harness* h, bool* joined);
@@ -134,7 +123,8 @@ harness_main(int argc, char* argv[], const harness_program* p, void* prog)
 	log_on_failure(log_failed);
 
 	const char* config_path = NULL;
-	int rv = parse_args(argc, argv, p, &config_path);
+	int rv = cli_args(argc, argv, &(cli_program){ .name = p->name,
+			.about = p->about, .table = p->table }, &config_path);
 
 	if (rv >= 0) {
 		return rv;
@@ -323,148 +313,6 @@ harness_io(harness_worker* w, const harness_req* r)
 // Setup.
 //
 
-// "PROG CONFIG | --help | --version | --config-help". Returns -1 to go on
-// with *config_path set, else the exit status.
-static int
-parse_args(int argc, char* argv[], const harness_program* p,
-		const char** config_path)
-{
-	if (argc == 2 && (strcmp(argv[1], "--help") == 0 ||
-			strcmp(argv[1], "-h") == 0)) {
-		usage(p, stdout);
-		return EXIT_OK;
-	}
-
-	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
-		printf("%s %s\n", p->name, ACT_VERSION);
-		return EXIT_OK;
-	}
-
-	if (argc == 2 && strcmp(argv[1], "--config-help") == 0) {
-		cfg_print_help(p->table, stdout);
-		return EXIT_OK;
-	}
-
-	char esc[256];
-	char esc2[256];
-
-	// Say what was wrong before the usage.
-	for (int i = 1; i < argc; i++) {
-		if (argv[i][0] == '-' && argv[i][1] != '\0') {
-			fprintf(stderr, "ERROR: unknown option '%s'\n\n",
-					log_escape(argv[i], esc, sizeof(esc)));
-			usage(p, stderr);
-			return EXIT_USAGE;
-		}
-	}
-
-	if (argc != 2) {
-		if (argc == 1) {
-			fprintf(stderr, "ERROR: no config file given\n\n");
-		}
-		else {
-			fprintf(stderr, "ERROR: one config file expected, got %d "
-					"(%s, %s%s)\n\n", argc - 1,
-					log_escape(argv[1], esc, sizeof(esc)),
-					log_escape(argv[2], esc2, sizeof(esc2)),
-					argc > 3 ? ", ..." : "");
-		}
-
-		usage(p, stderr);
-		return EXIT_USAGE;
-	}
-
-	*config_path = argv[1];
-
-	return -1;
-}
-
-static void
-usage(const harness_program* p, FILE* out)
-{
-	char conf[PATH_MAX];
-	char latency[PATH_MAX];
-
-	find_companion(p->name, conf, sizeof(conf), latency, sizeof(latency));
-	fprintf(out, "usage: %s CONFIG-FILE > LOG\n"
-			"       %s --help | --version | --config-help\n"
-			"\n"
-			"%s"
-			"\n"
-			"  CONFIG-FILE    the test's items, one 'name: value' per line;\n"
-			"                 an example with every item and its default:\n"
-			"                 %s\n"
-			"  --config-help  every config item with its default, range and\n"
-			"                 meaning\n"
-			"\n"
-			"Analyse the log with: %s -l LOG\n"
-			"\n"
-			"WARNING: the test writes over the devices named in device-names;\n"
-			"all data on them is destroyed.\n"
-			"\n"
-			"exit status: 0 done, 1 usage or config error, 2 device or setup\n"
-			"error, 3 load not kept up or a hung I/O (max-lag-sec), 4 I/O\n"
-			"errors (io-error-limit), 5 the log could not be written, 128+n\n"
-			"stopped by signal n\n", p->name, p->name, p->about, conf,
-			latency);
-}
-
-// Where the example config and act_latency.py are, for this binary:
-// installed (make install: PREFIX/bin and PREFIX/share/act/config), or in
-// the source tree (target/bin, target/san-*/bin). Falls back on the source
-// tree's relative paths.
-static void
-find_companion(const char* name, char* conf, size_t conf_len, char* latency,
-		size_t latency_len)
-{
-	static const char* const CONF_DIRS[] = {
-		"../share/act/config", "../../config", "../../../config", NULL
-	};
-	static const char* const LATENCY_DIRS[] = {
-		".", "../../analysis", "../../../analysis", NULL
-	};
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-
-	snprintf(conf, conf_len, "config/%s.conf", name);
-	snprintf(latency, latency_len, "analysis/act_latency.py");
-
-	if (n <= 0) {
-		return;
-	}
-
-	exe[n] = '\0';
-
-	char* slash = strrchr(exe, '/');
-
-	if (slash == NULL) {
-		return;
-	}
-
-	*slash = '\0';
-	find_file(exe, CONF_DIRS, name, ".conf", conf, conf_len);
-	find_file(exe, LATENCY_DIRS, "act_latency", ".py", latency, latency_len);
-}
-
-// The first dir (relative to base) that holds stem + ext, as a clean
-// absolute path into out (left as it was when none does).
-static void
-find_file(const char* base, const char* const* dirs, const char* stem,
-		const char* ext, char* out, size_t len)
-{
-	for (const char* const* d = dirs; *d != NULL; d++) {
-		char path[PATH_MAX * 2];
-		char real[PATH_MAX];
-
-		snprintf(path, sizeof(path), "%s/%s/%s%s", base, *d, stem, ext);
-
-		if (realpath(path, real) != NULL) {
-			snprintf(out, len, "%s", real);
-			return;
-		}
-	}
-}
-
 // Everything up to the start of the workers. Returns -1 to go on and run,
 // else the exit status. Between steps, a SIGINT or SIGTERM that arrived
 // ends the run here (setup_signal), and a failed log write too.
@@ -571,7 +419,7 @@ setup_devices(harness* h)
 	}
 
 	sb_printf(&sb, "\n");
-	identity_lines(h, &sb);
+	devset_identity(&h->devs, &sb);
 
 	if (! log_sb(&sb, "the device lines")) {
 		devset_undo(&h->devs);
@@ -579,39 +427,6 @@ setup_devices(harness* h)
 	}
 
 	return 0;
-}
-
-// Who the drives are and when the test started (docs/log-format.md):
-// "<device> model = M, serial = S, firmware = F" per block device, then
-// "start time = <UTC, ISO 8601>", then an empty line - where ACT log
-// readers skip lines.
-static void
-identity_lines(const harness* h, strbuf* sb)
-{
-	for (uint32_t i = 0; i < h->devs.n; i++) {
-		const dev* d = &h->devs.devs[i];
-		struct stat st;
-
-		if (! d->is_block || fstat(d->fd, &st) != 0) {
-			continue;
-		}
-
-		blk_identity id;
-
-		blk_identify(st.st_rdev, &id);
-		sb_printf(sb, "%s model = %s, serial = %s, firmware = %s\n", d->name,
-				id.model, id.serial, id.firmware);
-	}
-
-	time_t now = time(NULL);
-	struct tm utc;
-	char when[64] = "unknown";
-
-	if (gmtime_r(&now, &utc) != NULL) {
-		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &utc);
-	}
-
-	sb_printf(sb, "start time = %s\n\n", when);
 }
 
 // Every worker of every kind, with its buffer and generator - before the
