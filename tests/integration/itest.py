@@ -219,14 +219,20 @@ def run(args, timeout=60, prefix=None, env=None):
     p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          stdin=subprocess.DEVNULL, universal_newlines=True,
                          errors="replace", env=env)
+    out, err, timed_out = communicate(p, timeout)
+    return Result(p.returncode, out, err, time.monotonic() - t0, timed_out)
+
+
+def communicate(p, timeout):
+    """p.communicate(), but a process still running after timeout seconds
+    is killed: (stdout, stderr, timed_out)."""
     try:
         out, err = p.communicate(timeout=timeout)
-        timed_out = False
+        return out, err, False
     except subprocess.TimeoutExpired:
         p.kill()
         out, err = p.communicate()
-        timed_out = True
-    return Result(p.returncode, out, err, time.monotonic() - t0, timed_out)
+        return out, err, True
 
 
 def start(args):
@@ -897,13 +903,7 @@ def run_stdout(args, stdout, timeout=60, env=None, preexec_fn=None):
     p = subprocess.Popen(args, stdout=stdout, stderr=subprocess.PIPE,
                          stdin=subprocess.DEVNULL, universal_newlines=True,
                          errors="replace", env=env, preexec_fn=preexec_fn)
-    try:
-        _, err = p.communicate(timeout=timeout)
-        timed_out = False
-    except subprocess.TimeoutExpired:
-        p.kill()
-        _, err = p.communicate()
-        timed_out = True
+    _, err, timed_out = communicate(p, timeout)
     return Result(p.returncode, "", err, time.monotonic() - t0, timed_out)
 
 

@@ -121,13 +121,7 @@ def check_pipe(c, td, progs, prog, results):
     finally:
         os.close(rfd)
     t_close = time.monotonic()
-    try:
-        _, err = p.communicate(timeout=RUN_TIMEOUT)
-        timed_out = False
-    except subprocess.TimeoutExpired:
-        p.kill()
-        _, err = p.communicate()
-        timed_out = True
+    _, err, timed_out = itest.communicate(p, RUN_TIMEOUT)
     now = time.monotonic()
     results[prog] = (itest.Result(p.returncode, got.decode(
         "utf-8", "replace"), err, now - t0, timed_out), now - t_close)
