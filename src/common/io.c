@@ -19,6 +19,7 @@
 //
 
 static uint64_t g_limit = 0;
+static bool g_limit_set = false;         // act_prep has no io-error-limit
 static atomic_uint_fast64_t g_n_errors = 0;
 
 static pthread_mutex_t g_lines_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -53,6 +54,7 @@ void
 io_set_error_limit(uint64_t limit)
 {
 	g_limit = limit;
+	g_limit_set = true;
 }
 
 bool
@@ -94,11 +96,15 @@ io_failed(const char* device, const char* op, uint64_t off, size_t size,
 		log_error("%" PRIu64 " more I/O errors were not shown", hidden);
 	}
 
-	if (show) {
+	if (show && g_limit_set) {
 		log_error("%s failed on device %s at offset %" PRIu64 ", size %zu: "
 				"%s (errno %d) - failed I/Os: %" PRIu64 ", io-error-limit: %"
 				PRIu64,
 				op, device, off, size, strerror(err), err, n, g_limit);
+	}
+	else if (show) {
+		log_error("%s failed on device %s at offset %" PRIu64 ", size %zu: "
+				"%s (errno %d)", op, device, off, size, strerror(err), err);
 	}
 
 	return n > g_limit;

@@ -21,7 +21,8 @@ int io_read(int fd, void* buf, size_t size, uint64_t off);
 int io_write(int fd, const void* buf, size_t size, uint64_t off);
 
 // The run stops once more than limit I/Os have failed (default 0: at the
-// first failure).
+// first failure). Once set, io_failed's lines name it (act_prep sets none:
+// it has no io-error-limit item).
 void io_set_error_limit(uint64_t limit);
 
 // Count and report a failed I/O (*count, if not NULL: the failures so far).

@@ -47,6 +47,8 @@
 #define LOG_REFRESH_NS (1 * NS_PER_SEC)
 #define MAX_DEVICES 128
 #define JOIN_TIMEOUT_NS (5 * NS_PER_SEC)
+#define MAX_STALL_SEC_DEFAULT 60
+#define STALL_JOIN_TIMEOUT_NS (1 * NS_PER_SEC)
 
 typedef enum {
 	PHASE_WAIT,
@@ -72,6 +74,12 @@ typedef struct prep_dev_s {
 	uint32_t pct;
 	double mbps;
 	uint64_t eta;                      // sec left, clean and salt
+	// Stall watchdog: the progress last seen, and since when (main thread
+	// only).
+	int seen_phase;
+	uint64_t seen_bytes;
+	uint64_t seen_ns;
+	bool stalled;                      // for more than --max-stall-sec
 } prep_dev;
 
 // The run's context: every device, and how many have finished.
@@ -80,6 +88,7 @@ struct prep_s {
 	prep_dev* devs;
 	uint32_t n_devs;
 	atomic_uint n_finished;
+	uint64_t max_stall_ns;             // 0: no stall watchdog
 };
 
 //==========================================================
@@ -88,7 +97,7 @@ struct prep_s {
 
 
 static const char USAGE[] =
-	"usage: act_prep [--size BYTES] DEVICE...\n"
+	"usage: act_prep [--size BYTES] [--max-stall-sec SEC] DEVICE...\n"
 	"       act_prep --help | --version\n"
 	"\n"
 	"Prepares each DEVICE for an ACT test: writes zeros over every byte\n"
@@ -103,18 +112,26 @@ static const char USAGE[] =
 	"  --size BYTES  set a file's size to BYTES first (created if missing,\n"
 	"                grown or shrunk if not); a suffix K, M, G or T means\n"
 	"                KiB, MiB, GiB, TiB (default: the file's current size)\n"
+	"  --max-stall-sec SEC\n"
+	"                stop with exit status 3 when a device completes no\n"
+	"                write for SEC seconds - a hung drive (default 60,\n"
+	"                0: wait for ever)\n"
 	"\n"
 	"stdout: the size of each device and the phases; stderr: progress\n"
 	"(a live line on a terminal, a line every 5% otherwise).\n"
 	"exit status: 0 every byte of every device written, 1 usage error,\n"
-	"2 device error, 4 write error, 5 the output could not be written,\n"
+	"2 device error, 3 a device stopped responding (--max-stall-sec),\n"
+	"4 write error, 5 the output could not be written,\n"
 	"128+n stopped by signal n\n";
 
 //==========================================================
 // Forward declarations.
 //
 
+static const char* opt_value(int argc, char* argv[], int* i,
+		const char* name);
 static int parse_size(const char* text, uint64_t* out);
+static int parse_sec(const char* text, uint32_t* out);
 static void* prep_device(void* pv);
 static int run_phase(prep_dev* p, phase ph);
 static void* writer(void* pv);
@@ -123,6 +140,8 @@ static void show_progress(prep* r, bool final);
 static void format_progress(const prep* r, uint32_t detail, uint64_t eta,
 		strbuf* sb);
 static int wait_for_devices(prep* r);
+static bool find_stalls(prep* r);
+static void report_stalls(const prep* r);
 static void log_failed(int err);
 
 //==========================================================
@@ -133,6 +152,7 @@ int
 main(int argc, char* argv[])
 {
 	uint64_t size = 0;
+	uint32_t max_stall_sec = MAX_STALL_SEC_DEFAULT;
 	const char* names[MAX_DEVICES];
 	uint32_t n = 0;
 	char err[256];
@@ -161,14 +181,24 @@ main(int argc, char* argv[])
 			return EXIT_OK;
 		}
 
-		if (strcmp(a, "--size") == 0 || strncmp(a, "--size=", 7) == 0) {
-			const char* v = a[6] == '=' ? a + 7 : (i + 1 < argc ? argv[++i] :
-					NULL);
+		const char* v;
 
-			if (v == NULL || parse_size(v, &size) != 0 || size == 0) {
+		if ((v = opt_value(argc, argv, &i, "--size")) != NULL) {
+			if (parse_size(v, &size) != 0 || size == 0) {
 				fprintf(stderr, "ERROR: --size: '%s' is not a size in bytes "
 						"(e.g. 1073741824, 512M, 2G)\n",
-						log_escape(v != NULL ? v : "", err, sizeof(err)));
+						log_escape(v, err, sizeof(err)));
+				return EXIT_USAGE;
+			}
+
+			continue;
+		}
+
+		if ((v = opt_value(argc, argv, &i, "--max-stall-sec")) != NULL) {
+			if (parse_sec(v, &max_stall_sec) != 0) {
+				fprintf(stderr, "ERROR: --max-stall-sec: '%s' is not a number "
+						"of seconds (0 to %u)\n",
+						log_escape(v, err, sizeof(err)), UINT32_MAX);
 				return EXIT_USAGE;
 			}
 
@@ -228,6 +258,7 @@ main(int argc, char* argv[])
 	}
 
 	r.devs = calloc(n, sizeof(prep_dev));
+	r.max_stall_ns = (uint64_t)max_stall_sec * NS_PER_SEC;
 
 	if (r.devs == NULL) {
 		log_error("out of memory for %" PRIu32 " devices", n);
@@ -283,7 +314,8 @@ main(int argc, char* argv[])
 
 	// Stopped or not, every device's thread ends within a chunk's write -
 	// unless a write is stuck in the kernel: then leave its memory alone.
-	if (! run_join(JOIN_TIMEOUT_NS)) {
+	// (After a stall, one is: the others get a chunk's time.)
+	if (! run_join(rv == EXIT_LAG ? STALL_JOIN_TIMEOUT_NS : JOIN_TIMEOUT_NS)) {
 		return rv;
 	}
 
@@ -517,12 +549,78 @@ wait_for_devices(prep* r)
 			return EXIT_SIGNAL + sig;
 		}
 
+		if (find_stalls(r)) {
+			run_stop(EXIT_LAG);
+			show_progress(r, true);
+			report_stalls(r);
+			return EXIT_LAG;
+		}
+
 		show_progress(r, false);
 	}
 
 	show_progress(r, true);
 
 	return run_stop_code() >= 0 ? run_stop_code() : EXIT_OK;
+}
+
+// The stall watchdog: a device whose phase has made no progress - no
+// write completed, the phase not ended - for --max-stall-sec is hung, and
+// act_prep stops with EXIT_LAG: a hung drive is never "prepared", and
+// act_certify --prep does not wait for ever. (The writes stuck in the
+// kernel are left there.) Returns true when a device is stalled.
+static bool
+find_stalls(prep* r)
+{
+	uint64_t now = clock_ns();
+	bool found = false;
+
+	for (uint32_t i = 0; i < r->n_devs && r->max_stall_ns != 0; i++) {
+		prep_dev* p = &r->devs[i];
+		int ph = atomic_load(&p->phase);
+		uint64_t done = atomic_load(&p->bytes_done);
+
+		if (ph == PHASE_DONE || atomic_load(&p->failed)) {
+			continue;
+		}
+
+		if (p->seen_ns == 0 || ph != p->seen_phase || done != p->seen_bytes) {
+			p->seen_phase = ph;
+			p->seen_bytes = done;
+			p->seen_ns = now;
+			continue;
+		}
+
+		if (now - p->seen_ns > r->max_stall_ns) {
+			p->stalled = true;
+			found = true;
+		}
+	}
+
+	return found;
+}
+
+// An ERROR line for each stalled device.
+static void
+report_stalls(const prep* r)
+{
+	uint64_t now = clock_ns();
+
+	for (uint32_t i = 0; i < r->n_devs; i++) {
+		const prep_dev* p = &r->devs[i];
+
+		if (! p->stalled) {
+			continue;
+		}
+
+		log_error("device %s is not responding: no write has completed for "
+				"%.1f sec while %s (%" PRIu64 " of %" PRIu64 " bytes written), "
+				"more than --max-stall-sec %" PRIu64 " - stopped, the devices "
+				"are NOT fully prepared", p->d->name,
+				(double)(now - p->seen_ns) / NS_PER_SEC,
+				p->seen_phase == PHASE_SALT ? "salting" : "cleaning",
+				p->seen_bytes, p->d->size, r->max_stall_ns / NS_PER_SEC);
+	}
 }
 
 // Progress of each device in its current phase, and the time left for the
@@ -675,6 +773,53 @@ log_failed(int err)
 //==========================================================
 // Command line.
 //
+
+// The value of option name at argv[*i] ("--name VALUE", *i moves past it,
+// or "--name=VALUE"); NULL when argv[*i] is another argument. A missing
+// value is "" (an error for every option's parser).
+static const char*
+opt_value(int argc, char* argv[], int* i, const char* name)
+{
+	const char* a = argv[*i];
+	size_t len = strlen(name);
+
+	if (strncmp(a, name, len) != 0) {
+		return NULL;
+	}
+
+	if (a[len] == '=') {
+		return a + len + 1;
+	}
+
+	if (a[len] != '\0') {
+		return NULL;
+	}
+
+	return *i + 1 < argc ? argv[++*i] : "";
+}
+
+// Whole seconds, 0 to UINT32_MAX.
+static int
+parse_sec(const char* text, uint32_t* out)
+{
+	char* end;
+
+	if (text[0] < '0' || text[0] > '9') {
+		return -1;
+	}
+
+	errno = 0;
+
+	unsigned long long v = strtoull(text, &end, 10);
+
+	if (errno != 0 || *end != '\0' || v > UINT32_MAX) {
+		return -1;
+	}
+
+	*out = (uint32_t)v;
+
+	return 0;
+}
 
 static int
 parse_size(const char* text, uint64_t* out)

@@ -283,12 +283,14 @@ class Reader:
         return "".join(self.out), "".join(self.err), timed_out
 
 
-def run_parallel(jobs, timeout=60):
-    """jobs: dict key -> args. Runs them all at once; returns key -> Result."""
+def run_parallel(jobs, timeout=60, envs=None):
+    """jobs: dict key -> args; envs: key -> environment for some of them.
+    Runs them all at once; returns key -> Result."""
     results = {}
+    envs = envs or {}
 
     def one(key, args):
-        results[key] = run(args, timeout=timeout)
+        results[key] = run(args, timeout=timeout, env=envs.get(key))
 
     threads = [threading.Thread(target=one, args=(k, a))
                for k, a in jobs.items()]

@@ -23,6 +23,10 @@ busy 2-CPU machine - else in a temp dir. Campaigns run at once, in threads:
   small read of a run (30 s): only test 2 (2x) gets there; it stops with
   exit status 3, INCOMPLETE: exit 1, "not certified at 1x: test 2 ...
   did not complete".
+- prep-fail: --prep, the shim fails act_prep's writes with EIO: act_prep
+  exits 4, the campaign stops there - exit 2, "not finished: step 1,
+  act_prep, stopped with an error" (never certified), no test run,
+  `act_prep exit status 4` and act_prep's own error on stderr.
 - resume: SIGINT to act_certify 1 s into step 2: exit 130, a message
   naming --resume DIR, step 1 done, step 2 interrupted; --resume DIR keeps
   step 1's log byte for byte, renames step 2's old log (it ends with
@@ -388,6 +392,31 @@ def campaign_stress(c, td, root):
             % r.elapsed)
 
 
+def campaign_prep_fail(c, td, root):
+    name = "prep-fail"
+    dev = make_device(os.path.join(root, "prepfail.img"))
+    out = td.join("prep-fail")
+    r = certify(["--device", dev, "--prep", "--load", "1", "--seconds", "2",
+                 "--out", out],
+                env=env_for("op=write,path=prepfail.img,errno=EIO"))
+    s = check_common(c, name, out, 2, r)
+    if s is None:
+        return
+    c.eq("prep-fail: verdict", "not finished: step 1, act_prep, stopped "
+         "with an error", s["verdict"]["text"])
+    c.check(s["verdict"]["certified"] is not True, "prep-fail: certified")
+    st = step_by_number(s, 1)
+    c.eq("prep-fail: step 1", ("prep", 4), (st["kind"], st["exit_status"]))
+    c.check(all(x["status"] != "done" for x in s["steps"][1:]),
+            "prep-fail: a test ran after act_prep failed: %r" % [
+                (x["number"], x["status"]) for x in s["steps"]])
+    c.check(re.search(r"act_prep exit status 4 .*ERROR: write failed on "
+                      r"device %s at offset \d+, size \d+: Input/output "
+                      r"error \(errno 5\)$" % re.escape(dev), r.err, re.M),
+            "prep-fail: act_prep's failure not named on stderr",
+            r.describe())
+
+
 def campaign_resume(c, td, root):
     dev = make_device(os.path.join(root, "resume.img"))
     out = td.join("resume")
@@ -632,7 +661,8 @@ def main():
                     c.fail("%s: %s: %s" % (key, type(e).__name__, e))
 
             jobs = [("certify", campaign_certify), ("ladder", campaign_ladder),
-                    ("stress", campaign_stress), ("resume", campaign_resume)]
+                    ("stress", campaign_stress), ("resume", campaign_resume),
+                    ("prep-fail", campaign_prep_fail)]
             threads = [threading.Thread(target=job, args=j) for j in jobs]
             if loop:
                 threads.append(threading.Thread(

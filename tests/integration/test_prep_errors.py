@@ -3,7 +3,9 @@
 No argument: usage on stderr, nothing on stdout, exit 1. `--help`: usage on
 stdout, exit 0. `--version`: `act_prep <V>` (6.0 <= V < 7.0), exit 0.
 Unknown options, `--size` without a value or with a bad one (`abc`, `10X`,
-`0`, `-5`, `1e3`, `10MB`, empty), a device named twice: exit 1. A
+`0`, `-5`, `1e3`, `10MB`, empty), `--max-stall-sec` without a value or
+with a bad one (`abc`, `-1`, `1.5`, 2^32, `10s`, empty), a device named
+twice: exit 1, the message naming the option and the value. A
 nonexistent device without --size: exit 2 with an ERROR naming it. A
 directory (with and without --size): exit 2. A nonexistent directory
 under --size: exit 2. An existing file named with a nonexistent one: exit 2
@@ -53,6 +55,14 @@ def main():
             cases.append(("--size=%r on an existing file" % bad,
                           ["--size=" + bad, exist], 1, "err",
                           [r"ERROR: --size"]))
+        for bad in ("abc", "-1", "1.5", "4294967296", "10s", ""):
+            cases.append(("--max-stall-sec %r" % bad,
+                          ["--max-stall-sec", bad, missing], 1, "err",
+                          [r"ERROR: --max-stall-sec: '%s' is not a number "
+                           r"of seconds" % re.escape(bad)]))
+        cases.append(("--max-stall-sec without a value",
+                      [missing, "--max-stall-sec"], 1, "err",
+                      [r"ERROR: --max-stall-sec"]))
         cases += [
             ("nonexistent device", [missing], 2, "both",
              [r"^ERROR: .*" + re.escape(missing)]),
