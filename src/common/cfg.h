@@ -4,8 +4,9 @@
  * Each program describes its items once, in a table in echo order: name,
  * type, where the value lives in the program's config struct, default,
  * limits, echo rule and a one-line help. The same table drives parsing,
- * range validation, the "did you mean" hint for a misspelt item, the config
- * echo in the log and the config help (--config-help).
+ * range validation, the config echo in the log - and, in cfg_help, the
+ * "did you mean" hint for a misspelt item and the config help
+ * (--config-help).
  *
  * Syntax: one item per line; name and value separated by a colon and/or
  * white space; '#' starts a comment anywhere; blank lines ignored; an item
@@ -141,17 +142,6 @@ void cfg_echo(const cfg_table* t, const void* base, const cfg_set* set,
 // def_text (required items, device lists and size histograms need it).
 // Returns 0, or -1 with a message naming the item in err.
 int cfg_table_check(const cfg_table* t, char* err, size_t err_len);
-
-// The known item (not a legacy one) closest to an unknown name, or NULL
-// when none is close: the same name but for case, '_' for '-', dashes
-// missing or extra, or the words in another order; else the one with the
-// fewest edits (Levenshtein distance), if at most max(2, L / 4) with L the
-// length of the longer of the two names. Ties: the first in the table.
-const cfg_item* cfg_suggest(const cfg_table* t, const char* name);
-
-// Print every item with its default, its values and its help, in echo
-// order, then the obsolete items (--config-help).
-void cfg_print_help(const cfg_table* t, FILE* out);
 
 // Parse a size histogram value ("100.00, 85.5, 0"). Returns 0, or -1 with
 // a message naming the item and the offending position.

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cfg_help.h"
 #include "log.h"
 #include "run.h"
 #include "version.h"
@@ -44,7 +45,7 @@ cli_args(int argc, char* argv[], const cli_program* p,
 	}
 
 	if (argc == 2 && strcmp(argv[1], "--config-help") == 0) {
-		cfg_print_help(p->table, stdout);
+		cfg_help_print(p->table, stdout);
 		return EXIT_OK;
 	}
 
