@@ -18,9 +18,8 @@
 #include "cfg_help.h"
 #include "index_cfg.h"
 #include "storage_cfg.h"
+#include "tiny_cfg.h"
 #include "unit.h"
-
-#define N(a) (uint32_t)(sizeof(a) / sizeof(a[0]))
 
 //==========================================================
 // Did you mean.
@@ -79,46 +78,6 @@ test_suggest(void)
 }
 
 //==========================================================
-// A small table with one item of each kind.
-//
-
-typedef struct {
-	uint32_t n;
-	uint32_t m;
-	bool f;
-	const char* w;
-	cfg_names d;
-	cfg_size_hist h;
-} tiny_cfg;
-
-#define D(f) offsetof(tiny_cfg, f)
-
-static const char* const WORDS2[] = { "one", "two", NULL };
-
-static const cfg_item TINY[] = {
-	{ .name = "devs", .type = CFG_NAMES, .offset = D(d),
-		.flags = CFG_REQUIRED | CFG_DEFAULT_NONE, .def_text = "none (required)",
-		.help = "devices" },
-	{ .name = "num", .type = CFG_U32, .offset = D(n), .def = 1, .max = 10,
-		.help = "a number" },
-	{ .name = "threads", .type = CFG_U32, .offset = D(m), .min = 1, .max = 9,
-		.flags = CFG_DEFAULT_NONE, .def_text = "5 x online CPUs",
-		.help = "computed default" },
-	{ .name = "kb", .type = CFG_U32, .offset = D(m), .def = 128, .min = 1,
-		.max = 8192, .pow2 = true, .help = "a power of 2" },
-	{ .name = "flag", .type = CFG_FLAG, .offset = D(f), .help = "a flag" },
-	{ .name = "gated", .type = CFG_U32, .offset = D(m), .max = 5,
-		.flags = CFG_ECHO_IF, .echo_if = "flag", .help = "echoed with flag" },
-	{ .name = "mode", .type = CFG_WORD, .offset = D(w), .def = 1,
-		.words = WORDS2, .help = "a word" },
-	{ .name = "hist", .type = CFG_SIZE_HIST, .offset = D(h),
-		.flags = CFG_DEFAULT_NONE | CFG_ECHO_SET, .def_text = "unset",
-		.help = "a histogram" },
-	{ .name = "old", .type = CFG_LEGACY, .offset = D(m),
-		.help = "nothing replaces it" },
-};
-
-//==========================================================
 // cfg_help_print.
 //
 
@@ -139,7 +98,7 @@ help_of(const cfg_table* t)
 	return buf;
 }
 
-static const char GOOD_HELP[] =
+static const char TINY_HELP[] =
 	"tiny config items (name: value per line, '#' starts a comment):\n"
 	"\n"
 	"ITEM     DEFAULT          VALUES\n"
@@ -262,7 +221,7 @@ test_help(void)
 	cfg_table wrap = { .program = "wrap", .items = WRAP, .n_items = N(WRAP) };
 	char* h = help_of(&good);
 
-	CHECK_STR("help layout", GOOD_HELP, h != NULL ? h : "");
+	CHECK_STR("help layout", TINY_HELP, h != NULL ? h : "");
 	free(h);
 	h = help_of(&wrap);
 	CHECK_STR("help wrapping, no legacy list", WRAP_HELP, h != NULL ? h : "");

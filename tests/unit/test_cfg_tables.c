@@ -18,6 +18,7 @@
 #include "cfg.h"
 #include "index_cfg.h"
 #include "storage_cfg.h"
+#include "tiny_cfg.h"
 #include "unit.h"
 
 //==========================================================
@@ -43,46 +44,7 @@ test_real_tables(void)
 // Broken tables.
 //
 
-typedef struct {
-	uint32_t n;
-	uint32_t m;
-	bool f;
-	const char* w;
-	cfg_names d;
-	cfg_size_hist h;
-} dummy_cfg;
-
-#define D(f) offsetof(dummy_cfg, f)
-
-static const char* const WORDS2[] = { "one", "two", NULL };
 static const char* const NO_WORDS[] = { NULL };
-
-#define OK_NUM(nm) { .name = nm, .type = CFG_U32, .offset = D(n), .def = 1, \
-	.min = 0, .max = 10, .help = "a number" }
-#define OK_FLAG(nm) { .name = nm, .type = CFG_FLAG, .offset = D(f), \
-	.help = "a flag" }
-
-static const cfg_item GOOD[] = {
-	{ .name = "devs", .type = CFG_NAMES, .offset = D(d),
-		.flags = CFG_REQUIRED | CFG_DEFAULT_NONE, .def_text = "none (required)",
-		.help = "devices" },
-	OK_NUM("num"),
-	{ .name = "threads", .type = CFG_U32, .offset = D(m), .min = 1, .max = 9,
-		.flags = CFG_DEFAULT_NONE, .def_text = "5 x online CPUs",
-		.help = "computed default" },
-	{ .name = "kb", .type = CFG_U32, .offset = D(m), .def = 128, .min = 1,
-		.max = 8192, .pow2 = true, .help = "a power of 2" },
-	OK_FLAG("flag"),
-	{ .name = "gated", .type = CFG_U32, .offset = D(m), .max = 5,
-		.flags = CFG_ECHO_IF, .echo_if = "flag", .help = "echoed with flag" },
-	{ .name = "mode", .type = CFG_WORD, .offset = D(w), .def = 1,
-		.words = WORDS2, .help = "a word" },
-	{ .name = "hist", .type = CFG_SIZE_HIST, .offset = D(h),
-		.flags = CFG_DEFAULT_NONE | CFG_ECHO_SET, .def_text = "unset",
-		.help = "a histogram" },
-	{ .name = "old", .type = CFG_LEGACY, .offset = D(m),
-		.help = "nothing replaces it" },
-};
 
 static const cfg_item DUP[] = { OK_NUM("a"), OK_FLAG("b"), OK_NUM("a") };
 static const cfg_item NO_HELP[] = { OK_NUM("a"),
@@ -152,8 +114,6 @@ static const cfg_item NAMES_ONLY[] = {
 		.flags = CFG_REQUIRED | CFG_DEFAULT_NONE, .def_text = "none (required)",
 		.help = "devices" } };
 
-#define N(a) (uint32_t)(sizeof(a) / sizeof(a[0]))
-
 typedef struct {
 	const char* what;
 	const cfg_item* items;
@@ -163,7 +123,7 @@ typedef struct {
 } table_case;
 
 static const table_case TABLES[] = {
-	{ "a good table", GOOD, N(GOOD), 4, NULL },
+	{ "a good table", TINY, N(TINY), 4, NULL },
 	{ "name twice", DUP, N(DUP), 4, "item 'a' is listed twice" },
 	{ "no help", NO_HELP, N(NO_HELP), 4, "item 'quiet' has no help text" },
 	{ "empty help", EMPTY_HELP, N(EMPTY_HELP), 4,
