@@ -26,16 +26,17 @@ import argparse
 import os
 import platform
 import random
-import re
 import subprocess
 import sys
 import tempfile
+
+import results  # bench/results.py
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 SCRIPT = os.path.join(ROOT, "analysis", "act_latency.py")
-RESULTS = os.path.join(HERE, "RESULTS.md")
+RESULTS = results.RESULTS
 SECTION = "## act_latency.py"
 ARGS = ["-t", "1", "-x", "-h", "reads", "-h", "large-block-writes"]
 
@@ -157,24 +158,6 @@ def peak_rss_kib(cmd):
     return int(out.stdout.strip())
 
 
-def update_results(text, path=RESULTS):
-    """Replace (or add) our section of RESULTS.md, keep the others."""
-    try:
-        with open(path) as f:
-            old = f.read()
-    except FileNotFoundError:
-        old = "# Benchmark results\n"
-    pattern = re.compile(r"^%s\n.*?(?=^## |\Z)" % re.escape(SECTION),
-                         re.S | re.M)
-    section = text.rstrip("\n") + "\n\n"
-    if pattern.search(old):
-        new = pattern.sub(lambda m: section, old, count=1)
-    else:
-        new = old.rstrip("\n") + "\n\n" + section
-    with open(path, "w") as f:
-        f.write(new.rstrip("\n") + "\n")
-
-
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--hours", type=int, default=24,
@@ -238,7 +221,7 @@ def main(argv=None):
         "",
     ])
     if not args.no_results:
-        update_results(text)
+        results.update(SECTION, text)
         print("updated %s" % os.path.relpath(RESULTS))
     return 0
 

@@ -20,6 +20,8 @@ import subprocess
 import sys
 import tempfile
 
+import results  # bench/results.py
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 SECTION = "## act_prep vs fio"
@@ -50,16 +52,6 @@ def prep_mbps(act_prep, dev):
     found = dict(re.findall(r"act_prep: (cleaning|salting) \S+ done: .* "
                             r"([0-9.]+) MB/s", err))
     return float(found["cleaning"]), float(found["salting"])
-
-
-def write_results(text):
-    path = os.path.join(HERE, "RESULTS.md")
-    old = open(path).read() if os.path.exists(path) else "# Benchmark results\n"
-    parts = re.split(r"(?m)^(?=## )", old)
-    kept = [p for p in parts if not p.startswith(SECTION)]
-    new = "".join(kept).rstrip("\n") + "\n\n" + text.rstrip("\n") + "\n"
-    with open(path, "w") as f:
-        f.write(new)
 
 
 def main(argv=None):
@@ -119,7 +111,7 @@ def main(argv=None):
         "Rounds (fio / clean / salt MB/s): " + "; ".join(
             "%.0f / %.0f / %.0f" % t for t in zip(fio, clean, salt)), ""])
     print(text)
-    write_results(text)
+    results.update(SECTION, text)
     return 0
 
 

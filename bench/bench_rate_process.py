@@ -21,6 +21,8 @@ import subprocess
 import sys
 import tempfile
 
+import results  # bench/results.py
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 SECTION = "## rate-process: request timing"
@@ -69,17 +71,6 @@ def one_run(prog, shim, dev, mode, threads, seconds, tmp):
     share, n = gaps_under(trace, 20000)
     os.unlink(trace)
     return share, reads_over_1ms(out), n
-
-
-def write_results(text):
-    path = os.path.join(HERE, "RESULTS.md")
-    old = open(path).read() if os.path.exists(path) else \
-        "# Benchmark results\n"
-    parts = re.split(r"(?m)^(?=## )", old)
-    kept = [p for p in parts if not p.startswith(SECTION)]
-    new = "".join(kept).rstrip("\n") + "\n\n" + text.rstrip("\n") + "\n"
-    with open(path, "w") as f:
-        f.write(new)
 
 
 def main(argv=None):
@@ -132,7 +123,7 @@ def main(argv=None):
         text.append("| %s | %d | %.1f%% | %.2f%% |" % (mode, threads,
                                                         100 * share, over))
     if not args.no_write:
-        write_results("\n".join(text))
+        results.update(SECTION, "\n".join(text))
         print("updated bench/RESULTS.md")
     return 0
 
