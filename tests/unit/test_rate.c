@@ -31,6 +31,13 @@ static const due_case DUES[] = {
 	{ 1000.0, 0.5, 0, 500000 },
 	{ 1000.0, 0.25, 4, 4250000 },
 	{ 0.5, 0.0, 1, 2000000000 },
+	// The real-valued per-thread rates of a 48-hour run (rate / threads,
+	// the same for every thread): no drift at its last operation, even
+	// where the period is not a whole number of nanoseconds.
+	{ 2000.0 / 160.0, 0.0, 2160000, 172800ULL * 1000000000 },
+	{ 2000.0 / 480.0, 0.0, 720000, 172800ULL * 1000000000 },
+	{ 2000.0 / 3.0, 0.0, 115200000, 172800ULL * 1000000000 },
+	{ 2000.0 / 3.0 / 100.0, 0.0, 1152000, 172800ULL * 1000000000 },
 };
 
 static void
