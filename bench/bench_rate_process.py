@@ -8,8 +8,9 @@ shim (tests/shim, LD_PRELOAD) recording the issue time of every I/O.
 For each run: the share of gaps between consecutive small reads (as the
 drive sees them) under 20 us - how bursty the load is - and the log's share
 of reads over 1 ms at the end of the run. The reference ACT 6.6, traced the
-same way, gives 12-43% / 63% small-read gaps under 20 us at 10 / 40 service
-threads. Needs root (losetup). Writes its section of bench/RESULTS.md.
+same way, gives 12-43% / 75-82% (on a quiet machine) small-read gaps under
+20 us at 10 / 40 service threads. Needs root (losetup). Writes its section
+of bench/RESULTS.md.
 
 Usage: sudo bench/bench_rate_process.py [--seconds 20] [--no-write]
 """
@@ -115,7 +116,8 @@ def main(argv=None):
             "at 1x (2000 reads/s, 1000 writes/s) on a %d MiB loop device "
             "over a file in /dev/shm, %d CPUs; every I/O traced by the test "
             "shim. Reference ACT 6.6, traced the same way: 12-43%% (10 "
-            "threads) and 63%% (40 threads) of small-read gaps under 20 us."
+            "threads) and 75-82%% (40 threads, on a quiet machine) of "
+            "small-read gaps under 20 us."
             % (args.seconds, args.size_mib, os.cpu_count()), "",
             "| rate-process | service-threads | small-read gaps < 20 us | "
             "reads > 1 ms |", "|---|---|---|---|"]

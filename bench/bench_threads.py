@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""Benchmark: how the number of service threads shapes the drive's load.
+
+Description: on a RAM-backed loop device (a file in /dev/shm), run
+act_storage at 1x (2000 reads/s, 1000 writes/s, rate-process aligned) at
+10, 40, 160 and 480 service threads, with the test shim (tests/shim,
+LD_PRELOAD) recording the issue time of every I/O. Every service thread
+runs at 2000 / threads reads/s, all on one period, so each period the drive
+gets one burst of up to one read per thread. For each run: the burst sizes
+(a burst: small reads each within BURST_GAP_MS of the one before), by read
+- the median and 90th percentile of the size of the burst a read is in -
+and, from a second run without the shim, the log's share of reads over
+1 ms at the end of the run. What to
+compare with, reads > 1 ms on such bursts: reference ACT 6.6, 40 / 160 /
+480 threads: 0.08-0.67% / 10.6-13.9% / 59.1-67.9% (older ACT:
+0.09-0.29% / 1.7-4.3% / 37.8-42.2%). Needs root (losetup). Writes its
+section of bench/RESULTS.md.
+
+Usage: sudo bench/bench_threads.py [--seconds 10] [--no-write]
+         [--prog PATH]
+"""
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+
+import results  # bench/results.py
+from bench_rate_process import reads_over_1ms, run
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+SECTION = "## service threads: burst size and latency"
+THREADS = (10, 40, 160, 480)
+BURST_GAP_MS = 1.0
+
+
+def small_reads(trace):
+    times = []
+    with open(trace) as f:
+        for line in f:
+            p = line.split()
+            if len(p) == 8 and p[4] == "r" and int(p[6]) < 128 * 1024:
+                times.append(int(p[0]))
+    times.sort()
+    return times
+
+
+def bursts_by_read(times):
+    """For each read, the size of its burst (sorted)."""
+    sizes = []
+    n = 0
+    for a, b in zip(times, times[1:] + [None]):
+        n += 1
+        if b is None or b - a >= BURST_GAP_MS * 1e6:
+            sizes.extend([n] * n)
+            n = 0
+    return sorted(sizes)
+
+
+def pct(sorted_vals, q):
+    return sorted_vals[min(len(sorted_vals) - 1, int(q * len(sorted_vals)))]
+
+
+def one_run(prog, shim, dev, threads, seconds, tmp):
+    conf = os.path.join(tmp, "t%d.conf" % threads)
+    trace = os.path.join(tmp, "t%d.trace" % threads)
+    with open(conf, "w") as f:
+        f.write("device-names: %s\nservice-threads: %d\n"
+                "test-duration-sec: %d\nread-reqs-per-sec: 2000\n"
+                "write-reqs-per-sec: 1000\n" % (dev, threads, seconds))
+    env = dict(os.environ, LD_PRELOAD=shim, ACT_SHIM_TRACE=trace)
+    run([prog, conf], env=env)
+    times = small_reads(trace)
+    os.unlink(trace)
+    sizes = bursts_by_read(times)
+    # The latencies from a run of its own, without the shim's work on
+    # every I/O.
+    out = run([prog, conf]).stdout
+    return pct(sizes, 0.5), pct(sizes, 0.9), reads_over_1ms(out), len(times)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--seconds", type=int, default=10,
+                    help="length of each run (default 10)")
+    ap.add_argument("--size-mib", type=int, default=1024,
+                    help="loop device size (default 1024)")
+    ap.add_argument("--prog", default=os.path.join(ROOT, "target", "bin",
+                                                   "act_storage"),
+                    help="the act_storage to run (default target/bin's)")
+    ap.add_argument("--no-write", action="store_true",
+                    help="do not write bench/RESULTS.md")
+    args = ap.parse_args(argv)
+
+    shim = os.path.join(ROOT, "target", "tests", "libact_shim.so")
+    for p in (args.prog, shim):
+        if not os.path.exists(p):
+            sys.exit("%s missing: run make && make unit" % p)
+    if os.geteuid() != 0:
+        sys.exit("needs root (losetup)")
+
+    rows = []
+    with tempfile.TemporaryDirectory(dir="/dev/shm") as tmp:
+        img = os.path.join(tmp, "ram.img")
+        with open(img, "wb") as f:
+            f.truncate(args.size_mib * 1024 * 1024)
+        dev = run(["losetup", "--find", "--show", img]).stdout.strip()
+        try:
+            for threads in THREADS:
+                med, p90, over, n = one_run(args.prog, shim, dev, threads,
+                                            args.seconds, tmp)
+                print("%3d threads: burst by read median %d, p90 %d; "
+                      "reads > 1 ms %6.2f%% (%d reads traced)" % (
+                          threads, med, p90, over, n), flush=True)
+                rows.append((threads, med, p90, over))
+        finally:
+            subprocess.run(["losetup", "-d", dev])
+
+    text = [SECTION, "",
+            "`sudo bench/bench_threads.py --seconds %d`: act_storage at 1x "
+            "(2000 reads/s, 1000 writes/s, rate-process aligned) on a %d MiB "
+            "loop device over a file in /dev/shm, %d CPUs; every I/O traced "
+            "by the test shim. Burst: small reads each within %g ms of the "
+            "one before; its size by read is the size of the burst a read "
+            "is in. Reads > 1 ms from a second run, untraced. Reads > 1 ms to compare with, reference ACT 6.6: "
+            "0.08-0.67%% (40 threads), 10.6-13.9%% (160), 59.1-67.9%% (480); "
+            "older ACT: 0.09-0.29%%, 1.7-4.3%%, 37.8-42.2%%."
+            % (args.seconds, args.size_mib, os.cpu_count(), BURST_GAP_MS),
+            "", "| service-threads | burst size by read: median | p90 | "
+            "reads > 1 ms |", "|---|---|---|---|"]
+    for threads, med, p90, over in rows:
+        text.append("| %d | %d | %d | %.2f%% |" % (threads, med, p90, over))
+    if not args.no_write:
+        results.update(SECTION, "\n".join(text))
+        print("updated bench/RESULTS.md")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
