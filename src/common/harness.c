@@ -463,22 +463,14 @@ setup_workers(harness* h)
 		uint32_t n_kind = kind->per_device ? h->devs.n : kind->n_threads;
 		uint32_t per_step = kind->ops_per_step == 0 ? 1 : kind->ops_per_step;
 		// Every thread of a kind gets the same real-valued rate, rate /
-		// threads (2000/s on 160 threads: 12.5/s each), so with aligned
-		// timing all share one period for the whole run - an uneven split
-		// (13/s and 12/s) drifts the groups apart within a second and the
-		// drive sees two half-sized bursts instead of one. Spread and
-		// Poisson clients are not due together anyway; they keep the split
-		// of an integral rate into whole numbers (the remainder one each to
-		// the first threads). Either way all together do exactly the
-		// configured rate.
-		bool exact = h->mode != PROCESS_ALIGNED && ! kind->per_device &&
-				kind->rate == (double)(uint64_t)kind->rate;
-		uint64_t whole = (uint64_t)kind->rate;
+		// threads (2000/s on 160 threads: 12.5/s each), in every
+		// rate-process: with aligned timing all share one period for the
+		// whole run - an uneven split (13/s and 12/s) drifts the groups
+		// apart within a second and the drive sees two half-sized bursts
+		// instead of one - and all together do exactly the configured rate.
+		double ops = kind->rate / n_kind;
 
 		for (uint32_t i = 0; i < n_kind; i++) {
-			double ops = exact ? (double)(whole / n_kind +
-					(i < whole % n_kind ? 1 : 0)) : kind->rate / n_kind;
-
 			if (kind->pacing != HARNESS_PACE_NONE && ops <= 0.0) {
 				continue;
 			}
