@@ -12,7 +12,7 @@ gets one burst of up to one read per thread. For each run: the burst sizes
 and, from a second run without the shim, the log's share of reads over
 1 ms at the end of the run. What to
 compare with, reads > 1 ms on such bursts: reference ACT 6.6, 40 / 160 /
-480 threads: 0.08-0.67% / 10.6-13.9% / 59.1-67.9% (older ACT:
+480 threads: 0.08-0.67% / 10.6-13.9% / 59.1-67.9% (act before its timing fix, uneven split:
 0.09-0.29% / 1.7-4.3% / 37.8-42.2%). Needs root (losetup). Writes its
 section of bench/RESULTS.md.
 
@@ -126,7 +126,7 @@ def main(argv=None):
             "one before; its size by read is the size of the burst a read "
             "is in. Reads > 1 ms from a second run, untraced. Reads > 1 ms to compare with, reference ACT 6.6: "
             "0.08-0.67%% (40 threads), 10.6-13.9%% (160), 59.1-67.9%% (480); "
-            "older ACT: 0.09-0.29%%, 1.7-4.3%%, 37.8-42.2%%."
+            "act before its timing fix (threads split 13/s and 12/s): 0.09-0.29%%, 1.7-4.3%%, 37.8-42.2%%."
             % (args.seconds, args.size_mib, os.cpu_count(), BURST_GAP_MS),
             "", "| service-threads | burst size by read: median | p90 | "
             "reads > 1 ms |", "|---|---|---|---|"]
