@@ -28,6 +28,7 @@
 #include "clock.h"
 #include "dev.h"
 #include "devset.h"
+#include "guard.h"
 #include "io.h"
 #include "log.h"
 #include "rand.h"
@@ -143,6 +144,8 @@ static int wait_for_devices(prep* r);
 static bool find_stalls(prep* r);
 static void report_stalls(const prep* r);
 static void log_failed(int err);
+static void guard_stopped(void* udata, int sig, int exit_status)
+		__attribute__((noreturn));
 
 //==========================================================
 // Main.
@@ -251,14 +254,34 @@ main(int argc, char* argv[])
 	};
 
 	// Check every device before writing to any; undo all if one fails.
+	// The setup guard watches the setup I/O (the probe) with the stall
+	// limit, and takes a signal that arrives while it hangs.
 	static prep r;
+	char limit[64];
 
-	if (devset_open(&r.set, names, n, &o) != 0) {
+	snprintf(limit, sizeof(limit), "--max-stall-sec %" PRIu32,
+			max_stall_sec);
+	r.max_stall_ns = (uint64_t)max_stall_sec * NS_PER_SEC;
+
+	int grv = guard_start(&(guard_cfg){ .limit_ns = r.max_stall_ns,
+			.limit_text = limit,
+			.stopped_text = "stopped before any byte was written",
+			.stop = guard_stopped, .udata = &r });
+
+	if (grv != 0) {
+		log_error("can't start the setup watchdog thread: %s (errno %d)",
+				strerror(grv), grv);
+		return EXIT_SETUP;
+	}
+
+	grv = devset_open(&r.set, names, n, &o);
+	guard_stop();
+
+	if (grv != 0) {
 		return EXIT_SETUP;
 	}
 
 	r.devs = calloc(n, sizeof(prep_dev));
-	r.max_stall_ns = (uint64_t)max_stall_sec * NS_PER_SEC;
 
 	if (r.devs == NULL) {
 		log_error("out of memory for %" PRIu32 " devices", n);
@@ -758,6 +781,23 @@ format_progress(const prep* r, uint32_t detail, uint64_t eta, strbuf* sb)
 
 	sb_printf(sb, "%sETA %s", detail <= 1 ? " | " : " ",
 			log_hms(eta, hms, sizeof(hms)));
+}
+
+// The setup guard's end of a hung setup (its thread; the main thread is in
+// the I/O): undo the devices, say why, exit.
+static void
+guard_stopped(void* udata, int sig, int exit_status)
+{
+	prep* r = udata;
+
+	devset_undo(&r->set);
+
+	if (sig != 0) {
+		log_error("stopped by signal %s before any byte was written",
+				run_signal_name(sig));
+	}
+
+	_exit(exit_status);
 }
 
 // The output's first failed write: stop (exit status 5).
