@@ -381,8 +381,10 @@ probe_min_io(dev* d, char* err, size_t len)
 			break;
 		}
 
+		int fd = d->fd; // the setup guard may undo d once the read begins
+
 		guard_io_begin(d->name, "read", 0, size);
-		ssize_t n = pread(d->fd, buf, size, 0);
+		ssize_t n = pread(fd, buf, size, 0);
 		guard_io_end();
 
 		if (n == (ssize_t)size) {
