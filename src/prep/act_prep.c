@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "clock.h"
@@ -50,6 +51,11 @@
 #define JOIN_TIMEOUT_NS (5 * NS_PER_SEC)
 #define MAX_STALL_SEC_DEFAULT 60
 #define STALL_JOIN_TIMEOUT_NS (1 * NS_PER_SEC)
+// How often a device's thread looks for writers that ended; how long,
+// once act_prep is stopped, it waits for the rest (less than
+// STALL_JOIN_TIMEOUT_NS: then its own thread can still be joined).
+#define WRITER_POLL_NS (10 * NS_PER_MS)
+#define WRITER_STOP_NS (500 * NS_PER_MS)
 
 typedef enum {
 	PHASE_WAIT,
@@ -89,6 +95,7 @@ struct prep_s {
 	prep_dev* devs;
 	uint32_t n_devs;
 	atomic_uint n_finished;
+	atomic_bool writers_left;          // a writer stuck in a write
 	uint64_t max_stall_ns;             // 0: no stall watchdog
 };
 
@@ -136,6 +143,7 @@ static int parse_sec(const char* text, uint32_t* out);
 static void* prep_device(void* pv);
 static int run_phase(prep_dev* p, phase ph);
 static void* writer(void* pv);
+static void join_writers(prep_dev* p, pthread_t* threads, uint32_t n);
 static int write_tail(prep_dev* p, phase ph, uint8_t* buf);
 static void show_progress(prep* r, bool final);
 static void format_progress(const prep* r, uint32_t detail, uint64_t eta,
@@ -338,7 +346,8 @@ main(int argc, char* argv[])
 	// Stopped or not, every device's thread ends within a chunk's write -
 	// unless a write is stuck in the kernel: then leave its memory alone.
 	// (After a stall, one is: the others get a chunk's time.)
-	if (! run_join(rv == EXIT_LAG ? STALL_JOIN_TIMEOUT_NS : JOIN_TIMEOUT_NS)) {
+	if (! run_join(rv == EXIT_LAG ? STALL_JOIN_TIMEOUT_NS : JOIN_TIMEOUT_NS) ||
+			atomic_load(&r.writers_left)) {
 		return rv;
 	}
 
@@ -405,9 +414,7 @@ run_phase(prep_dev* p, phase ph)
 		return -1;
 	}
 
-	for (uint32_t i = 0; i < n_threads; i++) {
-		pthread_join(threads[i], NULL);
-	}
+	join_writers(p, threads, n_threads);
 
 	if (atomic_load(&p->failed) || ! run_going()) {
 		return -1;
@@ -485,6 +492,47 @@ writer(void* pv)
 	free(buf);
 
 	return NULL;
+}
+
+// Join a phase's writers as they end, in any order - one stuck in a hung
+// write must not keep the others from being joined. Once act_prep is
+// stopped, the writers not ended within WRITER_STOP_NS are stuck in the
+// kernel: detached and left there (writers_left: their memory stays).
+static void
+join_writers(prep_dev* p, pthread_t* threads, uint32_t n)
+{
+	bool joined[PREP_IN_FLIGHT] = { false };
+	uint32_t left = n;
+
+	while (left != 0 && run_going()) {
+		for (uint32_t i = 0; i < n; i++) {
+			if (! joined[i] && pthread_tryjoin_np(threads[i], NULL) == 0) {
+				joined[i] = true;
+				left--;
+			}
+		}
+
+		if (left != 0) {
+			clock_sleep_until(clock_ns() + WRITER_POLL_NS);
+		}
+	}
+
+	struct timespec abs;
+
+	clock_gettime(CLOCK_REALTIME, &abs);
+
+	uint64_t abs_ns = (uint64_t)abs.tv_sec * NS_PER_SEC +
+			(uint64_t)abs.tv_nsec + WRITER_STOP_NS;
+
+	abs.tv_sec = (time_t)(abs_ns / NS_PER_SEC);
+	abs.tv_nsec = (long)(abs_ns % NS_PER_SEC);
+
+	for (uint32_t i = 0; i < n; i++) {
+		if (! joined[i] && pthread_timedjoin_np(threads[i], NULL, &abs) != 0) {
+			pthread_detach(threads[i]);
+			atomic_store(&p->run->writers_left, true);
+		}
+	}
 }
 
 // The bytes after the last whole chunk: an aligned O_DIRECT write of the
