@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "blkdev.h"
+#include "guard.h"
 #include "log.h"
 
 //==========================================================
@@ -380,7 +381,11 @@ probe_min_io(dev* d, char* err, size_t len)
 			break;
 		}
 
-		ssize_t n = pread(d->fd, buf, size, 0);
+		int fd = d->fd; // the setup guard may undo d once the read begins
+
+		guard_io_begin(d->name, "read", 0, size);
+		ssize_t n = pread(fd, buf, size, 0);
+		guard_io_end();
 
 		if (n == (ssize_t)size) {
 			d->min_io = size;

@@ -51,15 +51,17 @@ devset_open(devset* s, const char* const* names, uint32_t n,
 		return -1;
 	}
 
+	// s->n counts the device being opened too: a hung setup I/O is undone
+	// from the setup guard's thread (guard.h) with devset_undo.
 	for (uint32_t i = 0; i < n; i++) {
+		s->n = i + 1;
+
 		if (dev_open(&s->devs[i], names[i], o, err, sizeof(err)) != 0) {
 			log_error("%s", err);
 			undo_first(s, i);
 			return -1;
 		}
 	}
-
-	s->n = n;
 
 	return 0;
 }

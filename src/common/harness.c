@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "clock.h"
 #include "cpu.h"
+#include "guard.h"
 #include "io.h"
 #include "log.h"
 #include "rate.h"
@@ -74,6 +75,8 @@ struct harness_s {
 	uint64_t max_lag_ns;
 	rate_mode mode;            // of the HARNESS_PACE_CLIENT kinds
 
+	char guard_limit[64];      // the setup guard's "more than ..."
+
 	pthread_t watchdog;
 	bool watchdog_started;
 	atomic_bool watchdog_stop;
@@ -85,6 +88,9 @@ struct harness_s {
 //
 
 static int run_program(harness* h, const char* config_path);
+static int guarded_setup_devices(harness* h);
+static void guard_stopped(void* udata, int sig, int exit_status)
+		__attribute__((noreturn));
 static int setup_devices(harness* h);
 static int setup_workers(harness* h);
 static int start_workers(harness* h);
@@ -360,8 +366,8 @@ run_program(harness* h, const char* config_path)
 	h->st.duration_sec = prm->test_duration_sec;
 	report_init(&h->rep, prm->us_histograms ? HIST_US : HIST_MS);
 
-	if ((rv = setup_signal(h)) != 0 || setup_devices(h) != 0) {
-		return rv != 0 ? rv : EXIT_SETUP;
+	if ((rv = setup_signal(h)) != 0 || (rv = guarded_setup_devices(h)) != 0) {
+		return rv;
 	}
 
 	p->setup_run(h);
@@ -380,6 +386,55 @@ run_program(harness* h, const char* config_path)
 	}
 
 	return -1;
+}
+
+// setup_devices under the setup guard (guard.h): a setup I/O outstanding
+// longer than the run's hung-I/O limit, or a SIGINT / SIGTERM while one
+// is, ends the program (guard_stopped). Returns 0 or the exit status.
+static int
+guarded_setup_devices(harness* h)
+{
+	uint64_t limit = hung_limit_ns(h);
+
+	if (h->max_lag_ns != 0) {
+		snprintf(h->guard_limit, sizeof(h->guard_limit), "max-lag-sec (%"
+				PRIu32 ")", h->params.max_lag_sec);
+	}
+	else {
+		snprintf(h->guard_limit, sizeof(h->guard_limit), "%" PRIu64 " sec",
+				limit / NS_PER_SEC);
+	}
+
+	int rv = guard_start(&(guard_cfg){ .limit_ns = limit,
+			.limit_text = h->guard_limit, .stopped_text = "test stopped",
+			.stop = guard_stopped, .udata = h });
+
+	if (rv != 0) {
+		log_error("can't start the setup watchdog thread: %s (errno %d)",
+				strerror(rv), rv);
+		return EXIT_SETUP;
+	}
+
+	rv = setup_devices(h);
+	guard_stop();
+
+	return rv == 0 ? 0 : EXIT_SETUP;
+}
+
+// The setup guard's end of a hung setup (monitor thread; the main thread is
+// in the I/O): undo the devices, end the log, exit.
+static void
+guard_stopped(void* udata, int sig, int exit_status)
+{
+	harness* h = udata;
+
+	devset_undo(&h->devs);
+
+	if (sig != 0) {
+		log_final("stopped by signal %s after 0 sec\n", run_signal_name(sig));
+	}
+
+	_exit(exit_status);
 }
 
 // Open every device (nothing is written before all are checked) and let

@@ -66,8 +66,8 @@ void run_sleep_until(uint64_t deadline_ns);
 int run_thread_start(void* (*fn)(void*), void* arg);
 
 // Wait up to timeout_ns in all for the workers to finish after the run
-// ended. Workers stuck in an I/O are left behind (the process exits).
-// Returns true if all of them finished.
+// ended, and join them. Workers stuck in an I/O are detached and left
+// behind (the process exits). Returns true if all of them finished.
 bool run_join(uint64_t timeout_ns);
 
 // "SIGINT" etc.

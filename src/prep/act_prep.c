@@ -23,11 +23,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "clock.h"
 #include "dev.h"
 #include "devset.h"
+#include "guard.h"
 #include "io.h"
 #include "log.h"
 #include "rand.h"
@@ -49,6 +51,11 @@
 #define JOIN_TIMEOUT_NS (5 * NS_PER_SEC)
 #define MAX_STALL_SEC_DEFAULT 60
 #define STALL_JOIN_TIMEOUT_NS (1 * NS_PER_SEC)
+// How often a device's thread looks for writers that ended; how long,
+// once act_prep is stopped, it waits for the rest (less than
+// STALL_JOIN_TIMEOUT_NS: then its own thread can still be joined).
+#define WRITER_POLL_NS (10 * NS_PER_MS)
+#define WRITER_STOP_NS (500 * NS_PER_MS)
 
 typedef enum {
 	PHASE_WAIT,
@@ -88,6 +95,7 @@ struct prep_s {
 	prep_dev* devs;
 	uint32_t n_devs;
 	atomic_uint n_finished;
+	atomic_bool writers_left;          // a writer stuck in a write
 	uint64_t max_stall_ns;             // 0: no stall watchdog
 };
 
@@ -135,6 +143,7 @@ static int parse_sec(const char* text, uint32_t* out);
 static void* prep_device(void* pv);
 static int run_phase(prep_dev* p, phase ph);
 static void* writer(void* pv);
+static void join_writers(prep_dev* p, pthread_t* threads, uint32_t n);
 static int write_tail(prep_dev* p, phase ph, uint8_t* buf);
 static void show_progress(prep* r, bool final);
 static void format_progress(const prep* r, uint32_t detail, uint64_t eta,
@@ -143,6 +152,8 @@ static int wait_for_devices(prep* r);
 static bool find_stalls(prep* r);
 static void report_stalls(const prep* r);
 static void log_failed(int err);
+static void guard_stopped(void* udata, int sig, int exit_status)
+		__attribute__((noreturn));
 
 //==========================================================
 // Main.
@@ -251,14 +262,34 @@ main(int argc, char* argv[])
 	};
 
 	// Check every device before writing to any; undo all if one fails.
+	// The setup guard watches the setup I/O (the probe) with the stall
+	// limit, and takes a signal that arrives while it hangs.
 	static prep r;
+	char limit[64];
 
-	if (devset_open(&r.set, names, n, &o) != 0) {
+	snprintf(limit, sizeof(limit), "--max-stall-sec %" PRIu32,
+			max_stall_sec);
+	r.max_stall_ns = (uint64_t)max_stall_sec * NS_PER_SEC;
+
+	int grv = guard_start(&(guard_cfg){ .limit_ns = r.max_stall_ns,
+			.limit_text = limit,
+			.stopped_text = "stopped before any byte was written",
+			.stop = guard_stopped, .udata = &r });
+
+	if (grv != 0) {
+		log_error("can't start the setup watchdog thread: %s (errno %d)",
+				strerror(grv), grv);
+		return EXIT_SETUP;
+	}
+
+	grv = devset_open(&r.set, names, n, &o);
+	guard_stop();
+
+	if (grv != 0) {
 		return EXIT_SETUP;
 	}
 
 	r.devs = calloc(n, sizeof(prep_dev));
-	r.max_stall_ns = (uint64_t)max_stall_sec * NS_PER_SEC;
 
 	if (r.devs == NULL) {
 		log_error("out of memory for %" PRIu32 " devices", n);
@@ -315,7 +346,8 @@ main(int argc, char* argv[])
 	// Stopped or not, every device's thread ends within a chunk's write -
 	// unless a write is stuck in the kernel: then leave its memory alone.
 	// (After a stall, one is: the others get a chunk's time.)
-	if (! run_join(rv == EXIT_LAG ? STALL_JOIN_TIMEOUT_NS : JOIN_TIMEOUT_NS)) {
+	if (! run_join(rv == EXIT_LAG ? STALL_JOIN_TIMEOUT_NS : JOIN_TIMEOUT_NS) ||
+			atomic_load(&r.writers_left)) {
 		return rv;
 	}
 
@@ -382,9 +414,7 @@ run_phase(prep_dev* p, phase ph)
 		return -1;
 	}
 
-	for (uint32_t i = 0; i < n_threads; i++) {
-		pthread_join(threads[i], NULL);
-	}
+	join_writers(p, threads, n_threads);
 
 	if (atomic_load(&p->failed) || ! run_going()) {
 		return -1;
@@ -462,6 +492,47 @@ writer(void* pv)
 	free(buf);
 
 	return NULL;
+}
+
+// Join a phase's writers as they end, in any order - one stuck in a hung
+// write must not keep the others from being joined. Once act_prep is
+// stopped, the writers not ended within WRITER_STOP_NS are stuck in the
+// kernel: detached and left there (writers_left: their memory stays).
+static void
+join_writers(prep_dev* p, pthread_t* threads, uint32_t n)
+{
+	bool joined[PREP_IN_FLIGHT] = { false };
+	uint32_t left = n;
+
+	while (left != 0 && run_going()) {
+		for (uint32_t i = 0; i < n; i++) {
+			if (! joined[i] && pthread_tryjoin_np(threads[i], NULL) == 0) {
+				joined[i] = true;
+				left--;
+			}
+		}
+
+		if (left != 0) {
+			clock_sleep_until(clock_ns() + WRITER_POLL_NS);
+		}
+	}
+
+	struct timespec abs;
+
+	clock_gettime(CLOCK_REALTIME, &abs);
+
+	uint64_t abs_ns = (uint64_t)abs.tv_sec * NS_PER_SEC +
+			(uint64_t)abs.tv_nsec + WRITER_STOP_NS;
+
+	abs.tv_sec = (time_t)(abs_ns / NS_PER_SEC);
+	abs.tv_nsec = (long)(abs_ns % NS_PER_SEC);
+
+	for (uint32_t i = 0; i < n; i++) {
+		if (! joined[i] && pthread_timedjoin_np(threads[i], NULL, &abs) != 0) {
+			pthread_detach(threads[i]);
+			atomic_store(&p->run->writers_left, true);
+		}
+	}
 }
 
 // The bytes after the last whole chunk: an aligned O_DIRECT write of the
@@ -758,6 +829,23 @@ format_progress(const prep* r, uint32_t detail, uint64_t eta, strbuf* sb)
 
 	sb_printf(sb, "%sETA %s", detail <= 1 ? " | " : " ",
 			log_hms(eta, hms, sizeof(hms)));
+}
+
+// The setup guard's end of a hung setup (its thread; the main thread is in
+// the I/O): undo the devices, say why, exit.
+static void
+guard_stopped(void* udata, int sig, int exit_status)
+{
+	prep* r = udata;
+
+	devset_undo(&r->set);
+
+	if (sig != 0) {
+		log_error("stopped by signal %s before any byte was written",
+				run_signal_name(sig));
+	}
+
+	_exit(exit_status);
 }
 
 // The output's first failed write: stop (exit status 5).

@@ -377,8 +377,11 @@ def parse_log(text, heading="ACT-STORAGE CONFIGURATION",
     """Parse a whole log. Header violations raise ParseError; reports are
     parsed while they are complete and well formed; a malformed report
     raises ParseError; what follows the last complete report is left in
-    log.tail (log.incomplete if EOF came inside a report). Lines starting
-    with one of allow_between are skipped between reports (log.skipped).
+    log.tail (log.incomplete if EOF came inside a report); a log stopped
+    in device setup - an ERROR or stop line where the device lines would
+    be - has no devices, no reports, and that line on in log.tail. Lines
+    starting with one of allow_between are skipped between reports
+    (log.skipped).
     device_re: the device line pattern (default act_storage's)."""
     if device_re is None:
         device_re = DEVICE_LINE_RE
@@ -436,6 +439,15 @@ def parse_log(text, heading="ACT-STORAGE CONFIGURATION",
         i += 1
     need(line() == "", "derived block must end with an empty line")
     i += 1
+
+    # Stopped while the devices were set up (docs/log-format.md: a signal,
+    # a hung setup I/O, a device error): no device line, no report - what
+    # follows is the tail.
+    if line() is not None and (line().startswith("ERROR: ") or
+                               line().startswith("stopped by signal ")):
+        log.tail = lines[i:]
+        log.tail_line_no = i + 1
+        return log
 
     while i < n and lines[i] != "":
         need(device_re.match(lines[i]) is not None,

@@ -13,6 +13,7 @@
  *   ACT_SHIM_FAULT=RULES  RULE[;RULE...], each RULE key=value[,key=value]:
  *                           op=read|write|any   which I/Os (default any)
  *                           size=N              only I/Os of N bytes
+ *                           offset=N            only I/Os at offset N
  *                           path=TEXT           only fds whose path has TEXT
  *                           after_ms=N          from N ms after the first
  *                                               I/O the shim sees
@@ -21,8 +22,16 @@
  *                           delay_ms=N          sleep N ms, then do the I/O
  *                                               (a hang: a large N)
  *                           errno=E             fail with E (EIO, ENOSPC,
- *                                               EROFS or a number)
+ *                                               EROFS, EPIPE, EINVAL, ENXIO
+ *                                               or a number > 0)
  *                         The first rule that matches an I/O applies.
+ *                         A rule the shim can't read - an unknown key or
+ *                         op, a value that is not a number, an unknown
+ *                         errno, no '=', more than 8 rules - is refused
+ *                         when the program loads: `act_shim: bad rule
+ *                         'RULE': WHAT` on stderr and exit status 97, so
+ *                         a test with a typo fails instead of passing
+ *                         without its fault.
  *
  * Test-only code: not installed, not linked into the programs.
  */
@@ -33,6 +42,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -50,12 +60,17 @@
 #define MAX_RULES 8
 #define MAX_FDS 4096
 
+// The exit status of a program given a rule the shim can't read.
+#define BAD_RULE_EXIT 97
+
 typedef ssize_t (*pread_fn)(int, void*, size_t, off_t);
 typedef ssize_t (*pwrite_fn)(int, const void*, size_t, off_t);
 
 typedef struct rule_s {
 	int op;                 // 0 any, 'r', 'w'
 	uint64_t size;          // 0 any
+	bool any_offset;
+	uint64_t offset;
 	char path[128];         // "" any
 	uint64_t after_ns;
 	uint64_t every;         // 0 or 1: every one
@@ -106,8 +121,41 @@ sleep_ns(uint64_t ns)
 	}
 }
 
+// A rule that can't be read: say which and what is wrong, and end the
+// program (at load time) - a typo must not make a test pass without its
+// fault.
+static void
+bad_rule(const char* rule_text, const char* fmt, ...)
+{
+	char what[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	dprintf(STDERR_FILENO, "act_shim: bad rule '%s': %s\n", rule_text, what);
+	_exit(BAD_RULE_EXIT);
+}
+
+// A whole decimal number, or the rule is refused.
+static uint64_t
+parse_num(const char* rule_text, const char* k, const char* v)
+{
+	char* end = NULL;
+
+	errno = 0;
+
+	unsigned long long n = strtoull(v, &end, 10);
+
+	if (v[0] < '0' || v[0] > '9' || errno != 0 || *end != '\0') {
+		bad_rule(rule_text, "%s=%s is not a whole number", k, v);
+	}
+
+	return (uint64_t)n;
+}
+
 static int
-parse_errno(const char* v)
+parse_errno(const char* rule_text, const char* v)
 {
 	static const struct { const char* name; int e; } NAMES[] = {
 		{ "EIO", EIO }, { "ENOSPC", ENOSPC }, { "EROFS", EROFS },
@@ -120,25 +168,40 @@ parse_errno(const char* v)
 		}
 	}
 
-	return atoi(v);
+	if (v[0] < '0' || v[0] > '9') {
+		bad_rule(rule_text, "errno=%s is not one of EIO, ENOSPC, EROFS, "
+				"EPIPE, EINVAL, ENXIO or a number", v);
+	}
+
+	uint64_t n = parse_num(rule_text, "errno", v);
+
+	if (n == 0 || n > 4095) {
+		bad_rule(rule_text, "errno=%s is not an errno (1 to 4095)", v);
+	}
+
+	return (int)n;
 }
 
+// One rule; rule_text is its text as given (for the message), text a copy
+// to cut up.
 static void
-parse_rule(char* text)
+parse_rule(const char* rule_text, char* text)
 {
 	if (g_n_rules == MAX_RULES) {
-		return;
+		bad_rule(rule_text, "more than %d rules", MAX_RULES);
 	}
 
 	rule* r = &g_rules[g_n_rules++];
 	char* save = NULL;
+
+	r->any_offset = true;
 
 	for (char* kv = strtok_r(text, ",", &save); kv != NULL;
 			kv = strtok_r(NULL, ",", &save)) {
 		char* eq = strchr(kv, '=');
 
 		if (eq == NULL) {
-			continue;
+			bad_rule(rule_text, "'%s' is not key=value", kv);
 		}
 
 		*eq = '\0';
@@ -147,29 +210,52 @@ parse_rule(char* text)
 		const char* v = eq + 1;
 
 		if (strcmp(k, "op") == 0) {
-			r->op = strcmp(v, "read") == 0 ? 'r' : strcmp(v, "write") == 0 ?
-					'w' : 0;
+			if (strcmp(v, "read") == 0) {
+				r->op = 'r';
+			}
+			else if (strcmp(v, "write") == 0) {
+				r->op = 'w';
+			}
+			else if (strcmp(v, "any") == 0) {
+				r->op = 0;
+			}
+			else {
+				bad_rule(rule_text, "op=%s is not read, write or any", v);
+			}
 		}
 		else if (strcmp(k, "size") == 0) {
-			r->size = strtoull(v, NULL, 10);
+			r->size = parse_num(rule_text, k, v);
+		}
+		else if (strcmp(k, "offset") == 0) {
+			r->offset = parse_num(rule_text, k, v);
+			r->any_offset = false;
 		}
 		else if (strcmp(k, "path") == 0) {
+			if (v[0] == '\0' || strlen(v) >= sizeof(r->path)) {
+				bad_rule(rule_text, "path= must have 1 to %zu characters",
+						sizeof(r->path) - 1);
+			}
+
 			snprintf(r->path, sizeof(r->path), "%s", v);
 		}
 		else if (strcmp(k, "after_ms") == 0) {
-			r->after_ns = strtoull(v, NULL, 10) * 1000000ULL;
+			r->after_ns = parse_num(rule_text, k, v) * 1000000ULL;
 		}
 		else if (strcmp(k, "every") == 0) {
-			r->every = strtoull(v, NULL, 10);
+			r->every = parse_num(rule_text, k, v);
 		}
 		else if (strcmp(k, "count") == 0) {
-			r->count = strtoull(v, NULL, 10);
+			r->count = parse_num(rule_text, k, v);
 		}
 		else if (strcmp(k, "delay_ms") == 0) {
-			r->delay_ns = strtoull(v, NULL, 10) * 1000000ULL;
+			r->delay_ns = parse_num(rule_text, k, v) * 1000000ULL;
 		}
 		else if (strcmp(k, "errno") == 0) {
-			r->err = parse_errno(v);
+			r->err = parse_errno(rule_text, v);
+		}
+		else {
+			bad_rule(rule_text, "unknown key '%s' (op, size, offset, path, "
+					"after_ms, every, count, delay_ms, errno)", k);
 		}
 	}
 }
@@ -197,12 +283,21 @@ init(void)
 				r = strtok_r(NULL, ";", &save)) {
 			char* one = strdup(r);
 
-			parse_rule(one);
+			parse_rule(r, one);
 			free(one);
 		}
 
 		free(copy);
 	}
+}
+
+// Read the rules when the program loads, before it does anything: a bad
+// one ends it at once.
+__attribute__((constructor))
+static void
+load(void)
+{
+	pthread_once(&g_once, init);
 }
 
 // Whether fd's path contains text (looked up once per fd and rule).
@@ -235,7 +330,7 @@ path_matches(int fd, int ix, const char* text)
 
 // The rule that applies to this I/O, or NULL.
 static rule*
-match(int fd, int op, size_t size, uint64_t now)
+match(int fd, int op, size_t size, off_t off, uint64_t now)
 {
 	uint64_t expected = 0;
 
@@ -247,6 +342,7 @@ match(int fd, int op, size_t size, uint64_t now)
 		rule* r = &g_rules[i];
 
 		if ((r->op != 0 && r->op != op) || (r->size != 0 && r->size != size) ||
+				(! r->any_offset && r->offset != (uint64_t)off) ||
 				now - first < r->after_ns ||
 				(r->path[0] != '\0' && ! path_matches(fd, i, r->path))) {
 			continue;
@@ -292,7 +388,7 @@ do_io(int fd, void* rbuf, const void* wbuf, size_t size, off_t off)
 	pthread_once(&g_once, init);
 
 	int op = rbuf != NULL ? 'r' : 'w';
-	rule* r = g_n_rules == 0 ? NULL : match(fd, op, size, now_ns());
+	rule* r = g_n_rules == 0 ? NULL : match(fd, op, size, off, now_ns());
 
 	if (r != NULL && r->delay_ns != 0) {
 		sleep_ns(r->delay_ns);
