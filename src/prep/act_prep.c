@@ -74,8 +74,10 @@ typedef struct prep_dev_s {
 	atomic_uint_fast64_t bytes_done;   // in this phase
 	atomic_bool failed;
 	uint64_t n_chunks;                 // whole chunks
-	uint64_t phase_start_ns;
-	uint32_t last_pct_shown;
+	// Set by the device's thread at each phase start, read by the main
+	// thread's progress line: atomic.
+	atomic_uint_fast64_t phase_start_ns;
+	atomic_uint last_pct_shown;
 	// Progress, as last shown (main thread only).
 	bool shown;
 	uint32_t pct;
@@ -394,8 +396,8 @@ run_phase(prep_dev* p, phase ph)
 
 	atomic_store(&p->next_chunk, 0);
 	atomic_store(&p->bytes_done, 0);
-	p->phase_start_ns = clock_ns();
-	p->last_pct_shown = 0;
+	atomic_store(&p->phase_start_ns, clock_ns());
+	atomic_store(&p->last_pct_shown, 0);
 	atomic_store(&p->phase, ph);
 
 	pthread_t threads[PREP_IN_FLIGHT];
@@ -442,7 +444,8 @@ run_phase(prep_dev* p, phase ph)
 		return -1;
 	}
 
-	double secs = (double)(clock_ns() - p->phase_start_ns) / NS_PER_SEC;
+	double secs = (double)(clock_ns() - atomic_load(&p->phase_start_ns)) /
+			NS_PER_SEC;
 
 	log_note("act_prep: %s %s done: %" PRIu64 " bytes in %.2f s, %.1f MB/s",
 			ph == PHASE_CLEAN ? "cleaning" : "salting",
@@ -718,7 +721,8 @@ show_progress(prep* r, bool final)
 		}
 
 		uint64_t done = atomic_load(&p->bytes_done);
-		double secs = (double)(now - p->phase_start_ns) / NS_PER_SEC;
+		double secs = (double)(now - atomic_load(&p->phase_start_ns)) /
+				NS_PER_SEC;
 		uint64_t left = p->d->size - done + (ph == PHASE_CLEAN ?
 				p->d->size : 0);
 
@@ -731,9 +735,10 @@ show_progress(prep* r, bool final)
 
 		const char* what = ph == PHASE_CLEAN ? "cleaning" : "salting";
 
-		if (! tty && (final || p->pct >= p->last_pct_shown +
+		if (! tty && (final || p->pct >= atomic_load(&p->last_pct_shown) +
 				PROGRESS_STEP_PCT)) {
-			p->last_pct_shown = p->pct - p->pct % PROGRESS_STEP_PCT;
+			atomic_store(&p->last_pct_shown, p->pct - p->pct %
+					PROGRESS_STEP_PCT);
 			log_note("act_prep: %s %s: %u%% %.0f MB/s ETA %s (clean and "
 					"salt)", what, p->d->name, p->pct, p->mbps,
 					log_hms(p->eta, hms, sizeof(hms)));
