@@ -28,6 +28,9 @@ static bool same_or_part_of(dev_t candidate, dev_t rdev);
 static void find_mounts(dev_t rdev, strbuf* sb, bool* found);
 static void find_swaps(dev_t rdev, strbuf* sb, bool* found);
 static void find_sysfs_holders(dev_t rdev, strbuf* sb, bool* found);
+static bool holder_of_related(dev_t rdev, char* what, size_t what_len,
+		char* on, size_t on_len);
+static bool dev_number(const char* dir, dev_t* rdev);
 static void find_mount_points(dev_t rdev, strbuf* sb, bool* found);
 static bool same_object(const struct stat* a, const struct stat* b);
 static void unescape_octal(char* s);
@@ -45,6 +48,7 @@ void
 blk_describe_busy(const char* name, dev_t rdev, char* err, size_t err_len)
 {
 	char what[512];
+	char on[300];
 
 	if (blk_describe_holders(rdev, what, sizeof(what))) {
 		snprintf(err, err_len, "device %s is in use (%s) - refusing to "
@@ -53,6 +57,10 @@ blk_describe_busy(const char* name, dev_t rdev, char* err, size_t err_len)
 	else if (holder_of_block(rdev, what, sizeof(what)) != 0) {
 		snprintf(err, err_len, "device %s is in use by %s - %s", name, what,
 				HOLDER_TWO_TESTS);
+	}
+	else if (holder_of_related(rdev, what, sizeof(what), on, sizeof(on))) {
+		snprintf(err, err_len, "device %s is in use by %s on %s - %s", name,
+				what, on, HOLDER_TWO_TESTS);
 	}
 	else {
 		snprintf(err, err_len, "device %s is in use (mounted, swap, or held "
@@ -109,17 +117,14 @@ blk_check_loop_backing(const char* name, const struct stat* st, char* err,
 		char mounts[1024];
 		strbuf sb;
 		bool found = false;
-		unsigned maj;
-		unsigned min;
-		char dev_file[PATH_MAX];
-		char num[32];
+		char loop_dir[PATH_MAX];
+		dev_t loop_rdev;
 
 		sb_init(&sb, mounts, sizeof(mounts));
-		snprintf(dev_file, sizeof(dev_file), "/sys/block/%s/dev", e->d_name);
+		snprintf(loop_dir, sizeof(loop_dir), "/sys/block/%s", e->d_name);
 
-		if (read_file(dev_file, num, sizeof(num)) &&
-				sscanf(num, "%u:%u", &maj, &min) == 2) {
-			find_mount_points(makedev(maj, min), &sb, &found);
+		if (dev_number(loop_dir, &loop_rdev)) {
+			find_mount_points(loop_rdev, &sb, &found);
 		}
 
 		if (found) {
@@ -499,6 +504,85 @@ find_mounts(dev_t rdev, strbuf* sb, bool* found)
 	}
 
 	fclose(f);
+}
+
+// A partition can't be claimed while its disk is, nor a disk while one of
+// its partitions is: the program holding the disk (for a partition) or a
+// partition (for a disk), and in on which one.
+static bool
+holder_of_related(dev_t rdev, char* what, size_t what_len, char* on,
+		size_t on_len)
+{
+	char self[PATH_MAX];
+	char disk[PATH_MAX];
+	dev_t cand;
+
+	if (! sysfs_dir(rdev, self, sizeof(self)) ||
+			! disk_dir(rdev, disk, sizeof(disk))) {
+		return false;
+	}
+
+	if (strcmp(self, disk) != 0) {
+		if (! dev_number(disk, &cand) ||
+				holder_of_block(cand, what, what_len) == 0) {
+			return false;
+		}
+
+		snprintf(on, on_len, "/dev/%s", strrchr(disk, '/') + 1);
+		return true;
+	}
+
+	DIR* d = opendir(disk);
+
+	if (d == NULL) {
+		return false;
+	}
+
+	struct dirent* e;
+	bool found = false;
+
+	while (! found && (e = readdir(d)) != NULL) {
+		char part[PATH_MAX + 300];
+		char probe[PATH_MAX + 320];
+		struct stat st;
+
+		snprintf(part, sizeof(part), "%s/%s", disk, e->d_name);
+		snprintf(probe, sizeof(probe), "%s/partition", part);
+
+		if (e->d_name[0] == '.' || stat(probe, &st) != 0 ||
+				! dev_number(part, &cand) ||
+				holder_of_block(cand, what, what_len) == 0) {
+			continue;
+		}
+
+		snprintf(on, on_len, "/dev/%s", e->d_name);
+		found = true;
+	}
+
+	closedir(d);
+
+	return found;
+}
+
+// The device number in a sysfs block directory's "dev" file ("7:3").
+static bool
+dev_number(const char* dir, dev_t* rdev)
+{
+	char path[PATH_MAX + 16];
+	char num[32];
+	unsigned maj;
+	unsigned min;
+
+	snprintf(path, sizeof(path), "%s/dev", dir);
+
+	if (! read_file(path, num, sizeof(num)) ||
+			sscanf(num, "%u:%u", &maj, &min) != 2) {
+		return false;
+	}
+
+	*rdev = makedev(maj, min);
+
+	return true;
 }
 
 // The mount points of rdev and its partitions, "A, B" (no device names).
