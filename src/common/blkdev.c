@@ -15,6 +15,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "holder.h"
 #include "strbuf.h"
 
 //==========================================================
@@ -27,6 +28,12 @@ static bool same_or_part_of(dev_t candidate, dev_t rdev);
 static void find_mounts(dev_t rdev, strbuf* sb, bool* found);
 static void find_swaps(dev_t rdev, strbuf* sb, bool* found);
 static void find_sysfs_holders(dev_t rdev, strbuf* sb, bool* found);
+static bool holder_of_related(dev_t rdev, char* what, size_t what_len,
+		char* on, size_t on_len);
+static bool dev_number(const char* dir, dev_t* rdev);
+static void find_mount_points(dev_t rdev, strbuf* sb, bool* found);
+static bool same_object(const struct stat* a, const struct stat* b);
+static void unescape_octal(char* s);
 static bool read_file(const char* path, char* buf, size_t len);
 static void read_attr(const char* dir, const char* const* names, char* out,
 		size_t len);
@@ -37,47 +44,146 @@ static void tidy(char* s);
 // Public API.
 //
 
-int
-blk_check_not_in_use(const char* path, char* err, size_t err_len)
+void
+blk_describe_busy(const char* name, dev_t rdev, char* err, size_t err_len)
 {
-	struct stat st;
-
-	if (stat(path, &st) != 0) {
-		snprintf(err, err_len, "can't stat device %s: %s (errno %d)", path,
-				strerror(errno), errno);
-		return -1;
-	}
-
-	if (! S_ISBLK(st.st_mode)) {
-		return 0; // only block devices can be claimed
-	}
-
-	int fd = open(path, O_RDONLY | O_EXCL | O_CLOEXEC);
-
-	if (fd >= 0) {
-		close(fd);
-		return 0;
-	}
-
-	if (errno != EBUSY) {
-		snprintf(err, err_len, "can't open device %s: %s (errno %d)", path,
-				strerror(errno), errno);
-		return -1;
-	}
-
 	char what[512];
+	char on[300];
 
-	if (blk_describe_holders(st.st_rdev, what, sizeof(what))) {
+	if (blk_describe_holders(rdev, what, sizeof(what))) {
 		snprintf(err, err_len, "device %s is in use (%s) - refusing to "
-				"write to it", path, what);
+				"write to it", name, what);
+	}
+	else if (holder_of_block(rdev, what, sizeof(what)) != 0) {
+		snprintf(err, err_len, "device %s is in use by %s - %s", name, what,
+				HOLDER_TWO_TESTS);
+	}
+	else if (holder_of_related(rdev, what, sizeof(what), on, sizeof(on))) {
+		snprintf(err, err_len, "device %s is in use by %s on %s - %s", name,
+				what, on, HOLDER_TWO_TESTS);
 	}
 	else {
 		snprintf(err, err_len, "device %s is in use (mounted, swap, or held "
 				"by another program: open O_EXCL gave EBUSY) - refusing to "
-				"write to it", path);
+				"write to it", name);
+	}
+}
+
+int
+blk_check_loop_backing(const char* name, const struct stat* st, char* err,
+		size_t err_len)
+{
+	DIR* d = opendir("/sys/block");
+
+	if (d == NULL) {
+		return 0;
 	}
 
-	return -1;
+	struct dirent* e;
+	int rv = 0;
+
+	while (rv == 0 && (e = readdir(d)) != NULL) {
+		if (strncmp(e->d_name, "loop", 4) != 0) {
+			continue;
+		}
+
+		char path[PATH_MAX];
+		char backing[PATH_MAX];
+
+		snprintf(path, sizeof(path), "/sys/block/%s/loop/backing_file",
+				e->d_name);
+
+		if (! read_file(path, backing, sizeof(backing)) ||
+				backing[0] != '/') {
+			continue; // not attached
+		}
+
+		// A backing file removed since is shown with " (deleted)": the
+		// name may since be another file - stat tells.
+		size_t n = strlen(backing);
+		static const char DELETED[] = " (deleted)";
+
+		if (n > sizeof(DELETED) - 1 &&
+				strcmp(backing + n - (sizeof(DELETED) - 1), DELETED) == 0) {
+			backing[n - (sizeof(DELETED) - 1)] = '\0';
+		}
+
+		struct stat bst;
+
+		if (stat(backing, &bst) != 0 || ! same_object(&bst, st)) {
+			continue;
+		}
+
+		char mounts[1024];
+		strbuf sb;
+		bool found = false;
+		char loop_dir[PATH_MAX];
+		dev_t loop_rdev;
+
+		sb_init(&sb, mounts, sizeof(mounts));
+		snprintf(loop_dir, sizeof(loop_dir), "/sys/block/%s", e->d_name);
+
+		if (dev_number(loop_dir, &loop_rdev)) {
+			find_mount_points(loop_rdev, &sb, &found);
+		}
+
+		if (found) {
+			snprintf(err, err_len, "device %s is the backing %s of loop "
+					"device /dev/%s (mounted on %s) - writing it would "
+					"destroy that file system", name, S_ISBLK(st->st_mode) ?
+					"device" : "file", e->d_name, mounts);
+		}
+		else {
+			snprintf(err, err_len, "device %s is the backing %s of loop "
+					"device /dev/%s (attached, not mounted) - writing it "
+					"would change what the loop device holds; detach it "
+					"first (losetup -d /dev/%s)", name, S_ISBLK(st->st_mode) ?
+					"device" : "file", e->d_name, e->d_name);
+		}
+
+		rv = -1;
+	}
+
+	closedir(d);
+
+	return rv;
+}
+
+int
+blk_check_swap_file(const char* name, const struct stat* st, char* err,
+		size_t err_len)
+{
+	FILE* f = fopen("/proc/swaps", "r");
+
+	if (f == NULL) {
+		return 0;
+	}
+
+	char line[4096];
+	int rv = 0;
+
+	while (rv == 0 && fgets(line, sizeof(line), f) != NULL) {
+		char src[PATH_MAX];
+		struct stat sst;
+
+		if (sscanf(line, "%4095s", src) != 1 || src[0] != '/') {
+			continue;
+		}
+
+		unescape_octal(src);
+
+		if (stat(src, &sst) == 0 && S_ISREG(sst.st_mode) &&
+				same_object(&sst, st)) {
+			snprintf(err, err_len, "device %s is an active swap file (%s in "
+					"/proc/swaps) - refusing to write to it; swapoff it "
+					"first", name, src);
+			rv = -1;
+		}
+	}
+
+	fclose(f);
+
+	return rv;
 }
 
 bool
@@ -398,6 +504,150 @@ find_mounts(dev_t rdev, strbuf* sb, bool* found)
 	}
 
 	fclose(f);
+}
+
+// A partition can't be claimed while its disk is, nor a disk while one of
+// its partitions is: the program holding the disk (for a partition) or a
+// partition (for a disk), and in on which one.
+static bool
+holder_of_related(dev_t rdev, char* what, size_t what_len, char* on,
+		size_t on_len)
+{
+	char self[PATH_MAX];
+	char disk[PATH_MAX];
+	dev_t cand;
+
+	if (! sysfs_dir(rdev, self, sizeof(self)) ||
+			! disk_dir(rdev, disk, sizeof(disk))) {
+		return false;
+	}
+
+	if (strcmp(self, disk) != 0) {
+		if (! dev_number(disk, &cand) ||
+				holder_of_block(cand, what, what_len) == 0) {
+			return false;
+		}
+
+		snprintf(on, on_len, "/dev/%s", strrchr(disk, '/') + 1);
+		return true;
+	}
+
+	DIR* d = opendir(disk);
+
+	if (d == NULL) {
+		return false;
+	}
+
+	struct dirent* e;
+	bool found = false;
+
+	while (! found && (e = readdir(d)) != NULL) {
+		char part[PATH_MAX + 300];
+		char probe[PATH_MAX + 320];
+		struct stat st;
+
+		snprintf(part, sizeof(part), "%s/%s", disk, e->d_name);
+		snprintf(probe, sizeof(probe), "%s/partition", part);
+
+		if (e->d_name[0] == '.' || stat(probe, &st) != 0 ||
+				! dev_number(part, &cand) ||
+				holder_of_block(cand, what, what_len) == 0) {
+			continue;
+		}
+
+		snprintf(on, on_len, "/dev/%s", e->d_name);
+		found = true;
+	}
+
+	closedir(d);
+
+	return found;
+}
+
+// The device number in a sysfs block directory's "dev" file ("7:3").
+static bool
+dev_number(const char* dir, dev_t* rdev)
+{
+	char path[PATH_MAX + 16];
+	char num[32];
+	unsigned maj;
+	unsigned min;
+
+	snprintf(path, sizeof(path), "%s/dev", dir);
+
+	if (! read_file(path, num, sizeof(num)) ||
+			sscanf(num, "%u:%u", &maj, &min) != 2) {
+		return false;
+	}
+
+	*rdev = makedev(maj, min);
+
+	return true;
+}
+
+// The mount points of rdev and its partitions, "A, B" (no device names).
+static void
+find_mount_points(dev_t rdev, strbuf* sb, bool* found)
+{
+	FILE* f = fopen("/proc/self/mounts", "r");
+
+	if (f == NULL) {
+		return;
+	}
+
+	char line[4096];
+
+	while (fgets(line, sizeof(line), f) != NULL) {
+		char src[PATH_MAX];
+		char dst[PATH_MAX];
+		struct stat st;
+
+		if (sscanf(line, "%4095s %4095s", src, dst) != 2 || src[0] != '/' ||
+				stat(src, &st) != 0 || ! S_ISBLK(st.st_mode) ||
+				! same_or_part_of(st.st_rdev, rdev)) {
+			continue;
+		}
+
+		unescape_octal(dst);
+		sb_printf(sb, "%s%s", *found ? ", " : "", dst);
+		*found = true;
+	}
+
+	fclose(f);
+}
+
+// Two fstat/stat results are the same drive: the same block device, or
+// the same file.
+static bool
+same_object(const struct stat* a, const struct stat* b)
+{
+	if (S_ISBLK(a->st_mode) || S_ISBLK(b->st_mode)) {
+		return S_ISBLK(a->st_mode) && S_ISBLK(b->st_mode) &&
+				a->st_rdev == b->st_rdev;
+	}
+
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+// /proc/swaps and /proc/self/mounts write a space, tab, newline and
+// backslash in a name as \ooo.
+static void
+unescape_octal(char* s)
+{
+	char* w = s;
+
+	for (const char* r = s; *r != '\0'; ) {
+		if (r[0] == '\\' && r[1] >= '0' && r[1] <= '3' && r[2] >= '0' &&
+				r[2] <= '7' && r[3] >= '0' && r[3] <= '7') {
+			*w++ = (char)((r[1] - '0') * 64 + (r[2] - '0') * 8 + (r[3] - '0'));
+			r += 4;
+		}
+		else {
+			*w++ = *r++;
+		}
+	}
+
+	*w = '\0';
 }
 
 static void

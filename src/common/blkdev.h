@@ -1,21 +1,33 @@
 /*
  * blkdev.h - what the kernel knows about a block device: whether it is in
- * use (mounted, swap, held by md/LVM/dm), its sysfs directory and its I/O
- * scheduler.
+ * use (mounted, swap, held by md/LVM/dm, by another program, or behind a
+ * loop device), its sysfs directory and its I/O scheduler.
  */
 #pragma once
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
-// Safety probe, before any write: open the device once with O_EXCL and
-// close it again. The kernel answers EBUSY when the device (or, for a
-// whole disk, one of its partitions) is mounted, is swap, or is held by
-// md/LVM/dm. Returns 0 if free; -1 with a message in err naming the device
-// and, where it can be found, what holds it. The claim is not kept, so two
-// act instances may still share a drive.
-int blk_check_not_in_use(const char* path, char* err, size_t err_len);
+// The message for a block device whose O_EXCL open gave EBUSY, naming the
+// device and what holds it: a mount, swap or md/LVM/dm (sysfs holders)
+// where one is found, else the programs that have it open (holder.h).
+void blk_describe_busy(const char* name, dev_t rdev, char* err,
+		size_t err_len);
+
+// Whether the device (st: its fstat, a regular file or a block device) is
+// what a loop device reads and writes (/sys/block/loop*/loop/backing_file):
+// the loop driver does not claim it, so the kernel calls it free. Returns
+// 0 if no loop device uses it; -1 with a message naming the loop device and
+// where it is mounted.
+int blk_check_loop_backing(const char* name, const struct stat* st,
+		char* err, size_t err_len);
+
+// Whether the regular file st is an active swap file (/proc/swaps).
+// Returns 0 if not; -1 with a message.
+int blk_check_swap_file(const char* name, const struct stat* st, char* err,
+		size_t err_len);
 
 // Describe what holds the device rdev (mount points, swap, holders) into
 // out; returns false if nothing was found.

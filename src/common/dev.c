@@ -12,12 +12,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "blkdev.h"
 #include "guard.h"
+#include "holder.h"
 #include "log.h"
 
 //==========================================================
@@ -32,10 +35,24 @@
 // Forward declarations.
 //
 
-static int open_block(dev* d, const char* name, const dev_opts* o, char* err,
+static int check_name(dev* d, const char* name, const dev_opts* o,
+		struct stat* pre, char* err, size_t len);
+static int open_once(dev* d, const char* name, const dev_opts* o,
+		const struct stat* pre, const dev* prev, uint32_t n_prev, bool excl,
+		char* err, size_t len);
+static int check_fd(dev* d, const dev_opts* o, struct stat* st, char* err,
 		size_t len);
-static int open_file(dev* d, const char* name, const dev_opts* o, char* err,
+static int check_block(dev* d, char* err, size_t len);
+static const dev* same_drive(const struct stat* st, const dev* prev,
+		uint32_t n_prev);
+static void same_drive_msg(const dev* d, const dev* other, char* err,
 		size_t len);
+static int check_parent_held(dev* d, const dev_held* held, char* err,
+		size_t len);
+static int lock_file(dev* d, char* err, size_t len);
+static int create_file(dev* d, const dev_opts* o, const dev* prev,
+		uint32_t n_prev, char* err, size_t len);
+static int size_file(dev* d, const dev_opts* o, char* err, size_t len);
 static int probe_min_io(dev* d, char* err, size_t len);
 static void set_scheduler(dev* d);
 static const char* size_item(const dev_opts* o);
@@ -47,76 +64,82 @@ static bool in_dev_tree(const char* name);
 //
 
 int
-dev_check(const char* name, const dev_opts* o, char* err, size_t len)
+dev_claim(dev* d, const char* name, const dev_opts* o, const dev* prev,
+		uint32_t n_prev, const dev_held* held, char* err, size_t len)
 {
-	struct stat st;
+	struct stat pre;
 
-	if (stat(name, &st) != 0) {
-		int e = errno;
-
-		if (e == ENOENT && in_dev_tree(name)) {
-			snprintf(err, len, "device %s does not exist - check the name "
-					"(act never creates a file under /dev)", name);
-			return -1;
-		}
-
-		if (e == ENOENT && o->file_size != 0) {
-			return check_creatable(name, err, len);
-		}
-
-		snprintf(err, len, "can't use device %s: %s (errno %d)%s%s%s", name,
-				strerror(e), e, e == ENOENT ? " - check the name, or set " : "",
-				e == ENOENT ? size_item(o) : "", e == ENOENT ?
-				" to create it as a file-backed device" : "");
-		return -1;
-	}
-
-	if (S_ISBLK(st.st_mode)) {
-		if (o->file_size != 0) {
-			snprintf(err, len, "device %s is a block device but %s is set "
-					"(it applies to files only)", name, size_item(o));
-			return -1;
-		}
-
-		return blk_check_not_in_use(name, err, len);
-	}
-
-	if (! S_ISREG(st.st_mode)) {
-		snprintf(err, len, "device %s is neither a block device nor a "
-				"regular file", name);
-		return -1;
-	}
-
-	if (o->file_size == 0 && st.st_size == 0) {
-		snprintf(err, len, "device file %s is empty - set %s to size it",
-				name, size_item(o));
-		return -1;
-	}
-
-	if ((st.st_mode & 0222) == 0) {
-		snprintf(err, len, "device file %s is read-only (mode %04o) - the "
-				"test writes to it", name, (unsigned)(st.st_mode & 07777));
-		return -1;
-	}
-
-	return 0;
-}
-
-int
-dev_open(dev* d, const char* name, const dev_opts* o, char* err, size_t len)
-{
 	memset(d, 0, sizeof(*d));
 	d->fd = -1;
 	snprintf(d->name, sizeof(d->name), "%s", name);
 
-	if (dev_check(name, o, err, len) != 0) {
+	if (check_name(d, name, o, &pre, err, len) != 0) {
 		return -1;
 	}
 
+	if (d->to_create) {
+		return 0;
+	}
+
+	bool parent = held != NULL && held->n != 0;
 	struct stat st;
-	bool is_block = stat(name, &st) == 0 && S_ISBLK(st.st_mode);
-	int rv = is_block ? open_block(d, name, o, err, len) :
-			open_file(d, name, o, err, len);
+	int rv = open_once(d, name, o, &pre, prev, n_prev, ! parent, err, len);
+
+	if (rv == 0) {
+		rv = check_fd(d, o, &st, err, len);
+	}
+
+	if (rv == 0) {
+		const dev* other = same_drive(&st, prev, n_prev);
+
+		if (other != NULL) {
+			same_drive_msg(d, other, err, len);
+			rv = -1;
+		}
+	}
+
+	if (rv == 0) {
+		rv = blk_check_loop_backing(name, &st, err, len);
+	}
+
+	if (rv == 0 && ! d->is_block) {
+		rv = blk_check_swap_file(name, &st, err, len);
+	}
+
+	if (rv == 0 && parent) {
+		rv = check_parent_held(d, held, err, len);
+	}
+
+	if (rv == 0 && ! d->is_block && ! d->parent_held) {
+		rv = lock_file(d, err, len);
+	}
+
+	if (rv != 0) {
+		dev_close(d);
+	}
+
+	return rv;
+}
+
+int
+dev_open(dev* d, const dev_opts* o, const dev* prev, uint32_t n_prev,
+		char* err, size_t len)
+{
+	int rv = 0;
+
+	if (d->to_create) {
+		rv = create_file(d, o, prev, n_prev, err, len);
+	}
+
+	if (rv == 0 && ! d->is_block) {
+		rv = size_file(d, o, err, len);
+	}
+
+	if (rv == 0 && d->buffered) {
+		log_warn("the file system of %s refuses O_DIRECT - using buffered "
+				"I/O: latencies will include the page cache and do not "
+				"measure the drive", d->name);
+	}
 
 	if (rv == 0) {
 		rv = probe_min_io(d, err, len);
@@ -180,7 +203,11 @@ dev_undo(dev* d)
 	dev_restore_scheduler(d);
 
 	if (d->fd >= 0 && ! d->is_block) {
-		if (d->created) {
+		struct stat now;
+
+		// Only the file we created: not one put there under its name since.
+		if (d->created && stat(d->name, &now) == 0 &&
+				now.st_dev == d->st_dev && now.st_ino == d->st_ino) {
 			unlink(d->name);
 		}
 		else if (d->orig_size < d->size && d->shrink_to == 0) {
@@ -221,87 +248,346 @@ dev_alloc_buf(size_t size)
 // Local helpers.
 //
 
+// Checks on the name before anything is opened (a stat: a missing name,
+// a name to be created, a type that is neither block device nor file - never
+// opened, so a character device or FIFO is not touched).
 static int
-open_block(dev* d, const char* name, const dev_opts* o, char* err, size_t len)
+check_name(dev* d, const char* name, const dev_opts* o, struct stat* pre,
+		char* err, size_t len)
 {
-	int flags = O_RDWR | O_DIRECT | O_CLOEXEC | (o->dsync ? O_DSYNC : 0);
+	if (stat(name, pre) != 0) {
+		int e = errno;
 
-	d->is_block = true;
-	d->fd = open(name, flags);
+		if (e == ENOENT && in_dev_tree(name)) {
+			snprintf(err, len, "device %s does not exist - check the name "
+					"(act never creates a file under /dev)", name);
+			return -1;
+		}
 
-	if (d->fd < 0) {
-		snprintf(err, len, "can't open device %s: %s (errno %d)", name,
-				strerror(errno), errno);
+		if (e == ENOENT && o->file_size != 0) {
+			d->to_create = true;
+			return check_creatable(name, err, len);
+		}
+
+		snprintf(err, len, "can't use device %s: %s (errno %d)%s%s%s", name,
+				strerror(e), e, e == ENOENT ? " - check the name, or set " : "",
+				e == ENOENT ? size_item(o) : "", e == ENOENT ?
+				" to create it as a file-backed device" : "");
 		return -1;
 	}
 
-	int ro = 0;
-
-	if (ioctl(d->fd, BLKROGET, &ro) == 0 && ro != 0) {
-		snprintf(err, len, "device %s is read-only - the test writes to it",
-				name);
+	if (S_ISBLK(pre->st_mode) && o->file_size != 0) {
+		snprintf(err, len, "device %s is a block device but %s is set (it "
+				"applies to files only)", name, size_item(o));
 		return -1;
 	}
 
-	if (ioctl(d->fd, BLKGETSIZE64, &d->size) != 0) {
-		snprintf(err, len, "can't get the size of device %s: ioctl "
-				"BLKGETSIZE64: %s (errno %d)", name, strerror(errno), errno);
+	if (! S_ISBLK(pre->st_mode) && ! S_ISREG(pre->st_mode)) {
+		snprintf(err, len, "device %s is neither a block device nor a "
+				"regular file", name);
 		return -1;
 	}
-
-	if (d->size == 0) {
-		snprintf(err, len, "device %s has size 0", name);
-		return -1;
-	}
-
-	d->sched_want = o->scheduler;
 
 	return 0;
 }
 
+// The one open of an existing name. O_EXCL (excl) claims a block device
+// (Linux ignores it for an existing file without O_CREAT). A file system
+// that refuses O_DIRECT (EINVAL, before any descriptor exists) gets a
+// buffered open.
 static int
-open_file(dev* d, const char* name, const dev_opts* o, char* err, size_t len)
+open_once(dev* d, const char* name, const dev_opts* o, const struct stat* pre,
+		const dev* prev, uint32_t n_prev, bool excl, char* err, size_t len)
 {
-	struct stat st;
-	bool existed = stat(name, &st) == 0;
 	int flags = O_RDWR | O_CLOEXEC | (o->dsync ? O_DSYNC : 0) |
-			(existed ? 0 : O_CREAT | O_EXCL);
+			(excl ? O_EXCL : 0);
 
-	d->fd = open(name, flags | O_DIRECT, 0644);
+	d->fd = open(name, flags | O_DIRECT);
 
-	if (d->fd < 0 && errno == EINVAL) {
-		d->fd = open(name, flags, 0644);
-
-		if (d->fd >= 0) {
-			d->buffered = true;
-			log_warn("the file system of %s refuses O_DIRECT - using "
-					"buffered I/O: latencies will include the page cache and "
-					"do not measure the drive", name);
-		}
+	if (d->fd < 0 && errno == EINVAL && S_ISREG(pre->st_mode)) {
+		d->fd = open(name, flags);
+		d->buffered = d->fd >= 0;
 	}
 
-	if (d->fd < 0) {
-		snprintf(err, len, "can't open device file %s: %s (errno %d)", name,
+	if (d->fd >= 0) {
+		return 0;
+	}
+
+	int e = errno;
+
+	if (e == EBUSY && S_ISBLK(pre->st_mode)) {
+		// Claimed: by this run under another name, or by someone else.
+		const dev* other = same_drive(pre, prev, n_prev);
+
+		d->is_block = true;
+		d->rdev = pre->st_rdev;
+
+		if (other != NULL) {
+			same_drive_msg(d, other, err, len);
+		}
+		else {
+			blk_describe_busy(name, pre->st_rdev, err, len);
+		}
+
+		return -1;
+	}
+
+	if ((e == EACCES || e == EPERM) && S_ISREG(pre->st_mode) &&
+			(pre->st_mode & 0222) == 0) {
+		snprintf(err, len, "device file %s is read-only (mode %04o) - the "
+				"test writes to it", name, (unsigned)(pre->st_mode & 07777));
+		return -1;
+	}
+
+	snprintf(err, len, "can't open %s %s: %s (errno %d)",
+			S_ISBLK(pre->st_mode) ? "device" : "device file", name,
+			strerror(e), e);
+
+	return -1;
+}
+
+// Every check on the descriptor itself: what was opened is what counts,
+// whatever the name points to now.
+static int
+check_fd(dev* d, const dev_opts* o, struct stat* stp, char* err, size_t len)
+{
+	struct stat st;
+
+	if (fstat(d->fd, &st) != 0) {
+		snprintf(err, len, "can't stat device %s: %s (errno %d)", d->name,
 				strerror(errno), errno);
 		return -1;
 	}
 
-	d->created = ! existed;
+	*stp = st;
+	d->st_dev = st.st_dev;
+	d->st_ino = st.st_ino;
+	d->rdev = st.st_rdev;
 
-	if (fstat(d->fd, &st) != 0) {
-		snprintf(err, len, "can't stat device file %s: %s (errno %d)", name,
-				strerror(errno), errno);
+	if (S_ISBLK(st.st_mode)) {
+		d->is_block = true;
+
+		if (o->file_size != 0) {
+			snprintf(err, len, "device %s is a block device but %s is set "
+					"(it applies to files only)", d->name, size_item(o));
+			return -1;
+		}
+
+		d->sched_want = o->scheduler;
+
+		return check_block(d, err, len);
+	}
+
+	if (! S_ISREG(st.st_mode)) {
+		snprintf(err, len, "device %s is neither a block device nor a "
+				"regular file", d->name);
+		return -1;
+	}
+
+	if ((st.st_mode & 0222) == 0) {
+		snprintf(err, len, "device file %s is read-only (mode %04o) - the "
+				"test writes to it", d->name, (unsigned)(st.st_mode & 07777));
+		return -1;
+	}
+
+	if (o->file_size == 0 && st.st_size == 0) {
+		snprintf(err, len, "device file %s is empty - set %s to size it",
+				d->name, size_item(o));
 		return -1;
 	}
 
 	d->orig_size = (uint64_t)st.st_size;
 	d->size = d->orig_size;
 
+	return 0;
+}
+
+static int
+check_block(dev* d, char* err, size_t len)
+{
+	int ro = 0;
+
+	if (ioctl(d->fd, BLKROGET, &ro) == 0 && ro != 0) {
+		snprintf(err, len, "device %s is read-only - the test writes to it",
+				d->name);
+		return -1;
+	}
+
+	if (ioctl(d->fd, BLKGETSIZE64, &d->size) != 0) {
+		snprintf(err, len, "can't get the size of device %s: ioctl "
+				"BLKGETSIZE64: %s (errno %d)", d->name, strerror(errno),
+				errno);
+		return -1;
+	}
+
+	if (d->size == 0) {
+		snprintf(err, len, "device %s has size 0", d->name);
+		return -1;
+	}
+
+	return 0;
+}
+
+// The device before this one that is the same drive as st: the same block
+// device (by number, whatever its name), or the same file (device and
+// inode: a hard link, a symlink, another path).
+static const dev*
+same_drive(const struct stat* st, const dev* prev, uint32_t n_prev)
+{
+	for (uint32_t i = 0; i < n_prev; i++) {
+		const dev* p = &prev[i];
+
+		if (p->fd < 0) {
+			continue;
+		}
+
+		if (S_ISBLK(st->st_mode) ? p->is_block && p->rdev == st->st_rdev :
+				! p->is_block && p->st_dev == st->st_dev &&
+				p->st_ino == st->st_ino) {
+			return p;
+		}
+	}
+
+	return NULL;
+}
+
+static void
+same_drive_msg(const dev* d, const dev* other, char* err, size_t len)
+{
+	if (other->is_block) {
+		snprintf(err, len, "devices %s and %s are the same drive (device "
+				"%u:%u) - name each drive once", other->name, d->name,
+				major(other->rdev), minor(other->rdev));
+	}
+	else {
+		snprintf(err, len, "devices %s and %s are the same file (inode %lu "
+				"on device %u:%u) - name each drive once", other->name,
+				d->name, (unsigned long)other->st_ino, major(other->st_dev),
+				minor(other->st_dev));
+	}
+}
+
+// A parent holds devices (ACT_HELD_FDS): one of them is not claimed
+// again; a block device that is none of them is refused (it was opened
+// without O_EXCL, so nothing claims it); a file is flock()ed as usual.
+static int
+check_parent_held(dev* d, const dev_held* held, char* err, size_t len)
+{
+	for (uint32_t i = 0; i < held->n; i++) {
+		const struct stat* h = &held->st[i];
+
+		if (d->is_block ? S_ISBLK(h->st_mode) && h->st_rdev == d->rdev :
+				S_ISREG(h->st_mode) && h->st_dev == d->st_dev &&
+				h->st_ino == d->st_ino) {
+			d->parent_held = true;
+			return 0;
+		}
+	}
+
+	if (d->is_block) {
+		snprintf(err, len, "device %s is not one of the devices held by the "
+				"parent (%s=%s)", d->name, HOLDER_ENV, held->value);
+		return -1;
+	}
+
+	return 0;
+}
+
+// Hold a file for the run: flock(LOCK_EX) on the one descriptor - another
+// act (or act_certify) on it is refused, whatever name it uses.
+static int
+lock_file(dev* d, char* err, size_t len)
+{
+	if (flock(d->fd, LOCK_EX | LOCK_NB) == 0) {
+		return 0;
+	}
+
+	int e = errno;
+
+	if (e != EWOULDBLOCK) {
+		snprintf(err, len, "can't lock device file %s: flock: %s (errno %d)",
+				d->name, strerror(e), e);
+		return -1;
+	}
+
+	char who[512];
+
+	if (holder_of_file(d->st_dev, d->st_ino, who, sizeof(who)) != 0) {
+		snprintf(err, len, "device %s is in use by %s - %s", d->name, who,
+				HOLDER_TWO_TESTS);
+	}
+	else {
+		snprintf(err, len, "device %s is in use (another program holds an "
+				"flock on it: %s, errno %d) - %s", d->name, strerror(e), e,
+				HOLDER_TWO_TESTS);
+	}
+
+	return -1;
+}
+
+// A file-backed device that did not exist, once every device passed its
+// checks: create it and hold it.
+static int
+create_file(dev* d, const dev_opts* o, const dev* prev, uint32_t n_prev,
+		char* err, size_t len)
+{
+	int flags = O_RDWR | O_CLOEXEC | O_CREAT | O_EXCL |
+			(o->dsync ? O_DSYNC : 0);
+
+	d->fd = open(d->name, flags | O_DIRECT, 0644);
+
+	if (d->fd < 0 && errno == EINVAL) {
+		d->fd = open(d->name, flags, 0644);
+		d->buffered = d->fd >= 0;
+	}
+
+	if (d->fd < 0) {
+		int e = errno;
+		struct stat st;
+		const dev* other = NULL;
+
+		// Created a moment ago under another name of the same file?
+		if (e == EEXIST && stat(d->name, &st) == 0) {
+			other = same_drive(&st, prev, n_prev);
+		}
+
+		if (other != NULL) {
+			same_drive_msg(d, other, err, len);
+		}
+		else {
+			snprintf(err, len, "can't create device file %s: %s (errno %d)",
+					d->name, strerror(e), e);
+		}
+
+		return -1;
+	}
+
+	d->created = true;
+	d->to_create = false;
+
+	struct stat st;
+
+	if (fstat(d->fd, &st) != 0) {
+		snprintf(err, len, "can't stat device file %s: %s (errno %d)",
+				d->name, strerror(errno), errno);
+		return -1;
+	}
+
+	d->st_dev = st.st_dev;
+	d->st_ino = st.st_ino;
+
+	return lock_file(d, err, len);
+}
+
+// Grow a file to file_size now (undone by dev_undo); a shrink waits for
+// dev_commit.
+static int
+size_file(dev* d, const dev_opts* o, char* err, size_t len)
+{
 	if (o->file_size > d->orig_size) {
-		// Growing is undone by dev_undo; shrinking waits for dev_commit.
 		if (ftruncate(d->fd, (off_t)o->file_size) != 0) {
 			snprintf(err, len, "can't size device file %s to %" PRIu64
-					" bytes: %s (errno %d)", name, o->file_size,
+					" bytes: %s (errno %d)", d->name, o->file_size,
 					strerror(errno), errno);
 			return -1;
 		}
@@ -315,7 +601,7 @@ open_file(dev* d, const char* name, const dev_opts* o, char* err, size_t len)
 
 	if (d->size == 0) {
 		snprintf(err, len, "device file %s is empty - set %s to size it",
-				name, size_item(o));
+				d->name, size_item(o));
 		return -1;
 	}
 

@@ -5,15 +5,23 @@
  * unless disabled). Regular files - or any name when a file size is given -
  * are file-backed devices: created and sized if asked, opened O_DIRECT where
  * the file system allows it and buffered (loudly) where it does not.
+ *
+ * Each device is opened once, every check is made on that descriptor, and
+ * the device is held for the whole run: a block device is opened O_EXCL, a
+ * file is flock()ed (LOCK_EX). A second act program on the same drive - by
+ * whatever name - is refused at setup, naming the holder (holder.h). A
+ * parent may hold the devices instead (dev_held, ACT_HELD_FDS).
  */
 #pragma once
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "cfg.h"
+#include "holder.h"
 
 typedef struct dev_opts_s {
 	uint64_t file_size;     // bytes; 0 = use the file's current size
@@ -22,10 +30,23 @@ typedef struct dev_opts_s {
 	const char* size_item;  // what sets file_size, for messages
 } dev_opts;
 
+// The devices a parent holds for this run (ACT_HELD_FDS, holder.h): the
+// fstat of each descriptor it passed down. n == 0: no parent holds any.
+typedef struct dev_held_s {
+	const char* value;      // ACT_HELD_FDS as given, for messages
+	uint32_t n;
+	struct stat st[HOLDER_MAX_FDS];
+} dev_held;
+
 typedef struct dev_s {
 	char name[CFG_MAX_NAME];
 	int fd;
 	bool is_block;
+	bool to_create;         // did not exist: dev_open creates the file
+	bool parent_held;       // one of the parent's (dev_held): no own claim
+	dev_t st_dev;           // identity, from fstat of fd: a file's
+	ino_t st_ino;           //   device and inode,
+	dev_t rdev;             //   a block device's number
 	bool buffered;          // the file system refused O_DIRECT
 	uint64_t size;          // bytes
 	uint32_t min_io;        // smallest O_DIRECT read size that works
@@ -41,16 +62,24 @@ typedef struct dev_s {
 	char sched_old[32];     // its scheduler before ("" = nothing to restore)
 } dev;
 
-// Checks that write nothing: the name exists (or will be created as a
-// file), is a block device or regular file, and is not in use. Returns 0 or
-// -1 with a message in err.
-int dev_check(const char* name, const dev_opts* o, char* err, size_t len);
+// First step of setup, writing nothing: open the name once (O_RDWR,
+// O_DIRECT, O_DSYNC if asked; O_EXCL unless a parent holds devices),
+// check it on that descriptor (type, read-only, size, the same drive as
+// one of the n_prev devices already claimed, behind a loop device, an
+// active swap file) and hold it (a file: flock) - unless it is one of
+// held's. A name that does not exist and is to be created (o->file_size)
+// is checked for creatability only (to_create). Returns 0, or -1 with a
+// message in err (nothing held any more).
+int dev_claim(dev* d, const char* name, const dev_opts* o, const dev* prev,
+		uint32_t n_prev, const dev_held* held, char* err, size_t len);
 
-// Open (creating or growing a file to o->file_size), size and probe. A file
-// that must shrink keeps its data until dev_commit. On failure returns -1
-// with a message in err, having undone what it did.
-int dev_open(dev* d, const char* name, const dev_opts* o, char* err,
-		size_t len);
+// Second step, once every device is claimed: create a file to be created
+// (and hold it), grow a file to o->file_size, probe the minimum I/O size.
+// A file that must shrink keeps its data until dev_commit. prev/n_prev:
+// the devices before this one, to tell a name given twice. On failure
+// returns -1 with a message in err, having undone what it did.
+int dev_open(dev* d, const dev_opts* o, const dev* prev, uint32_t n_prev,
+		char* err, size_t len);
 
 // Setup succeeded: apply a pending shrink, then set scheduler-mode (block
 // devices; a change is announced on stderr, a failure is a warning).
@@ -62,9 +91,10 @@ int dev_commit(dev* d, char* err, size_t len);
 void dev_restore_scheduler(dev* d);
 
 // Setup failed: remove a file we created, or shrink back one we grew; then
-// close.
+// close (which ends the hold).
 void dev_undo(dev* d);
 
+// Close the device: its descriptor, and with it the hold.
 void dev_close(dev* d);
 
 // Allocate size bytes aligned for O_DIRECT (4096). NULL on failure.

@@ -4,12 +4,16 @@
 
 #include "devset.h"
 
+#include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 
 #include "blkdev.h"
+#include "holder.h"
 #include "log.h"
 
 //==========================================================
@@ -22,6 +26,7 @@
 // Forward declarations.
 //
 
+static int parent_held(dev_held* held, char* err, size_t len);
 static void undo_first(devset* s, uint32_t n);
 
 //==========================================================
@@ -37,28 +42,50 @@ devset_open(devset* s, const char* const* names, uint32_t n,
 	s->devs = NULL;
 	s->n = 0;
 
-	for (uint32_t i = 0; i < n; i++) {
-		if (dev_check(names[i], o, err, sizeof(err)) != 0) {
-			log_error("%s", err);
-			return -1;
-		}
+	dev_held* held = calloc(1, sizeof(dev_held));
+
+	if (held == NULL) {
+		log_error("out of memory for %" PRIu32 " devices", n);
+		return -1;
+	}
+
+	if (parent_held(held, err, sizeof(err)) != 0) {
+		log_error("%s", err);
+		free(held);
+		return -1;
 	}
 
 	s->devs = calloc(n == 0 ? 1 : n, sizeof(dev));
 
 	if (s->devs == NULL) {
 		log_error("out of memory for %" PRIu32 " devices", n);
+		free(held);
 		return -1;
 	}
 
-	// s->n counts the device being opened too: a hung setup I/O is undone
-	// from the setup guard's thread (guard.h) with devset_undo.
+	// Open, check and hold every device; nothing is written, created or
+	// resized before all have passed.
 	for (uint32_t i = 0; i < n; i++) {
-		s->n = i + 1;
-
-		if (dev_open(&s->devs[i], names[i], o, err, sizeof(err)) != 0) {
+		if (dev_claim(&s->devs[i], names[i], o, s->devs, i, held, err,
+				sizeof(err)) != 0) {
 			log_error("%s", err);
+			free(held);
 			undo_first(s, i);
+			return -1;
+		}
+	}
+
+	free(held);
+
+	// s->n counts every device from here: a hung setup I/O (the probe in
+	// dev_open) is undone from the setup guard's thread (guard.h) with
+	// devset_undo.
+	s->n = n;
+
+	for (uint32_t i = 0; i < n; i++) {
+		if (dev_open(&s->devs[i], o, s->devs, i, err, sizeof(err)) != 0) {
+			log_error("%s", err);
+			undo_first(s, n);
 			return -1;
 		}
 	}
@@ -140,6 +167,49 @@ devset_close(devset* s)
 //==========================================================
 // Local helpers.
 //
+
+// ACT_HELD_FDS (holder.h): the descriptors of the devices a parent holds
+// for us, each fstat()ed. Unset or empty: none (held->n = 0).
+static int
+parent_held(dev_held* held, char* err, size_t len)
+{
+	const char* value = getenv(HOLDER_ENV);
+
+	held->n = 0;
+	held->value = value;
+
+	if (value == NULL || value[0] == '\0') {
+		return 0;
+	}
+
+	int fds[HOLDER_MAX_FDS];
+	uint32_t n;
+
+	if (holder_parse_fds(value, fds, HOLDER_MAX_FDS, &n, err, len) != 0) {
+		return -1;
+	}
+
+	for (uint32_t i = 0; i < n; i++) {
+		struct stat* st = &held->st[i];
+
+		if (fstat(fds[i], st) != 0) {
+			snprintf(err, len, "%s=%s: descriptor %d is not open: %s (errno "
+					"%d) - the parent must pass the descriptors it lists",
+					HOLDER_ENV, value, fds[i], strerror(errno), errno);
+			return -1;
+		}
+
+		if (! S_ISBLK(st->st_mode) && ! S_ISREG(st->st_mode)) {
+			snprintf(err, len, "%s=%s: descriptor %d is neither a block "
+					"device nor a regular file", HOLDER_ENV, value, fds[i]);
+			return -1;
+		}
+	}
+
+	held->n = n;
+
+	return 0;
+}
 
 static void
 undo_first(devset* s, uint32_t n)

@@ -1,9 +1,9 @@
 /*
  * devset.h - the devices of one run, opened together in one array.
  *
- * Setup never destroys: every device is checked (nothing written) before
- * any is opened; a file that was created or grown is undone if setup fails
- * later; a file that must shrink keeps its data until every device passed
+ * Setup never destroys: every device is opened once, checked and held
+ * (dev_claim: nothing written) before any file is created or grown; a file
+ * that was created or grown is undone if setup fails later; a file that must shrink keeps its data until every device passed
  * its checks (devset_commit). act_storage, act_index and act_prep all set
  * up their devices through here.
  */
@@ -19,8 +19,11 @@ typedef struct devset_s {
 	uint32_t n;
 } devset;
 
-// Check every name, then open them all into s->devs. Returns 0, or -1
-// having printed the ERROR line and undone the devices opened so far.
+// Claim every name (dev_claim: open once, check, hold - a parent's devices
+// listed in ACT_HELD_FDS are not claimed again), then create, size and
+// probe them (dev_open) into s->devs. The holds last until devset_close.
+// Returns 0, or -1 having printed the ERROR line and undone the devices
+// opened so far.
 int devset_open(devset* s, const char* const* names, uint32_t n,
 		const dev_opts* o);
 

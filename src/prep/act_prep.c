@@ -11,7 +11,9 @@
  *
  * A tail smaller than a chunk is written with an O_DIRECT write of its
  * aligned part, and the last bytes that are not a multiple of the minimum
- * I/O size (files only) with a buffered write.
+ * I/O size (files only) with a buffered write - on the same descriptor,
+ * O_DIRECT turned off for it with fcntl(F_SETFL): the device is opened
+ * once and held (flock) for the whole run, never opened again by name.
  */
 
 #include <errno.h>
@@ -573,11 +575,16 @@ write_tail(prep_dev* p, phase ph, uint8_t* buf)
 	}
 
 	if (rest != 0) {
-		int fd = open(p->d->name, O_WRONLY | O_CLOEXEC);
+		// The descriptor that holds the device, without O_DIRECT for this
+		// one write (the writer threads are done): never a second open of
+		// the name, which may by now be another file.
+		int fd = p->d->fd;
+		int flags = fcntl(fd, F_GETFL);
 
-		if (fd < 0) {
-			log_error("can't open %s for its last %" PRIu64 " bytes: %s "
-					"(errno %d)", p->d->name, rest, strerror(errno), errno);
+		if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_DIRECT) != 0) {
+			log_error("can't turn off O_DIRECT on %s for its last %" PRIu64
+					" bytes: fcntl: %s (errno %d)", p->d->name, rest,
+					strerror(errno), errno);
 			return -1;
 		}
 
@@ -587,7 +594,9 @@ write_tail(prep_dev* p, phase ph, uint8_t* buf)
 			err = errno;
 		}
 
-		close(fd);
+		if (fcntl(fd, F_SETFL, flags) != 0 && err == 0) {
+			err = errno;
+		}
 
 		if (err != 0) {
 			io_failed(p->d->name, "write", off + direct, (size_t)rest, err,
