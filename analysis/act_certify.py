@@ -607,42 +607,176 @@ def mount_users(dev):
     return found
 
 
-def check_devices(devices):
-    """Every device exists and is a block device or a regular file; every
-    block device opens O_RDONLY|O_EXCL (EBUSY: mounted, swap or held by
-    md/LVM/dm) - nothing is written."""
-    for dev in devices:
+class _Held:
+    """The devices this campaign holds: {device name: descriptor}, kept
+    open from the checks to the end of the campaign (between steps too)
+    and passed to every program it runs (ACT_HELD_FDS, docs/beyond.md)."""
+    fds = {}
+
+
+def _proc_name(pid):
+    """A process's program, for messages: its comm, or for an interpreter
+    the script it runs (act_certify.py is a Python script)."""
+    try:
+        with open("/proc/%d/comm" % pid) as f:
+            comm = f.read().strip()
+    except OSError:
+        return "pid %d" % pid
+    if re.match(r"^(python[0-9.]*|perl|ruby|sh|bash|dash)$", comm):
         try:
-            st = os.stat(dev)
-        except FileNotFoundError:
-            raise UserError("device %s does not exist - check the name (a "
-                            "file-backed trial device must be created "
-                            "first, e.g. act_prep --size 1G FILE)" % dev,
-                            EXIT_SETUP) from None
-        except OSError as e:
-            raise UserError("can't use device %s: %s" % (dev, e.strerror),
-                            EXIT_SETUP) from None
-        if stat.S_ISBLK(st.st_mode):
+            with open("/proc/%d/cmdline" % pid, "rb") as f:
+                args = f.read().split(b"\0")
+            for a in args[1:]:
+                if a and not a.startswith(b"-"):
+                    comm = os.path.basename(os.fsdecode(a))
+                    break
+        except OSError:
+            pass
+    return "%s (pid %d)" % (comm, pid)
+
+
+def device_holders(st):
+    """Who else has the device of stat st: for a file, the flock holder in
+    /proc/locks; for a block device, every process with it open (best
+    effort, for the message)."""
+    pids = []
+    me = os.getpid()
+    if stat.S_ISREG(st.st_mode):
+        key = "%02x:%02x:%d" % (os.major(st.st_dev), os.minor(st.st_dev),
+                                st.st_ino)
+        try:
+            with open("/proc/locks") as f:
+                for line in f:
+                    w = line.split()
+                    if len(w) >= 6 and w[1] == "FLOCK" and \
+                            w[5].lower() == key and w[4].isdigit():
+                        pids.append(int(w[4]))
+        except OSError:
+            pass
+    else:
+        for pid in sorted(int(p) for p in os.listdir("/proc")
+                          if p.isdigit()):
+            if pid == me:
+                continue
+            fddir = "/proc/%d/fd" % pid
             try:
-                fd = os.open(dev, os.O_RDONLY | os.O_EXCL)
-            except OSError as e:
-                if e.errno == errno.EBUSY:
-                    users = mount_users(dev)
-                    raise UserError(
-                        "device %s is in use (%s) - refusing to write to it"
-                        % (dev, "; ".join(users) if users else
-                           "mounted, swap, or held by md/LVM/dm"),
+                for fd in os.listdir(fddir):
+                    try:
+                        s = os.stat(os.path.join(fddir, fd))
+                    except OSError:
+                        continue
+                    if stat.S_ISBLK(s.st_mode) and s.st_rdev == st.st_rdev:
+                        pids.append(pid)
+                        break
+            except OSError:
+                continue
+    return [_proc_name(p) for p in dict.fromkeys(pids) if p != me]
+
+
+def _same_device(a, b):
+    if stat.S_ISBLK(a.st_mode) and stat.S_ISBLK(b.st_mode):
+        return a.st_rdev == b.st_rdev
+    return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino) and \
+        stat.S_ISREG(a.st_mode) and stat.S_ISREG(b.st_mode)
+
+
+def hold_devices(devices):
+    """Every device exists, is a block device or a regular file, and is
+    taken exclusively - a block device opened O_EXCL (EBUSY: mounted, swap,
+    held by md/LVM/dm or by another test), a file locked with flock - and
+    kept so until the campaign ends: no other test can start on it, even
+    between two steps. Nothing is written. Returns {device: fd}; on a
+    refusal every descriptor taken so far is closed."""
+    held = {}
+    stats = {}
+    try:
+        for dev in devices:
+            _hold_one(dev, held, stats)
+    except BaseException:
+        release_devices(held)
+        raise
+    return held
+
+
+def _hold_one(dev, held, stats):
+    try:
+        st = os.stat(dev)
+        if stat.S_ISBLK(st.st_mode) or stat.S_ISREG(st.st_mode):
+            fd = os.open(dev, os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK)
+            st = os.fstat(fd)
+            os.close(fd)
+    except FileNotFoundError:
+        raise UserError("device %s does not exist - check the name (a "
+                        "file-backed trial device must be created "
+                        "first, e.g. act_prep --size 1G FILE)" % dev,
                         EXIT_SETUP) from None
+    except OSError as e:
+        raise UserError("can't use device %s: %s" % (dev, e.strerror),
+                        EXIT_SETUP) from None
+    for other, ost in stats.items():
+        if _same_device(st, ost):
+            raise UserError("devices %s and %s are the same drive - name "
+                            "each drive once" % (other, dev), EXIT_SETUP)
+    if stat.S_ISBLK(st.st_mode):
+        try:
+            fd = os.open(dev, os.O_RDONLY | os.O_EXCL | os.O_CLOEXEC)
+        except OSError as e:
+            if e.errno != errno.EBUSY:
                 raise UserError("can't open device %s: %s"
                                 % (dev, e.strerror), EXIT_SETUP) from None
+            users = mount_users(dev)
+            holders = device_holders(st)
+            what = "; ".join(users) if users else (
+                "by " + ", ".join(holders) + " - another test is running "
+                "on it" if holders else "mounted, swap, or held by "
+                "md/LVM/dm")
+            raise UserError("device %s is in use (%s) - refusing to write "
+                            "to it" % (dev, what), EXIT_SETUP) from None
+    elif stat.S_ISREG(st.st_mode):
+        if st.st_mode & 0o222 == 0:
+            raise UserError("device file %s is read-only - the test "
+                            "writes to it" % dev, EXIT_SETUP)
+        fd = os.open(dev, os.O_RDONLY | os.O_CLOEXEC)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
             os.close(fd)
-        elif stat.S_ISREG(st.st_mode):
-            if st.st_mode & 0o222 == 0:
-                raise UserError("device file %s is read-only - the test "
-                                "writes to it" % dev, EXIT_SETUP)
-        else:
-            raise UserError("device %s is neither a block device nor a "
-                            "regular file" % dev, EXIT_SETUP)
+            holders = device_holders(st)
+            raise UserError("device file %s is in use (by %s) - another "
+                            "test is running on it; refusing to write to "
+                            "it" % (dev, ", ".join(holders) if holders
+                                    else "another process"),
+                            EXIT_SETUP) from None
+    else:
+        raise UserError("device %s is neither a block device nor a "
+                        "regular file" % dev, EXIT_SETUP)
+    if not _same_device(os.fstat(fd), st):
+        os.close(fd)
+        raise UserError("device %s changed while it was being checked - "
+                        "refusing to write to it" % dev, EXIT_SETUP)
+    held[dev] = fd
+    stats[dev] = st
+
+
+def release_devices(held):
+    for fd in held.values():
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+    held.clear()
+
+
+def held_env():
+    """The environment and descriptors for a program run on the held
+    devices (the ACT_HELD_FDS protocol, docs/beyond.md)."""
+    fds = sorted(_Held.fds.values())
+    env = dict(os.environ)
+    if fds:
+        env["ACT_HELD_FDS"] = ",".join(str(fd) for fd in fds)
+    else:
+        env.pop("ACT_HELD_FDS", None)
+    return env, tuple(fds)
 
 
 # ---------------------------------------------------------------------------
@@ -1281,9 +1415,10 @@ def run_program(argv, log_path, err_path, step, steps, progress, save):
         _PRCTL = _prctl()
     try:
         with open(log_path, "wb") as log, open(err_path, "wb") as err:
+            env, fds = held_env()
             proc = subprocess.Popen(argv, stdout=log, stderr=err,
-                                    stdin=subprocess.DEVNULL,
-                                    preexec_fn=_child_setup)
+                                    stdin=subprocess.DEVNULL, env=env,
+                                    pass_fds=fds, preexec_fn=_child_setup)
     except OSError as e:
         raise UserError("can't run %s: %s" % (argv[0], e.strerror or e),
                         EXIT_SETUP) from None
@@ -2013,7 +2148,7 @@ def new_campaign(args):
     base_text = read_text(base_path, "the base config", EXIT_CONFIG)
     devices = [os.path.abspath(d) if not d.startswith("/") else d
                for d in args.devices]
-    check_devices(devices)
+    _Held.fds = hold_devices(devices)
     dirpath = os.path.abspath(args.out)
     steps = plan_steps(devices, args.load, args.stress_factor, args.duration,
                        args.ladder, args.prep)
@@ -2033,6 +2168,7 @@ def new_campaign(args):
         "host": None, "resumes": [], "steps": steps,
     }
     if args.dry_run:
+        release_devices(_Held.fds)
         say(plan_text(state, dirpath, True))
         return 0
     if os.path.exists(state_path(dirpath)):
@@ -2096,7 +2232,7 @@ def resume_campaign(dirpath):
                 raise UserError("step %d's program is still running (pid "
                                 "%d) - stop it first" % (s["number"], pid),
                                 EXIT_SETUP)
-        check_devices(c["devices"])
+        _Held.fds = hold_devices(c["devices"])
         state.setdefault("resumes", []).append({"at": utc_now(),
                                                 "host": host_identity()})
         todo = [s for s in state["steps"] if s["status"] not in ("done",

@@ -31,6 +31,11 @@ busy 2-CPU machine - else in a temp dir. Campaigns run at once, in threads:
   naming --resume DIR, step 1 done, step 2 interrupted; --resume DIR keeps
   step 1's log byte for byte, renames step 2's old log (it ends with
   "stopped by signal SIGINT") and runs step 2 again from its start: exit 0.
+- hold (a file) and, as root, hold-loop (a loop device): while a
+  campaign runs - during its steps and between them - a second campaign
+  with another --out and a plain act_storage on its device are refused
+  again and again (exit 2, naming act_certify.py and its pid; the refused
+  campaign creates no DIR), and the first campaign still certifies.
 - loop (root with losetup; skipped otherwise): a campaign on a loop device
   over a /dev/shm file: its logs have `<loop> model = unknown, serial =
   unknown, firmware = unknown` and `start time = <ISO 8601 UTC>`, and the
@@ -489,6 +494,73 @@ def campaign_resume(c, td, root):
              [x.get("log") for x in step_by_number(s, 2)["old_logs"]])
 
 
+def campaign_hold(c, td, root, loop=None):
+    """A campaign holds its device from its checks to its end, between
+    steps too: while it runs, a second campaign (another --out) and a
+    plain act_storage on the same device are refused (exit 2, naming
+    act_certify.py and its pid), and the first campaign still passes."""
+    name = "hold" if loop is None else "hold-loop"
+    dev = loop or make_device(os.path.join(root, "hold.img"))
+    out = td.join(name)
+    base = itest.write_config(td.join(name + "-base.conf"),
+                              [("service-threads", 8)])
+    alone = itest.write_config(td.join(name + "-alone.conf"), [
+        ("device-names", dev), ("service-threads", 2),
+        ("read-reqs-per-sec", 100), ("write-reqs-per-sec", 0),
+        ("test-duration-sec", 1)])
+    tries = []
+    with open(td.join(name + ".out"), "w") as fo, \
+            open(td.join(name + ".err"), "w") as fe:
+        p = subprocess.Popen([sys.executable, CERTIFY, "--device", dev,
+                              "--load", "1", "--seconds", "3", "--config",
+                              base, "--out", out], stdout=fo, stderr=fe,
+                             stdin=subprocess.DEVNULL, env=env_for())
+        try:
+            def started():
+                return os.path.exists(os.path.join(out, "state.json"))
+            c.check(wait_for(started, 30), "%s: the campaign never "
+                    "started" % name)
+            # Try again and again until the campaign ends, so that some
+            # tries fall between its two steps.
+            k = 0
+            while p.poll() is None:
+                if k % 2 == 0:
+                    r = itest.run([itest.binary("act_storage"), alone],
+                                  timeout=30)
+                    tries.append(("act_storage", r, p.poll()))
+                else:
+                    r = certify(["--device", dev, "--load", "1", "--seconds",
+                                 "2", "--out", td.join("%s-second-%d"
+                                                       % (name, k))])
+                    tries.append(("act_certify", r, p.poll()))
+                k += 1
+                time.sleep(0.1)
+            rc = p.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            rc = p.wait()
+    detail = "stdout:\n%s\nstderr:\n%s" % (read(td.join(name + ".out")),
+                                           read(td.join(name + ".err")))
+    c.eq("%s: first campaign's exit status" % name, 0, rc, detail)
+    during = [t for t in tries if t[2] is None]
+    c.check(len(during) >= 4, "%s: only %d tries while the campaign ran"
+            % (name, len(during)))
+    for prog, r, _ in during:
+        c.eq("%s: %s while the campaign runs: exit status" % (name, prog),
+             2, r.rc, r.describe())
+        c.check("act_certify.py (pid %d)" % p.pid in r.err,
+                "%s: %s's refusal does not name act_certify.py (pid %d)"
+                % (name, prog, p.pid), r.describe())
+    s = load_json(os.path.join(out, "summary.json")) \
+        if os.path.exists(os.path.join(out, "summary.json")) else None
+    if s is not None and loop is None:
+        c.eq("%s: verdict" % name, "certified at 1x", s["verdict"]["text"])
+    for k in range(len(tries)):
+        second = td.join("%s-second-%d" % (name, k))
+        c.check(not os.path.exists(second) or tries[k][2] is not None,
+                "%s: the refused campaign created %s" % (name, second))
+
+
 def campaign_loop(c, td, root, loop):
     # A loop device's latency is not the point here (over tmpfs on a busy
     # 2-CPU machine ~1-3% of reads take over 1 ms): either verdict will do.
@@ -594,6 +666,8 @@ def check_dry_run(c, td, root):
 
 def check_refusals(c, td, root):
     dev = make_device(os.path.join(root, "ref.img"), 4)
+    hardlink = os.path.join(root, "ref-link.img")
+    os.link(dev, hardlink)
     cases = [
         ("missing device", ["--device", os.path.join(root, "nope.img"),
                             "--load", "1", "--seconds", "2"], 2,
@@ -606,6 +680,9 @@ def check_refusals(c, td, root):
                                    "--ladder", "2,8"], 64, "above"),
         ("device twice", ["--device", dev, "--device", dev, "--load", "1"],
          64, "twice"),
+        ("one drive under two names", ["--device", dev, "--device",
+                                       hardlink, "--load", "1"], 2,
+         "are the same drive"),
         ("missing base config", ["--device", dev, "--load", "1", "--config",
                                  td.join("none.conf")], 78, "base config"),
     ]
@@ -643,13 +720,16 @@ def main():
     itest.shim_path()
     with itest.TempDir("act-certify") as td:
         root = device_root(td)
-        loop = loop_file = None
+        loop = loop_file = loop2 = None
         try:
             if os.geteuid() == 0:
                 loop_file = make_device(os.path.join(root, "loop.img"))
                 loop, why = itest.loop_attach(loop_file)
                 if loop is None:
                     c.note("loop-device campaign skipped: %s" % why)
+                else:
+                    loop2, why = itest.loop_attach(make_device(
+                        os.path.join(root, "loop2.img")))
             else:
                 c.note("loop-device campaign skipped: not root")
             results = {}
@@ -662,11 +742,15 @@ def main():
 
             jobs = [("certify", campaign_certify), ("ladder", campaign_ladder),
                     ("stress", campaign_stress), ("resume", campaign_resume),
-                    ("prep-fail", campaign_prep_fail)]
+                    ("prep-fail", campaign_prep_fail),
+                    ("hold", campaign_hold)]
             threads = [threading.Thread(target=job, args=j) for j in jobs]
             if loop:
                 threads.append(threading.Thread(
                     target=job, args=("loop", campaign_loop, loop)))
+            if loop2:
+                threads.append(threading.Thread(
+                    target=job, args=("hold-loop", campaign_hold, loop2)))
             for t in threads:
                 t.start()
             for t in threads:
@@ -679,8 +763,9 @@ def main():
             check_dry_run(c, td, root)
             check_refusals(c, td, root)
         finally:
-            if loop:
-                itest.loop_detach(loop)
+            for dev in (loop, loop2):
+                if dev:
+                    itest.loop_detach(dev)
             if root.startswith("/dev/shm/"):
                 shutil.rmtree(root, ignore_errors=True)
     c.finish()
