@@ -726,12 +726,13 @@ def _hold_one(dev, held, stats):
                                 % (dev, e.strerror), EXIT_SETUP) from None
             users = mount_users(dev)
             holders = device_holders(st)
-            what = "; ".join(users) if users else (
-                "by " + ", ".join(holders) + " - another test is running "
-                "on it" if holders else "mounted, swap, or held by "
-                "md/LVM/dm")
+            if holders and not users:
+                raise UserError(_held_by_test(dev, holders), EXIT_SETUP) \
+                    from None
             raise UserError("device %s is in use (%s) - refusing to write "
-                            "to it" % (dev, what), EXIT_SETUP) from None
+                            "to it" % (dev, "; ".join(users) if users else
+                                       "mounted, swap, or held by "
+                                       "md/LVM/dm"), EXIT_SETUP) from None
     elif stat.S_ISREG(st.st_mode):
         if st.st_mode & 0o222 == 0:
             raise UserError("device file %s is read-only - the test "
@@ -741,11 +742,7 @@ def _hold_one(dev, held, stats):
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             os.close(fd)
-            holders = device_holders(st)
-            raise UserError("device file %s is in use (by %s) - another "
-                            "test is running on it; refusing to write to "
-                            "it" % (dev, ", ".join(holders) if holders
-                                    else "another process"),
+            raise UserError(_held_by_test(dev, device_holders(st)),
                             EXIT_SETUP) from None
     else:
         raise UserError("device %s is neither a block device nor a "
@@ -756,6 +753,14 @@ def _hold_one(dev, held, stats):
                         "refusing to write to it" % dev, EXIT_SETUP)
     held[dev] = fd
     stats[dev] = st
+
+
+def _held_by_test(dev, holders):
+    """The refusal of a device another test holds, worded as the programs
+    word it (HOLDER_TWO_TESTS, src/common/holder.h)."""
+    return ("device %s is in use by %s - another test is running on it; "
+            "two tests on one drive double its load and spoil both logs"
+            % (dev, ", ".join(holders) if holders else "another process"))
 
 
 def release_devices(held):
