@@ -17,12 +17,10 @@ Usage: sudo bench/bench_rate_process.py [--seconds 20] [--no-write]
 
 import argparse
 import os
-import re
-import subprocess
 import sys
-import tempfile
 
 import results  # bench/results.py
+import traced  # bench/traced.py
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -31,35 +29,14 @@ MODES = ("aligned", "spread", "poisson")
 THREADS = (10, 40)
 
 
-def run(cmd, **kw):
-    return subprocess.run(cmd, check=True, capture_output=True, text=True,
-                          **kw)
-
-
 def gaps_under(trace, limit_ns):
     """Share of gaps between consecutive small reads under limit_ns."""
-    times = []
-    with open(trace) as f:
-        for line in f:
-            p = line.split()
-            if len(p) == 8 and p[4] == "r" and int(p[6]) < 128 * 1024:
-                times.append(int(p[0]))
-    times.sort()
+    times = traced.small_read_times(trace)
     gaps = [b - a for a, b in zip(times, times[1:])]
     return sum(1 for g in gaps if g < limit_ns) / len(gaps), len(times)
 
 
-def reads_over_1ms(log_text):
-    """% of reads over 1 ms in the last report's cumulative reads."""
-    blocks = log_text.split("\nreads (")
-    last = blocks[-1]
-    total = int(last.split(" total)", 1)[0])
-    b0 = re.search(r"\(00: (\d+)\)", last)
-    under = int(b0.group(1)) if b0 else 0
-    return 100.0 * (total - under) / total if total else 0.0
-
-
-def one_run(prog, shim, dev, mode, threads, seconds, tmp):
+def one_run(prog, dev, mode, threads, seconds, tmp):
     conf = os.path.join(tmp, "%s-%d.conf" % (mode, threads))
     trace = os.path.join(tmp, "%s-%d.trace" % (mode, threads))
     with open(conf, "w") as f:
@@ -67,11 +44,10 @@ def one_run(prog, shim, dev, mode, threads, seconds, tmp):
                 "test-duration-sec: %d\nread-reqs-per-sec: 2000\n"
                 "write-reqs-per-sec: 1000\nrate-process: %s\n" % (
                     dev, threads, seconds, mode))
-    env = dict(os.environ, LD_PRELOAD=shim, ACT_SHIM_TRACE=trace)
-    out = run([prog, conf], env=env).stdout
+    out = traced.traced_run(prog, conf, trace)
     share, n = gaps_under(trace, 20000)
     os.unlink(trace)
-    return share, reads_over_1ms(out), n
+    return share, traced.reads_over_1ms(out), n
 
 
 def main(argv=None):
@@ -85,31 +61,19 @@ def main(argv=None):
     args = ap.parse_args(argv)
 
     prog = os.path.join(ROOT, "target", "bin", "act_storage")
-    shim = os.path.join(ROOT, "target", "tests", "libact_shim.so")
-    for p in (prog, shim):
-        if not os.path.exists(p):
-            sys.exit("%s missing: run make && make unit" % p)
-    if os.geteuid() != 0:
-        sys.exit("needs root (losetup)")
+    traced.require(prog)
 
     rows = []
-    with tempfile.TemporaryDirectory(dir="/dev/shm") as tmp:
-        img = os.path.join(tmp, "ram.img")
-        with open(img, "wb") as f:
-            f.truncate(args.size_mib * 1024 * 1024)
-        dev = run(["losetup", "--find", "--show", img]).stdout.strip()
-        try:
-            for threads in THREADS:
-                for mode in MODES:
-                    share, over, n = one_run(prog, shim, dev, mode, threads,
-                                             args.seconds, tmp)
-                    print("%-8s %3d threads: small-read gaps < 20 us "
-                          "%5.1f%%, reads > 1 ms %6.2f%% (%d reads traced)"
-                          % (mode, threads, 100 * share, over, n),
-                          flush=True)
-                    rows.append((mode, threads, share, over))
-        finally:
-            subprocess.run(["losetup", "-d", dev])
+    with traced.ram_loop(args.size_mib) as (dev, tmp):
+        for threads in THREADS:
+            for mode in MODES:
+                share, over, n = one_run(prog, dev, mode, threads,
+                                         args.seconds, tmp)
+                print("%-8s %3d threads: small-read gaps < 20 us "
+                      "%5.1f%%, reads > 1 ms %6.2f%% (%d reads traced)"
+                      % (mode, threads, 100 * share, over, n),
+                      flush=True)
+                rows.append((mode, threads, share, over))
 
     text = [SECTION, "",
             "`sudo bench/bench_rate_process.py --seconds %d`: act_storage "

@@ -22,29 +22,16 @@ Usage: sudo bench/bench_threads.py [--seconds 10] [--no-write]
 
 import argparse
 import os
-import subprocess
 import sys
-import tempfile
 
 import results  # bench/results.py
-from bench_rate_process import reads_over_1ms, run
+import traced  # bench/traced.py
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 SECTION = "## service threads: burst size and latency"
 THREADS = (10, 40, 160, 480)
 BURST_GAP_MS = 1.0
-
-
-def small_reads(trace):
-    times = []
-    with open(trace) as f:
-        for line in f:
-            p = line.split()
-            if len(p) == 8 and p[4] == "r" and int(p[6]) < 128 * 1024:
-                times.append(int(p[0]))
-    times.sort()
-    return times
 
 
 def bursts_by_read(times):
@@ -63,22 +50,22 @@ def pct(sorted_vals, q):
     return sorted_vals[min(len(sorted_vals) - 1, int(q * len(sorted_vals)))]
 
 
-def one_run(prog, shim, dev, threads, seconds, tmp):
+def one_run(prog, dev, threads, seconds, tmp):
     conf = os.path.join(tmp, "t%d.conf" % threads)
     trace = os.path.join(tmp, "t%d.trace" % threads)
     with open(conf, "w") as f:
         f.write("device-names: %s\nservice-threads: %d\n"
                 "test-duration-sec: %d\nread-reqs-per-sec: 2000\n"
                 "write-reqs-per-sec: 1000\n" % (dev, threads, seconds))
-    env = dict(os.environ, LD_PRELOAD=shim, ACT_SHIM_TRACE=trace)
-    run([prog, conf], env=env)
-    times = small_reads(trace)
+    traced.traced_run(prog, conf, trace)
+    times = traced.small_read_times(trace)
     os.unlink(trace)
     sizes = bursts_by_read(times)
     # The latencies from a run of its own, without the shim's work on
     # every I/O.
-    out = run([prog, conf]).stdout
-    return pct(sizes, 0.5), pct(sizes, 0.9), reads_over_1ms(out), len(times)
+    out = traced.run([prog, conf]).stdout
+    return (pct(sizes, 0.5), pct(sizes, 0.9), traced.reads_over_1ms(out),
+            len(times))
 
 
 def main(argv=None):
@@ -94,29 +81,17 @@ def main(argv=None):
                     help="do not write bench/RESULTS.md")
     args = ap.parse_args(argv)
 
-    shim = os.path.join(ROOT, "target", "tests", "libact_shim.so")
-    for p in (args.prog, shim):
-        if not os.path.exists(p):
-            sys.exit("%s missing: run make && make unit" % p)
-    if os.geteuid() != 0:
-        sys.exit("needs root (losetup)")
+    traced.require(args.prog)
 
     rows = []
-    with tempfile.TemporaryDirectory(dir="/dev/shm") as tmp:
-        img = os.path.join(tmp, "ram.img")
-        with open(img, "wb") as f:
-            f.truncate(args.size_mib * 1024 * 1024)
-        dev = run(["losetup", "--find", "--show", img]).stdout.strip()
-        try:
-            for threads in THREADS:
-                med, p90, over, n = one_run(args.prog, shim, dev, threads,
-                                            args.seconds, tmp)
-                print("%3d threads: burst by read median %d, p90 %d; "
-                      "reads > 1 ms %6.2f%% (%d reads traced)" % (
-                          threads, med, p90, over, n), flush=True)
-                rows.append((threads, med, p90, over))
-        finally:
-            subprocess.run(["losetup", "-d", dev])
+    with traced.ram_loop(args.size_mib) as (dev, tmp):
+        for threads in THREADS:
+            med, p90, over, n = one_run(args.prog, dev, threads,
+                                        args.seconds, tmp)
+            print("%3d threads: burst by read median %d, p90 %d; "
+                  "reads > 1 ms %6.2f%% (%d reads traced)" % (
+                      threads, med, p90, over, n), flush=True)
+            rows.append((threads, med, p90, over))
 
     text = [SECTION, "",
             "`sudo bench/bench_threads.py --seconds %d`: act_storage at 1x "

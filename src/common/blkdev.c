@@ -25,13 +25,13 @@
 static bool sysfs_dir(dev_t rdev, char* out, size_t len);
 static bool disk_dir(dev_t rdev, char* out, size_t len);
 static bool same_or_part_of(dev_t candidate, dev_t rdev);
-static void find_mounts(dev_t rdev, strbuf* sb, bool* found);
+static void find_mounts(dev_t rdev, bool points_only, strbuf* sb,
+		bool* found);
 static void find_swaps(dev_t rdev, strbuf* sb, bool* found);
 static void find_sysfs_holders(dev_t rdev, strbuf* sb, bool* found);
 static bool holder_of_related(dev_t rdev, char* what, size_t what_len,
 		char* on, size_t on_len);
 static bool dev_number(const char* dir, dev_t* rdev);
-static void find_mount_points(dev_t rdev, strbuf* sb, bool* found);
 static bool same_object(const struct stat* a, const struct stat* b);
 static void unescape_octal(char* s);
 static bool read_file(const char* path, char* buf, size_t len);
@@ -124,7 +124,7 @@ blk_check_loop_backing(const char* name, const struct stat* st, char* err,
 		snprintf(loop_dir, sizeof(loop_dir), "/sys/block/%s", e->d_name);
 
 		if (dev_number(loop_dir, &loop_rdev)) {
-			find_mount_points(loop_rdev, &sb, &found);
+			find_mounts(loop_rdev, true, &sb, &found);
 		}
 
 		if (found) {
@@ -193,7 +193,7 @@ blk_describe_holders(dev_t rdev, char* out, size_t out_len)
 	bool found = false;
 
 	sb_init(&sb, out, out_len);
-	find_mounts(rdev, &sb, &found);
+	find_mounts(rdev, false, &sb, &found);
 	find_swaps(rdev, &sb, &found);
 	find_sysfs_holders(rdev, &sb, &found);
 
@@ -477,8 +477,10 @@ same_or_part_of(dev_t candidate, dev_t rdev)
 	return strcmp(cand_self, cand_disk) != 0 && strcmp(cand_disk, whole) == 0;
 }
 
+// Where rdev and its partitions are mounted: "SRC mounted on DST; ..." or,
+// with points_only, "DST, DST" (octal escapes undone).
 static void
-find_mounts(dev_t rdev, strbuf* sb, bool* found)
+find_mounts(dev_t rdev, bool points_only, strbuf* sb, bool* found)
 {
 	FILE* f = fopen("/proc/self/mounts", "r");
 
@@ -499,7 +501,14 @@ find_mounts(dev_t rdev, strbuf* sb, bool* found)
 			continue;
 		}
 
-		sb_printf(sb, "%s%s mounted on %s", *found ? "; " : "", src, dst);
+		if (points_only) {
+			unescape_octal(dst);
+			sb_printf(sb, "%s%s", *found ? ", " : "", dst);
+		}
+		else {
+			sb_printf(sb, "%s%s mounted on %s", *found ? "; " : "", src, dst);
+		}
+
 		*found = true;
 	}
 
@@ -583,37 +592,6 @@ dev_number(const char* dir, dev_t* rdev)
 	*rdev = makedev(maj, min);
 
 	return true;
-}
-
-// The mount points of rdev and its partitions, "A, B" (no device names).
-static void
-find_mount_points(dev_t rdev, strbuf* sb, bool* found)
-{
-	FILE* f = fopen("/proc/self/mounts", "r");
-
-	if (f == NULL) {
-		return;
-	}
-
-	char line[4096];
-
-	while (fgets(line, sizeof(line), f) != NULL) {
-		char src[PATH_MAX];
-		char dst[PATH_MAX];
-		struct stat st;
-
-		if (sscanf(line, "%4095s %4095s", src, dst) != 2 || src[0] != '/' ||
-				stat(src, &st) != 0 || ! S_ISBLK(st.st_mode) ||
-				! same_or_part_of(st.st_rdev, rdev)) {
-			continue;
-		}
-
-		unescape_octal(dst);
-		sb_printf(sb, "%s%s", *found ? ", " : "", dst);
-		*found = true;
-	}
-
-	fclose(f);
 }
 
 // Two fstat/stat results are the same drive: the same block device, or
