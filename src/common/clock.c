@@ -34,3 +34,19 @@ clock_sleep_until(uint64_t deadline_ns)
 		;
 	}
 }
+
+struct timespec
+clock_realtime_after(uint64_t ns)
+{
+	struct timespec abs;
+
+	clock_gettime(CLOCK_REALTIME, &abs);
+
+	uint64_t abs_ns = (uint64_t)abs.tv_sec * NS_PER_SEC +
+			(uint64_t)abs.tv_nsec + ns;
+
+	abs.tv_sec = (time_t)(abs_ns / NS_PER_SEC);
+	abs.tv_nsec = (long)(abs_ns % NS_PER_SEC);
+
+	return abs;
+}

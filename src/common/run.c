@@ -217,15 +217,7 @@ run_thread_start(void* (*fn)(void*), void* arg)
 bool
 run_join(uint64_t timeout_ns)
 {
-	struct timespec abs;
-
-	clock_gettime(CLOCK_REALTIME, &abs);
-
-	uint64_t abs_ns = (uint64_t)abs.tv_sec * NS_PER_SEC +
-			(uint64_t)abs.tv_nsec + timeout_ns;
-
-	abs.tv_sec = (time_t)(abs_ns / NS_PER_SEC);
-	abs.tv_nsec = (long)(abs_ns % NS_PER_SEC);
+	struct timespec abs = clock_realtime_after(timeout_ns);
 
 	pthread_mutex_lock(&g_threads_lock);
 

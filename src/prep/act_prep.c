@@ -522,15 +522,7 @@ join_writers(prep_dev* p, pthread_t* threads, uint32_t n)
 		}
 	}
 
-	struct timespec abs;
-
-	clock_gettime(CLOCK_REALTIME, &abs);
-
-	uint64_t abs_ns = (uint64_t)abs.tv_sec * NS_PER_SEC +
-			(uint64_t)abs.tv_nsec + WRITER_STOP_NS;
-
-	abs.tv_sec = (time_t)(abs_ns / NS_PER_SEC);
-	abs.tv_nsec = (long)(abs_ns % NS_PER_SEC);
+	struct timespec abs = clock_realtime_after(WRITER_STOP_NS);
 
 	for (uint32_t i = 0; i < n; i++) {
 		if (! joined[i] && pthread_timedjoin_np(threads[i], NULL, &abs) != 0) {
