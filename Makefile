@@ -11,7 +11,8 @@
 #   make fuzz                 libFuzzer targets (needs clang), FUZZ_SECONDS
 #                             each (default 60), then the act_latency.py
 #                             mutation fuzzer
-#   make man                  regenerate man/*.1 from the programs' --help
+#   make man                  regenerate man/*.1 (man/mkman.py: --help,
+#                             man/*.sections, docs/README.md's exit statuses)
 #   make dist                 target/act-VERSION.tar.gz of what git tracks
 #   make demo                 a 20-second act_storage run on a temporary file
 #   make certify-demo         an act_certify campaign of seconds-long steps
@@ -155,7 +156,15 @@ check-thread:
 	@$(MAKE) --no-print-directory SANITIZE=thread all unit
 	@ACT_TARGET=target/san-thread tests/run.sh test_sanitizer_runs
 
-# The man pages, regenerated from the programs' --help (man/mkman.py).
+# The man pages (man/mkman.py): SYNOPSIS and OPTIONS from the programs'
+# --help, the other sections from man/*.sections, EXIT STATUS from
+# docs/README.md's table. Installed under the names users type: `man
+# act_latency.py` finds act_latency.py.1; act_certify.py.1 is a .so link
+# to act_certify.1 (the program is installed under both names).
+MAN_PAGES := man/act_storage.1 man/act_index.1 man/act_prep.1 \
+	man/act_latency.py.1 man/act_certify.1 man/act_certify.py.1 \
+	man/act_config_helper.py.1
+
 man: all
 	@python3 man/mkman.py --bin $(BIN)
 
@@ -208,7 +217,7 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin \
 		$(DESTDIR)$(PREFIX)/share/act/config/examples \
 		$(DESTDIR)$(PREFIX)/share/man/man1
-	install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 $(MAN_PAGES) $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 755 $(PROGRAMS) analysis/act_latency.py \
 		analysis/act_certify.py config/act_config_helper.py \
 		$(DESTDIR)$(PREFIX)/bin/
@@ -222,9 +231,8 @@ uninstall:
 		act_prep act_latency.py act_certify.py act_certify \
 		act_config_helper.py)
 	rm -rf $(DESTDIR)$(PREFIX)/share/act
-	rm -f $(addprefix $(DESTDIR)$(PREFIX)/share/man/man1/,act_storage.1 \
-		act_index.1 act_prep.1 act_latency.1 act_config_helper.1 \
-		act_certify.1)
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/share/man/man1/,$(notdir \
+		$(MAN_PAGES)) act_latency.1 act_config_helper.1)
 
 clean:
 	rm -rf $(TARGET)
