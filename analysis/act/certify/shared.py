@@ -10,11 +10,13 @@ import argparse
 
 PROG = "act_certify.py"
 VERSION = "6.7"                   # act's version (src/common/version.h)
+
 EXIT_CERTIFIED = 0
 EXIT_NOT_CERTIFIED = 1
 EXIT_SETUP = 2
 EXIT_USAGE = 64                 # sysexits EX_USAGE
 EXIT_CONFIG = 78                # sysexits EX_CONFIG
+
 # A program's exit status -> what it means (README, "Exit status").
 PROGRAM_STATUS = {
     0: "ran to completion",
