@@ -325,8 +325,16 @@ def report_campaign(dirpath):
 
 
 def main(argv=None):
+    """The exit status of the command line argv. Run as a program (argv
+    None: the entry script, a zipapp's __main__.py, python3 -m) it exits
+    with it: the __main__.py that zipapp generates for -m MOD:main ignores
+    what main returns."""
     if argv is None:
-        argv = sys.argv[1:]
+        sys.exit(main_status(sys.argv[1:]))
+    return main_status(argv)
+
+
+def main_status(argv):
     try:
         args = parse_args(argv)
         args.argv = argv
@@ -345,3 +353,7 @@ def main(argv=None):
     except KeyboardInterrupt:
         warn("interrupted - no test was started")
         return 130
+
+
+if __name__ == "__main__":
+    main()

@@ -406,8 +406,16 @@ def run(argv):
 
 
 def main(argv=None):
+    """The exit status of the command line argv. Run as a program (argv
+    None: the entry script, a zipapp's __main__.py, python3 -m) it exits
+    with it: the __main__.py that zipapp generates for -m MOD:main ignores
+    what main returns."""
     if argv is None:
-        argv = sys.argv[1:]
+        sys.exit(main_status(sys.argv[1:]))
+    return main_status(argv)
+
+
+def main_status(argv):
     try:
         try:
             return run(argv)
@@ -434,3 +442,7 @@ def main(argv=None):
     except OSError as e:
         print("%s: error: %s" % (PROG, e.strerror or e), file=sys.stderr)
         return 2
+
+
+if __name__ == "__main__":
+    main()
