@@ -176,23 +176,23 @@ def check_rename_old_log(c, td):
             "rename_old_log left the log in place")
 
     st = new_state(td, ["/d/a", "/d/b"])
-    c.eq("the next step: the first", 1, state._current_step_number(st))
+    c.eq("the next step: the first", 1, state.current_step_number(st))
     st["steps"][0]["status"] = "done"
     st["steps"][1]["status"] = "skipped"
     c.eq("the next step: past done and skipped", 3,
-         state._current_step_number(st))
+         state.current_step_number(st))
     for s in st["steps"]:
         s["status"] = "done"
-    c.eq("the next step: none left", "-", state._current_step_number(st))
+    c.eq("the next step: none left", "-", state.current_step_number(st))
 
 
 def check_resume(c, td):
-    """_still_running, and --resume refusing a step whose program runs."""
+    """still_running, and --resume refusing a step whose program runs."""
     d = os.path.join(td, "resume")
     os.mkdir(d)
-    c.check(not state._still_running(os.getpid(), d),
+    c.check(not state.still_running(os.getpid(), d),
             "a process not running on DIR counts as running")
-    c.check(not state._still_running(0x7ffffffe, d),
+    c.check(not state.still_running(0x7ffffffe, d),
             "a process that is not there counts as running")
     bindir = os.path.join(td, "bin")
     os.mkdir(bindir)
@@ -207,7 +207,7 @@ def check_resume(c, td):
                 if d.encode() in f.read():
                     break
             time.sleep(0.05)
-        c.check(state._still_running(child.pid, d),
+        c.check(state.still_running(child.pid, d),
                 "a program running on DIR does not count as running")
         st = new_state(td, [os.path.join(td, "dev")])
         st["status"] = "interrupted"

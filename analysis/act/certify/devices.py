@@ -34,7 +34,7 @@ def mount_users(dev):
     return found
 
 
-class _Held:
+class Held:
     """The devices this campaign holds: {device name: descriptor}, kept
     open from the checks to the end of the campaign (between steps too)
     and passed to every program it runs (ACT_HELD_FDS, docs/beyond.md)."""
@@ -202,7 +202,7 @@ def release_devices(held):
 def held_env():
     """The environment and descriptors for a program run on the held
     devices (the ACT_HELD_FDS protocol, docs/beyond.md)."""
-    fds = sorted(_Held.fds.values())
+    fds = sorted(Held.fds.values())
     env = dict(os.environ)
     if fds:
         env["ACT_HELD_FDS"] = ",".join(str(fd) for fd in fds)

@@ -69,7 +69,7 @@ def warn(text):
         pass
 
 
-def _signame(n):
+def signame(n):
     try:
         return signal.Signals(n).name
     except ValueError:

@@ -5,7 +5,7 @@ import html
 
 from act.certify.fmt import fmt_bytes, fmt_duration, fmt_load, fmt_num
 from act.certify.report import (
-    _criteria_cell, _drive_text, _ran_text, step_short_summary)
+    criteria_cell, drive_text, ran_text, step_short_summary)
 
 
 _CSS = """
@@ -91,7 +91,7 @@ def render_html(s):
         if d["kind"] == "block":
             cells = [d["model"], d["serial"], d["firmware"]]
         else:
-            cells = [_drive_text(d), "-", "-"]
+            cells = [drive_text(d), "-", "-"]
         h.append("<tr><td>%s</td>%s<td>%s</td></tr>" % (
             _e(d["device"]), "".join("<td>%s</td>" % _e(x) for x in cells),
             _e(fmt_bytes(d["size_bytes"]))))
@@ -135,9 +135,9 @@ def render_html(s):
                      st["number"], st["number"],
                      _e(step_short_summary(st)), _e(st["load_text"] or "-"),
                      len(st["devices"]), st["reads_per_sec"] or "-",
-                     st["writes_per_sec"] or "-", _e(_ran_text(st)),
+                     st["writes_per_sec"] or "-", _e(ran_text(st)),
                      _e({True: "yes", False: "no"}.get(st["complete"], "-")),
-                     _result_span(st["result"]), _e(_criteria_cell(st))))
+                     _result_span(st["result"]), _e(criteria_cell(st))))
     h.append("</table>")
 
     for st in s["steps"]:
@@ -172,7 +172,7 @@ def render_step_html(st):
     if st["ran_sec"] is not None:
         facts.append(("completion", "complete" if st["complete"] else
                       "INCOMPLETE - %s (%s ran)" % (st["stop_reason"] or
-                                                    "stopped", _ran_text(st))))
+                                                    "stopped", ran_text(st))))
     if st["exit_status"] is not None:
         facts.append(("exit status", "%s (%s)" % (st["exit_status"],
                                                   st["exit_meaning"])))

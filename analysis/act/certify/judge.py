@@ -5,7 +5,7 @@ finished steps again for a report."""
 
 from act.certify.analyse import step_analysis
 from act.certify.fmt import fmt_load, fmt_num
-from act.certify.plan import HOUR, _n_devices
+from act.certify.plan import HOUR, devices_text
 from act.certify.shared import (
     EXIT_CERTIFIED, EXIT_NOT_CERTIFIED, PROGRAM_STATUS)
 
@@ -56,7 +56,7 @@ def step_short(step):
         return "act_prep"
     what = "test %d" % step["test"] if step["test"] else "ceiling rung"
     return "%s (%s on %s)" % (what, fmt_load(step["load"]),
-                              _n_devices(step["devices"]))
+                              devices_text(step["devices"]))
 
 
 def skip_reason(steps, step):

@@ -139,7 +139,7 @@ class LogFollower:
         return 100.0 * (last[2] - base[2]) / total, last[0] - base[0]
 
 
-def _first_error(err_path, log_path):
+def first_error(err_path, log_path):
     """The first ERROR: line of the program's stderr or log, else the last
     line of its stderr."""
     last = ""

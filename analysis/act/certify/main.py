@@ -49,7 +49,7 @@ import re
 import stat
 import sys
 
-from act.certify.devices import _Held, hold_devices, release_devices
+from act.certify.devices import Held, hold_devices, release_devices
 from act.certify.fmt import fmt_load, say, utc_now, warn
 from act.certify.host import host_identity, program_version
 from act.certify.judge import campaign_verdict
@@ -61,14 +61,13 @@ from act.certify.plan import (
 from act.certify.report import write_reports
 from act.certify.runner import Progress, install_signal_handlers, run_campaign
 from act.certify.shared import (
-    EXIT_CONFIG, EXIT_SETUP, PROG, UserError, VERSION, _ArgumentParser)
+    ArgumentParser, EXIT_CONFIG, EXIT_SETUP, PROG, UserError, VERSION)
 from act.certify.state import (
-    STATE_FORMAT, _still_running, load_state, lock_dir, save_state,
-    state_path)
+    STATE_FORMAT, load_state, lock_dir, save_state, state_path, still_running)
 
 
 def build_parser():
-    p = _ArgumentParser(
+    p = ArgumentParser(
         prog=PROG, formatter_class=argparse.RawDescriptionHelpFormatter,
         usage="%(prog)s --device DEV [--device DEV]... --load N --out DIR "
               "[options]\n       %(prog)s --resume DIR\n"
@@ -212,7 +211,7 @@ def new_campaign(args):
     base_text = read_text(base_path, "the base config", EXIT_CONFIG)
     devices = [os.path.abspath(d) if not d.startswith("/") else d
                for d in args.devices]
-    _Held.fds = hold_devices(devices)
+    Held.fds = hold_devices(devices)
     dirpath = os.path.abspath(args.out)
     steps = plan_steps(devices, args.load, args.stress_factor, args.duration,
                        args.ladder, args.prep)
@@ -232,7 +231,7 @@ def new_campaign(args):
         "host": None, "resumes": [], "steps": steps,
     }
     if args.dry_run:
-        release_devices(_Held.fds)
+        release_devices(Held.fds)
         say(plan_text(state, dirpath, True))
         return 0
     if os.path.exists(state_path(dirpath)):
@@ -291,12 +290,12 @@ def resume_campaign(dirpath):
             return v["exit_status"]
         for s in state["steps"]:
             pid = s.get("pid")
-            if s["status"] == "running" and pid and _still_running(
+            if s["status"] == "running" and pid and still_running(
                     pid, dirpath):
                 raise UserError("step %d's program is still running (pid "
                                 "%d) - stop it first" % (s["number"], pid),
                                 EXIT_SETUP)
-        _Held.fds = hold_devices(c["devices"])
+        Held.fds = hold_devices(c["devices"])
         state.setdefault("resumes", []).append({"at": utc_now(),
                                                 "host": host_identity()})
         todo = [s for s in state["steps"] if s["status"] not in ("done",

@@ -151,12 +151,12 @@ def plan_steps(devices, load, stress_factor, duration, ladder, prep):
     for rung in ladder:
         if abs(rung - stress) < 1e-9:
             add("ceiling", None, "ceiling: %s on %s, judged from step %d's "
-                "run" % (fmt_load(rung), _n_devices(devices),
+                "run" % (fmt_load(rung), devices_text(devices),
                          last_stress["number"]), rung, devices,
                 same_run_as=last_stress["number"])
         else:
             add("ceiling", None, "ceiling: %s on %s"
-                % (fmt_load(rung), _n_devices(devices)), rung, devices)
+                % (fmt_load(rung), devices_text(devices)), rung, devices)
     for s in steps:
         base = s["id"]
         if s["same_run_as"]:
@@ -170,7 +170,7 @@ def plan_steps(devices, load, stress_factor, duration, ladder, prep):
     return steps
 
 
-def _n_devices(devices):
+def devices_text(devices):
     return "1 device" if len(devices) == 1 else "%d devices" % len(devices)
 
 
@@ -218,7 +218,7 @@ def plan_text(state, dirpath, dry_run):
                          "%d's log" % s["same_run_as"])
             continue
         lines.append(pad + "load %s on %s: %s" % (
-            fmt_load(s["load"]), _n_devices(s["devices"]),
+            fmt_load(s["load"]), devices_text(s["devices"]),
             ", ".join(s["devices"])))
         lines.append(pad + "config: %s" % override_summary(s))
         lines.append(pad + "%s; passes %s" % (

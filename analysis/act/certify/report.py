@@ -7,7 +7,7 @@ import os
 
 from act.certify.analyse import step_analysis
 from act.certify.fmt import (
-    _signame, fmt_bytes, fmt_duration, fmt_load, fmt_num, utc_now, warn)
+    fmt_bytes, fmt_duration, fmt_load, fmt_num, signame, utc_now, warn)
 from act.certify.judge import campaign_verdict, host_limited, rejudge
 from act.certify.logs import log_identity
 from act.certify.plan import rates
@@ -42,7 +42,7 @@ def step_summary(dirpath, state, step, tools, cache):
         "message": step["message"], "exit_status": step["exit_status"],
         "exit_meaning": PROGRAM_STATUS.get(step["exit_status"]) if
         step["exit_status"] is not None and step["exit_status"] < 128
-        else (("stopped by signal %s" % _signame(step["exit_status"] - 128))
+        else (("stopped by signal %s" % signame(step["exit_status"] - 128))
               if step["exit_status"] else None),
         "complete": doc.get("complete"), "planned_sec":
         doc.get("planned_sec"), "ran_sec": doc.get("ran_sec"),
@@ -152,14 +152,14 @@ def write_reports(dirpath, state, tools, cache):
     return s
 
 
-def _criteria_cell(step):
+def criteria_cell(step):
     if not step["criteria"]:
         return "-"
     return " / ".join("%.2f" % (r["max_pct"] or 0) for r in step["criteria"]
                       if r["histogram"] == "reads")
 
 
-def _drive_text(d):
+def drive_text(d):
     if d["kind"] == "block":
         return "model %s, serial %s, firmware %s" % (d["model"], d["serial"],
                                                      d["firmware"])
@@ -174,7 +174,7 @@ def _host_text(h):
         h.get("cpus"), h.get("cpu_model"), fmt_bytes(h.get("memory_bytes")))
 
 
-def _ran_text(step):
+def ran_text(step):
     if step["ran_sec"] is None:
         return "-"
     return "%s of %s" % (fmt_duration(step["ran_sec"]),
@@ -202,7 +202,7 @@ def render_markdown(s):
                    fmt_duration(c["step_duration_sec"])))
     for d in s["drives"]:
         out.append("- **Drive** `%s` (%s): %s" % (
-            d["device"], fmt_bytes(d["size_bytes"]), _drive_text(d)))
+            d["device"], fmt_bytes(d["size_bytes"]), drive_text(d)))
     out.append("- **Host:** %s" % _host_text(s["host"]))
     out.append("- **Program:** %s, base config `%s`"
                % (c["program_version"] or c["program"], c["base_config"]))
@@ -216,8 +216,8 @@ def render_markdown(s):
     for st in s["steps"]:
         out.append("| %d | %s | %s | %d | %s | %s | %s |" % (
             st["number"], _md(step_short_summary(st)),
-            st["load_text"] or "-", len(st["devices"]), _ran_text(st),
-            st["result"] or "-", _criteria_cell(st)))
+            st["load_text"] or "-", len(st["devices"]), ran_text(st),
+            st["result"] or "-", criteria_cell(st)))
     out.append("")
     out.append("Report: `%s`" % os.path.join(c["directory"], "report.html"))
     return "\n".join(out) + "\n"

@@ -12,14 +12,14 @@ import time
 from act.certify.analyse import step_analysis
 from act.certify.devices import held_env
 from act.certify.fmt import (
-    _signame, fmt_clock, fmt_duration, fmt_load, say, utc_now, warn)
+    fmt_clock, fmt_duration, fmt_load, say, signame, utc_now, warn)
 from act.certify.judge import (
     campaign_verdict, judge_step, skip_reason, step_short)
-from act.certify.logs import LogFollower, _first_error
+from act.certify.logs import LogFollower, first_error
 from act.certify.report import write_reports
 from act.certify.shared import (
     EXIT_CONFIG, EXIT_SETUP, PROG, PROGRAM_STATUS, UserError)
-from act.certify.state import _current_step_number, rename_old_log, save_state
+from act.certify.state import current_step_number, rename_old_log, save_state
 
 
 PROGRESS_EVERY = 300            # seconds between plain progress lines
@@ -238,12 +238,12 @@ def execute_step(dirpath, state, step, tools, progress, cache):
     if rc >= 128:
         signum = _Stop.signum or (rc - 128)
         step.update(status="interrupted", message="stopped by signal %s"
-                    % _signame(rc - 128))
+                    % signame(rc - 128))
         state["status"] = "interrupted"
         save_state(dirpath, state)
         return 128 + signum
     if rc in (1, 2, 5) or (step["kind"] == "prep" and rc != 0):
-        detail = _first_error(err, log)
+        detail = first_error(err, log)
         step.update(status="error", message="%s exit status %d (%s)%s" % (
             prog, rc, PROGRAM_STATUS.get(rc, "failed"),
             ": " + detail if detail else ""))
@@ -320,8 +320,8 @@ def run_campaign(dirpath, state, tools, progress):
     if status is not None and status >= 128:
         say("%s: interrupted (signal %s) at step %s - finished steps are "
             "kept; to continue (the interrupted step runs again from its "
-            "start):" % (PROG, _signame(status - 128),
-                         _current_step_number(state)))
+            "start):" % (PROG, signame(status - 128),
+                         current_step_number(state)))
         say("  %s --resume %s" % (_self_command(), dirpath))
     elif status == EXIT_CONFIG:
         say("%s: stopped: the program refused the config (exit status %d) "

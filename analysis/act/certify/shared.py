@@ -37,6 +37,6 @@ class UserError(Exception):
         self.status = status
 
 
-class _ArgumentParser(argparse.ArgumentParser):
+class ArgumentParser(argparse.ArgumentParser):
     def error(self, message):
         raise UserError(message)

@@ -82,14 +82,14 @@ def rename_old_log(dirpath, step):
     step["old_logs"].append(entry)
 
 
-def _current_step_number(state):
+def current_step_number(state):
     for s in state["steps"]:
         if s["status"] not in ("done", "skipped"):
             return s["number"]
     return "-"
 
 
-def _still_running(pid, dirpath):
+def still_running(pid, dirpath):
     try:
         with open("/proc/%d/cmdline" % pid, "rb") as f:
             return dirpath.encode() in f.read()

@@ -73,8 +73,8 @@ from act.sizing.rates import (
     DEFAULT_DURATION_SEC, ONE_X_READS, ONE_X_WRITES, production_config,
     standard_config)
 from act.sizing.shared import (
-    MAX_DEVICES, MAX_DEVICE_NAME, MAX_U32, PROG, UsageError, VERSION,
-    _NUMBER_RE, round_half_up)
+    MAX_DEVICES, MAX_DEVICE_NAME, MAX_U32, NUMBER_RE, PROG, UsageError,
+    VERSION, round_half_up)
 from act.sizing.tables import parse_defrag_log, parse_size_table
 
 
@@ -177,7 +177,7 @@ def parse_int_answer(lo, hi):
 
 
 def parse_positive_answer(text):
-    if not _NUMBER_RE.match(text):
+    if not NUMBER_RE.match(text):
         return None
     v = float(text)
     return v if v > 0 and math.isfinite(v) else None
@@ -277,7 +277,7 @@ def _int_in(lo, hi, what):
 
 
 def _load_factor(text):
-    if not _NUMBER_RE.match(text) or float(text) <= 0:
+    if not NUMBER_RE.match(text) or float(text) <= 0:
         raise argparse.ArgumentTypeError(
             "the load factor must be a number greater than 0, not %r" % text)
     return float(text)

@@ -13,7 +13,7 @@ VERSION = "6.7"                   # act's version (src/common/version.h)
 MAX_DEVICES = 128                 # act_storage's limits
 MAX_DEVICE_NAME = 127
 MAX_U32 = 0xFFFFFFFF
-_NUMBER_RE = re.compile(r"^-?[0-9]+(?:\.[0-9]+)?$")
+NUMBER_RE = re.compile(r"^-?[0-9]+(?:\.[0-9]+)?$")
 
 
 class UsageError(Exception):

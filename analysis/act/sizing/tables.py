@@ -6,7 +6,7 @@ direct-frees rates)."""
 import collections
 import re
 
-from act.sizing.shared import MAX_U32, UsageError, _NUMBER_RE, round_half_up
+from act.sizing.shared import MAX_U32, NUMBER_RE, UsageError, round_half_up
 
 
 MAX_BUCKETS = 27                  # histogram values p0..p26
@@ -30,7 +30,7 @@ DefragData = collections.namedtuple(
 
 
 def parse_number(token, where):
-    if not _NUMBER_RE.match(token):
+    if not NUMBER_RE.match(token):
         raise UsageError("%s: %r is not a number" % (where, token))
     return float(token)
 
