@@ -1,7 +1,9 @@
 """act_config_helper: writes an act_storage config - the standard Nx load,
 or a node's production profile ("Advanced Flash Device Sizing").
 
-tables (asloglatency size tables, drv_ssd defrag lines), rates (the pure
-derived rates), config_file (the config text), main (the interactive
-dialogue and the options); shared holds the helper's own copies of what
-act/ will hold."""
+  main         the interactive dialogue and the options
+  tables       asloglatency size tables and drv_ssd defrag lines
+  rates        the derived rates (pure) and where each came from
+  config_file  the config text, its name, writing it
+  shared       the helper's own copies of what act/ will hold (VERSION,
+               the user error, act_storage's limits), and rounding"""
