@@ -13,11 +13,14 @@ keep their exit statuses:
 - with no example config anywhere: exit 78 naming the three places;
 - exit statuses through the archive (zipapp's own __main__.py drops what
   main returns): 64 for a bad option, 2 for act_config_helper's;
+- --version of both is act's version in src/common/version.h (the review
+  found act_certify's the only copy no test checked);
 - the archive holds the package's .py files and __main__.py, nothing else;
 - act_config_helper's zipapp turns the paper's data into the same config
   as the script (tests/helper/fixtures/expected-paper.conf)."""
 
 import os
+import re
 import shutil
 import stat
 import subprocess
@@ -92,6 +95,13 @@ def main():
                    run([app] + dry + ["--index"]),
                    os.path.join(tbin, "act_index"),
                    os.path.join(tree, "config", "act_index.conf"))
+        with open(os.path.join(expect.REPO, "src", "common",
+                               "version.h")) as f:
+            version = re.search(r'#define ACT_VERSION "([^"]+)"',
+                                f.read()).group(1)
+        r = run([app, "--version"])
+        c.eq("zipapp --version: act's version (src/common/version.h)",
+             (0, "act_certify.py %s\n" % version), (r.returncode, r.stdout))
         r = run([sys.executable, app, "--bogus"])
         c.eq("zipapp, a bad option: exit status", 64, r.returncode)
         c.eq("zipapp, a bad option: stderr", "act_certify.py: error: "
@@ -129,7 +139,7 @@ def main():
         build(helper, "act.sizing.main:main")
         r = run([helper, "--version"])
         c.eq("act_config_helper zipapp --version", (0, "act_config_helper"
-             ".py 6.7\n"), (r.returncode, r.stdout))
+             ".py %s\n" % version), (r.returncode, r.stdout))
         r = run([helper, "--devices", "0"])
         c.eq("act_config_helper zipapp, a bad option: exit status", 2,
              r.returncode)
