@@ -17,7 +17,6 @@ production config is skipped while act_storage does not know
 storage-read-histogram yet.
 """
 
-import importlib.util
 import os
 import re
 import shutil
@@ -26,6 +25,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import types
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -59,11 +59,15 @@ ITEM_RE = re.compile(r"^([a-z-]+):? +(\S+)$")
 
 
 def load_module():
-    spec = importlib.util.spec_from_file_location("act_config_helper",
-                                                  HELPER)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    """The helper's functions, from the package act.sizing (the script
+    config/act_config_helper.py is its entry point)."""
+    sys.path.insert(0, os.path.join(REPO, "analysis"))
+    from act.sizing import config_file, shared, tables
+    return types.SimpleNamespace(
+        VERSION=shared.VERSION, round_half_up=shared.round_half_up,
+        parse_size_table=tables.parse_size_table,
+        parse_defrag_log=tables.parse_defrag_log,
+        format_histogram=config_file.format_histogram)
 
 
 helper = load_module()

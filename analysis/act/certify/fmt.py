@@ -1,0 +1,76 @@
+"""Text of numbers, loads, durations, sizes and signals, and the two
+ways act_certify speaks: say() on stdout, warn() on stderr."""
+
+import signal
+import sys
+import time
+
+from act.certify.shared import PROG
+
+
+def fmt_num(x):
+    """30.0 -> '30', 2.5 -> '2.5'."""
+    return "%g" % x
+
+
+def fmt_load(x):
+    return fmt_num(x) + "x"
+
+
+def fmt_duration(sec):
+    """86400 -> '24 h', 4 -> '4 s', 345600 -> '4 d', 5400 -> '1 h 30 min'."""
+    sec = int(round(sec))
+    days = 0
+    if sec >= 2 * 86400:
+        days, sec = divmod(sec, 86400)
+    hours, sec = divmod(sec, 3600)
+    mins, sec = divmod(sec, 60)
+    parts = ["%d %s" % (v, u) for v, u in ((days, "d"), (hours, "h"),
+                                           (mins, "min"), (sec, "s")) if v]
+    return " ".join(parts) or "0 s"
+
+
+def fmt_clock(sec):
+    """Seconds as [Nd ]HH:MM:SS."""
+    sec = max(0, int(sec))
+    days, sec = divmod(sec, 86400)
+    text = "%02d:%02d:%02d" % (sec // 3600, sec // 60 % 60, sec % 60)
+    return "%dd %s" % (days, text) if days else text
+
+
+def utc_now():
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+def fmt_bytes(n):
+    if n is None:
+        return "unknown"
+    for unit, size in (("TiB", 1 << 40), ("GiB", 1 << 30), ("MiB", 1 << 20),
+                       ("KiB", 1 << 10)):
+        if n >= size:
+            return "%.1f %s" % (n / size, unit)
+    return "%d bytes" % n
+
+
+def say(text=""):
+    """A line on stdout (quietly dropped when stdout is gone)."""
+    try:
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        pass
+
+
+def warn(text):
+    try:
+        sys.stderr.write("%s: %s\n" % (PROG, text))
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+
+
+def signame(n):
+    try:
+        return signal.Signals(n).name
+    except ValueError:
+        return str(n)

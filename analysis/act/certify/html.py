@@ -1,0 +1,213 @@
+"""report.html: one self-contained page (CSS and plots inline) from the
+summary."""
+
+import html
+
+from act.certify.fmt import fmt_bytes, fmt_duration, fmt_load, fmt_num
+from act.certify.report import (
+    criteria_cell, drive_text, ran_text, step_short_summary)
+
+
+_CSS = """
+body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;
+margin:0 auto;max-width:1100px;padding:16px 24px;color:#222;
+line-height:1.4}
+h1{font-size:22px;margin:8px 0}
+h2{font-size:18px;margin:28px 0 8px;border-bottom:1px solid #ddd}
+h3{font-size:16px;margin:20px 0 6px}
+.verdict{padding:14px 18px;border-radius:6px;font-size:24px;
+font-weight:bold;margin:12px 0}
+.ok{background:#e6f4ea;border:2px solid #2ca02c;color:#17601a}
+.bad{background:#fdecea;border:2px solid #d62728;color:#8b1a1a}
+.open{background:#fff4e0;border:2px solid #e08a00;color:#7a4a00}
+.reasons{font-size:15px;font-weight:normal;margin:6px 0 0;color:#333}
+table{border-collapse:collapse;margin:6px 0}
+th,td{border:1px solid #ccc;padding:3px 8px;text-align:left;
+vertical-align:top;font-size:14px}
+th{background:#f3f3f3}
+td.num{text-align:right}
+.PASS{color:#17601a;font-weight:bold}
+.FAIL,.INCOMPLETE,.ERROR{color:#b01c1c;font-weight:bold}
+.INTERRUPTED,.RUNNING,.NOT{color:#7a4a00;font-weight:bold}
+.SKIPPED{color:#777}
+pre{background:#f8f8f8;border:1px solid #e2e2e2;padding:8px;
+overflow-x:auto;font-size:12px;line-height:1.25}
+.step{border-top:2px solid #ccc;margin-top:24px}
+.muted{color:#666;font-size:13px}
+svg{max-width:100%;height:auto}
+"""
+
+
+def _e(x):
+    return html.escape("" if x is None else str(x))
+
+
+def _result_span(result):
+    r = result or "-"
+    return '<span class="%s">%s</span>' % (_e(r.split()[0]), _e(r))
+
+
+def _svg_inline(svg):
+    if not svg:
+        return ""
+    i = svg.find("<svg")
+    return svg[i:] if i >= 0 else ""
+
+
+def render_html(s):
+    v = s["verdict"]
+    c = s["campaign"]
+    cls = {"certified": "ok", "not certified": "bad"}.get(v["status"],
+                                                            "open")
+    h = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+         "<title>act certification: %s</title>" % _e(v["text"]),
+         "<style>%s</style></head><body>" % _CSS]
+    h.append("<h1>act certification</h1>")
+    h.append('<div class="verdict %s" id="verdict">%s' % (cls,
+                                                          _e(v["text"])))
+    extra = list(v["reasons"])
+    if v["trial"]:
+        extra.append("a trial: tests of %s - certify on 24-hour tests"
+                     % fmt_duration(c["step_duration_sec"]))
+    extra += ["warning: " + w for w in s["warnings"]]
+    if extra:
+        h.append('<div class="reasons">%s</div>'
+                 % "".join("<div>%s</div>" % _e(x) for x in extra))
+    h.append("</div>")
+    h.append('<p class="muted">Load %s = %d reads/s and %d writes/s per '
+             "device; stress load %s; each test %s. %s</p>" % (
+                 _e(c["load_text"]), c["reads_per_sec_per_device"],
+                 c["writes_per_sec_per_device"], _e("%s (%s x)" % (
+                     fmt_load(c["load"] * c["stress_factor"]),
+                     fmt_num(c["stress_factor"]))),
+                 _e(fmt_duration(c["step_duration_sec"])),
+                 "Ceiling ladder: " + _e(", ".join(fmt_load(x) for x in
+                                                   c["ladder"])) + "."
+                 if c["ceiling"] else ""))
+
+    h.append("<h2>Drives</h2><table><tr><th>device</th><th>model</th>"
+             "<th>serial</th><th>firmware</th><th>size</th></tr>")
+    for d in s["drives"]:
+        if d["kind"] == "block":
+            cells = [d["model"], d["serial"], d["firmware"]]
+        else:
+            cells = [drive_text(d), "-", "-"]
+        h.append("<tr><td>%s</td>%s<td>%s</td></tr>" % (
+            _e(d["device"]), "".join("<td>%s</td>" % _e(x) for x in cells),
+            _e(fmt_bytes(d["size_bytes"]))))
+    h.append("</table>")
+
+    host = s["host"]
+    h.append("<h2>Host</h2><table>")
+    for k, val in (("hostname", host.get("hostname")),
+                   ("operating system", host.get("os")),
+                   ("kernel", "%s (%s)" % (host.get("kernel"),
+                                           host.get("kernel_version"))),
+                   ("CPU", "%s x %s" % (host.get("cpus"),
+                                        host.get("cpu_model"))),
+                   ("memory", fmt_bytes(host.get("memory_bytes")))):
+        h.append("<tr><th>%s</th><td>%s</td></tr>" % (_e(k), _e(val)))
+    h.append("</table>")
+
+    h.append("<h2>Campaign</h2><table>")
+    for k, val in (("program", c["program_version"] or c["program"]),
+                   ("base config", c["base_config"]),
+                   ("devices", ", ".join(c["devices"])),
+                   ("directory", c["directory"]),
+                   ("command", " ".join(c["command"] or [])),
+                   ("campaign created (UTC)", c["created_at"]),
+                   ("first test started (UTC, log)", c["first_test_start"]),
+                   ("last test started (UTC, log)", c["last_test_start"]),
+                   ("campaign ended (UTC)", c["ended_at"] or c["status"]),
+                   ("resumed", ", ".join(c["resumes"]) or "no")):
+        h.append("<tr><th>%s</th><td>%s</td></tr>" % (_e(k), _e(val)))
+    h.append("</table>")
+
+    h.append('<h2>Steps</h2><table id="steps"><tr><th>step</th><th>what'
+             "</th><th>load</th><th>devices</th><th>reads/s</th>"
+             "<th>writes/s</th><th>ran</th><th>completed</th><th>result"
+             "</th><th>reads max % over 1 / 8 / 64 ms</th></tr>")
+    for st in s["steps"]:
+        h.append('<tr data-step="%d"><td class="num">%d</td><td>%s</td>'
+                 "<td>%s</td><td class=\"num\">%d</td><td class=\"num\">%s"
+                 "</td><td class=\"num\">%s</td><td>%s</td><td>%s</td>"
+                 "<td>%s</td><td>%s</td></tr>" % (
+                     st["number"], st["number"],
+                     _e(step_short_summary(st)), _e(st["load_text"] or "-"),
+                     len(st["devices"]), st["reads_per_sec"] or "-",
+                     st["writes_per_sec"] or "-", _e(ran_text(st)),
+                     _e({True: "yes", False: "no"}.get(st["complete"], "-")),
+                     _result_span(st["result"]), _e(criteria_cell(st))))
+    h.append("</table>")
+
+    for st in s["steps"]:
+        h.append(render_step_html(st))
+    h.append('<p class="muted">Generated by act_certify at %s UTC from %s '
+             "(state.json and the step logs); <code>act_certify --report "
+             "DIR</code> renders it again.</p>"
+             % (_e(s["generated_at"]), _e(c["directory"])))
+    h.append("</body></html>")
+    return "\n".join(h) + "\n"
+
+
+def render_step_html(st):
+    h = ['<div class="step" id="step-%d">' % st["number"]]
+    h.append("<h3>Step %d: %s - %s</h3>" % (st["number"], _e(st["title"]),
+                                            _result_span(st["result"])))
+    facts = []
+    if st["load"]:
+        facts.append(("load", "%s: %d reads/s, %d writes/s in all" % (
+            st["load_text"], st["reads_per_sec"], st["writes_per_sec"])))
+    facts.append(("devices", ", ".join(st["devices"])))
+    if st["kind"] != "prep":
+        facts.append(("duration", fmt_duration(st["duration_sec"])))
+        facts.append(("judged by", "the read criteria (act_latency.py "
+                      "--check)" if st["judged_by"] == "criteria" else
+                      "completion (act_latency.py --check --stress)"))
+    if st["same_run_as"]:
+        facts.append(("run", "the run of step %d (same load, devices and "
+                      "duration)" % st["same_run_as"]))
+    if st["start_time"]:
+        facts.append(("started (UTC, log)", st["start_time"]))
+    if st["ran_sec"] is not None:
+        facts.append(("completion", "complete" if st["complete"] else
+                      "INCOMPLETE - %s (%s ran)" % (st["stop_reason"] or
+                                                    "stopped", ran_text(st))))
+    if st["exit_status"] is not None:
+        facts.append(("exit status", "%s (%s)" % (st["exit_status"],
+                                                  st["exit_meaning"])))
+    if st["message"]:
+        facts.append(("note", st["message"]))
+    if st["analysis_error"]:
+        facts.append(("analysis", st["analysis_error"]))
+    for n in st["notes"]:
+        facts.append(("analysis", n))
+    files = dict(st["files"])
+    for k, old in enumerate(st["old_logs"]):
+        files["earlier log %d" % (k + 1)] = old.get("log")
+    if files:
+        facts.append(("files", ", ".join("%s: %s" % (k, v)
+                                         for k, v in files.items() if v)))
+    h.append("<table>")
+    for k, val in facts:
+        h.append("<tr><th>%s</th><td>%s</td></tr>" % (_e(k), _e(val)))
+    h.append("</table>")
+    if st["criteria"]:
+        h.append("<table class=\"criteria\"><tr><th>criterion%s</th>"
+                 "<th>max</th><th>limit</th><th></th></tr>"
+                 % (" (for information: a stress test passes when it "
+                    "completes)" if st["criteria_for_information"] else ""))
+        for r in st["criteria"]:
+            res = "PASS" if r["pass"] else "FAIL"
+            h.append("<tr><td>%s over %s</td><td class=\"num\">%.2f%%</td>"
+                     "<td class=\"num\">under %s%%</td><td>%s</td></tr>" % (
+                         _e(r["histogram"]), _e(r["threshold"]),
+                         r["max_pct"] or 0, _e(fmt_num(r["limit_pct"] or 0)),
+                         _result_span(res)))
+        h.append("</table>")
+    if st["latency_table"]:
+        h.append("<pre>%s</pre>" % _e(st["latency_table"]))
+    if st["svg"]:
+        h.append('<div class="plot">%s</div>' % _svg_inline(st["svg"]))
+    h.append("</div>")
+    return "\n".join(h)

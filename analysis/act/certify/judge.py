@@ -1,0 +1,187 @@
+"""Judging steps and the campaign, from the state and the analyses: a
+step's result (PASS, FAIL, INCOMPLETE), why a step is skipped, the
+campaign's verdict and ceiling, steps the host limited, and judging the
+finished steps again for a report."""
+
+from act.certify.analyse import step_analysis
+from act.certify.fmt import fmt_load, fmt_num
+from act.certify.plan import HOUR, devices_text
+from act.certify.shared import (
+    EXIT_CERTIFIED, EXIT_NOT_CERTIFIED, PROGRAM_STATUS)
+
+
+RESULT_PASS, RESULT_FAIL, RESULT_INCOMPLETE = "PASS", "FAIL", "INCOMPLETE"
+
+
+def judge_step(step, analysis):
+    """(result, reason) of a step that ran: PASS, FAIL or INCOMPLETE."""
+    rc = step.get("exit_status")
+    if step["kind"] == "prep":
+        return (RESULT_PASS, None) if rc == 0 else \
+            (RESULT_FAIL, "act_prep exit status %s" % rc)
+    doc = analysis.get("doc") if analysis else None
+    check = (doc or {}).get("check") or {}
+    result = check.get("result")
+    if doc is None or result is None:
+        errors = [e[len("ERROR: "):] if e.startswith("ERROR: ") else e
+                  for e in (analysis or {}).get("log_errors", [])]
+        why = errors[-1] if errors else (analysis or {}).get("error") or \
+            "the log could not be analysed"
+        if rc not in (None, 0):
+            why = "exit status %s (%s): %s" % (
+                rc, PROGRAM_STATUS.get(rc, "stopped"), why)
+        return RESULT_INCOMPLETE, why
+    if not doc.get("complete"):
+        return RESULT_INCOMPLETE, "did not complete: %s" % (
+            doc.get("stop_reason") or "ran %s of %s sec" % (
+                doc.get("ran_sec"), doc.get("planned_sec")))
+    if rc not in (None, 0):
+        return RESULT_INCOMPLETE, "exit status %s (%s)" % (
+            rc, PROGRAM_STATUS.get(rc, "stopped"))
+    if result == RESULT_PASS:
+        return RESULT_PASS, None
+    failed = [r for r in check.get("results", []) if not r.get("pass")]
+    return RESULT_FAIL, "; ".join(criterion_text(r) for r in failed) or \
+        "the criteria were not met"
+
+
+def criterion_text(r):
+    return "%s %.2f%% over %s (must be under %s%%)" % (
+        r.get("histogram"), r.get("max_pct") or 0.0, r.get("threshold"),
+        fmt_num(r.get("limit_pct") or 0))
+
+
+def step_short(step):
+    if step["kind"] == "prep":
+        return "act_prep"
+    what = "test %d" % step["test"] if step["test"] else "ceiling rung"
+    return "%s (%s on %s)" % (what, fmt_load(step["load"]),
+                              devices_text(step["devices"]))
+
+
+def skip_reason(steps, step):
+    """Why a step is not needed, given the steps before it (or None)."""
+    for s in steps:
+        if s is step:
+            break
+        if s["kind"] != "ceiling" and s["status"] == "done" and \
+                s["result"] != RESULT_PASS:
+            return "not run: %s did not pass" % step_short(s)
+        if s["kind"] == "ceiling" and step["kind"] == "ceiling" and \
+                s["status"] == "done" and s["result"] != RESULT_PASS:
+            return "not run: the ladder stopped at %s" % fmt_load(s["load"])
+    return None
+
+
+PENDING_TEXT = {"planned": "has not run yet", "running": "is running",
+                "interrupted": "was interrupted",
+                "error": "stopped with an error"}
+
+
+def campaign_verdict(state):
+    """The campaign's verdict from its steps: dict with status
+    (certified, not certified, unfinished), certified, ceiling, text,
+    reasons, exit_status."""
+    c = state["campaign"]
+    steps = state["steps"]
+    target = fmt_load(c["load"])
+    cert = [s for s in steps if s["kind"] in ("target", "stress")]
+    v = {"load": c["load"], "certified": None, "ceiling": None,
+         "ceiling_exceeds_ladder": False, "reasons": [],
+         "trial": c["duration_sec"] < 24 * HOUR}
+    failed = [s for s in steps if s["kind"] != "ceiling" and
+              s["status"] == "done" and s["result"] != RESULT_PASS]
+    if failed:
+        s = failed[0]
+        v.update(status="not certified", certified=False,
+                 exit_status=EXIT_NOT_CERTIFIED)
+        v["text"] = "not certified at %s: %s %s" % (
+            target, step_short(s), "failed" if s["result"] == RESULT_FAIL
+            else "did not complete")
+        v["reasons"].append("%s: %s" % (step_short(s), s.get("message") or
+                                        s["result"]))
+        if s["kind"] != "prep" and s["test"] in (3, 4) and all(
+                x["result"] == RESULT_PASS for x in cert if x["test"] in
+                (1, 2)):
+            v["reasons"].append("the first device alone passed tests 1 "
+                                "and 2: the devices together did not hold "
+                                "the same load per device")
+        return v
+    if not cert or any(s["status"] != "done" for s in cert):
+        pending = [s for s in steps if s["status"] not in ("done",
+                                                           "skipped")]
+        v.update(status="unfinished", exit_status=EXIT_NOT_CERTIFIED)
+        v["text"] = "not finished: %s" % (
+            "step %d, %s, %s" % (pending[0]["number"],
+                                 step_short(pending[0]),
+                                 PENDING_TEXT.get(pending[0]["status"],
+                                                  pending[0]["status"]))
+            if pending else "no test ran")
+        return v
+    v.update(status="certified", certified=True, exit_status=EXIT_CERTIFIED)
+    v["text"] = "certified at %s" % target
+    rungs = [s for s in steps if s["kind"] == "ceiling"]
+    if c["ceiling"]:
+        passed = c["load"]
+        done = True
+        failed_rung = None
+        for s in rungs:
+            if s["status"] == "skipped":
+                continue
+            if s["status"] != "done":
+                done = False
+                break
+            if s["result"] == RESULT_PASS:
+                passed = s["load"]
+            else:
+                failed_rung = s
+                break
+        if not done:
+            v["text"] += "; ceiling: not determined yet (at least %s so " \
+                "far)" % fmt_load(passed)
+        elif failed_rung is None:
+            v["ceiling"] = passed
+            v["ceiling_exceeds_ladder"] = True
+            v["text"] += "; ceiling: at least %s (every load of the ladder " \
+                "passed)" % fmt_load(passed)
+        else:
+            v["ceiling"] = passed
+            v["text"] += "; ceiling: %s" % fmt_load(passed)
+            v["reasons"].append("the ladder stopped at %s (step %d): %s" % (
+                fmt_load(failed_rung["load"]), failed_rung["number"],
+                failed_rung.get("message") or failed_rung["result"]))
+    return v
+
+
+HOST_LIMIT = ("more service-threads", "more cache-threads",
+              "the host, not the drive")
+
+
+def host_limited(steps):
+    """Steps whose run stopped because the host, not the drive, could not
+    keep the load (act's lag diagnosis)."""
+    return [s for s in steps if s["status"] == "done" and
+            any(h in (s.get("message") or "") for h in HOST_LIMIT)]
+
+
+def rejudge(dirpath, state, tools, cache):
+    """Judges every finished test again from its log (what --report
+    promises); returns warnings for results that changed or logs that
+    can't be analysed now. The state is changed in memory only."""
+    warnings = []
+    for st in state["steps"]:
+        if st["kind"] == "prep" or st["status"] != "done":
+            continue
+        a = step_analysis(dirpath, state, st, tools, cache)
+        if a.get("doc") is None and st["exit_status"] == 0:
+            warnings.append("step %d: its log can't be analysed now (%s); "
+                            "its recorded result is shown"
+                            % (st["number"], a.get("error")))
+            continue
+        result, message = judge_step(st, a)
+        if result != st["result"]:
+            warnings.append("step %d: judged %s from its log now, was %s "
+                            "when it ran" % (st["number"], result,
+                                             st["result"]))
+        st["result"], st["message"] = result, message
+    return warnings

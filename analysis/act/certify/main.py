@@ -1,0 +1,358 @@
+"""Run a whole ACT certification campaign and report on it.
+
+Usage::
+
+    act_certify.py --device DEV [--device DEV]... --load N --out DIR
+                   [--hours H | --seconds S] [--stress-factor F]
+                   [--ceiling] [--ladder N,N,...] [--prep]
+                   [--config BASE.conf] [--index] [--dry-run]
+    act_certify.py --resume DIR
+    act_certify.py --report DIR
+    act_certify.py --help | --version
+
+A campaign is the seed README's "Process for Certifying Device(s)":
+
+- stage 1, on the first device: test 1 runs the target load (N x 2000
+  reads/s and N x 1000 writes/s) and must meet the read criteria
+  (act_latency.py --check); test 2 runs the stress load (--stress-factor x
+  N, default 2) and must run to completion (act_latency.py --check
+  --stress);
+- stage 2, with more than one device: tests 3 and 4 repeat them on all
+  devices together, at the same load per device;
+- with --ceiling, once the target is certified, higher loads (the ladder)
+  on all devices until one fails: the ceiling is the last load that
+  passed.  The default ladder is 2 x N, then 1.5 times the previous rung
+  (two significant digits), six rungs: 60, 90, 140, 210, 320, 480 for
+  N = 30.  A rung at the stress load is judged from the last stress test's
+  run (the same load, devices and duration) instead of running again.
+
+The campaign stops at the first certification test that fails, and the
+ladder at its first failing rung.  Every step's config, log, stderr and
+plot are kept in DIR, with DIR/state.json (the plan and what finished),
+and the reports: report.html (self-contained), summary.json and
+summary.md.  --resume DIR continues an interrupted campaign: finished steps
+are kept, the interrupted one runs again from the start (its old log is
+renamed, not deleted).  --report DIR renders the reports again.
+
+Exit status: 0 certified at the target load; 1 not certified (a criterion
+failed or a run did not complete; with --report also: not finished); 2
+setup error (a device missing or in use, a program or act_latency.py not
+found, DIR not usable, a program's device/setup error or unwritable log,
+act_prep failed); 64 usage error (the command line); 78 config error (the
+base config is unreadable or a program refused it); 128+n stopped by
+signal n (130 for Ctrl-C) - continue with --resume DIR.
+"""
+
+import argparse
+import os
+import re
+import stat
+import sys
+
+from act.certify.devices import Held, hold_devices, release_devices
+from act.certify.fmt import fmt_load, say, utc_now, warn
+from act.certify.host import host_identity, program_version
+from act.certify.judge import campaign_verdict
+from act.certify.layout import (
+    find_base_config, find_latency_script, find_program, read_text)
+from act.certify.plan import (
+    DEFAULT_HOURS, DEFAULT_STRESS_FACTOR, HOUR, default_ladder, parse_ladder,
+    parse_positive, plan_steps, plan_text, rates, step_config)
+from act.certify.report import write_reports
+from act.certify.runner import Progress, install_signal_handlers, run_campaign
+from act.certify.shared import (
+    ArgumentParser, EXIT_CONFIG, EXIT_SETUP, PROG, UserError, VERSION)
+from act.certify.state import (
+    STATE_FORMAT, load_state, lock_dir, save_state, state_path, still_running)
+
+
+def build_parser():
+    p = ArgumentParser(
+        prog=PROG, formatter_class=argparse.RawDescriptionHelpFormatter,
+        usage="%(prog)s --device DEV [--device DEV]... --load N --out DIR "
+              "[options]\n       %(prog)s --resume DIR\n"
+              "       %(prog)s --report DIR\n"
+              "       %(prog)s --help | --version",
+        description="Run the ACT certification process on a drive (or "
+                    "several): the target load, the\nstress test, all "
+                    "devices together, optionally the ceiling - then write\n"
+                    "report.html, summary.json and summary.md in DIR. ALL "
+                    "DATA ON THE DEVICES IS\nDESTROYED.",
+        epilog="Loads are in x per device: Nx is N x 2000 reads/s and N x "
+               "1000 writes/s per device.\nDefault ladder: 2 x the load, "
+               "then 1.5 x the previous rung, six rungs\n(30 -> 60, 90, 140, "
+               "210, 320, 480). --seconds is for trials: certify on 24-hour "
+               "tests.\n\nexit status: 0 certified, 1 not certified, 2 "
+               "setup error, 64 usage error,\n78 config error, 128+n "
+               "stopped by signal n (130 Ctrl-C: continue with --resume "
+               "DIR).")
+    p.add_argument("--version", action="version",
+                   version="%s %s" % (PROG, VERSION),
+                   help="print the version and exit")
+    p.add_argument("--device", dest="devices", action="append", default=[],
+                   metavar="DEV", help="a device to certify (repeat for "
+                   "several; the first one is stage 1's)")
+    p.add_argument("--load", metavar="N", help="target load in x per "
+                   "device (30 = 60000 reads/s, 30000 writes/s per device)")
+    p.add_argument("--hours", metavar="H", help="length of each test "
+                   "(default %d)" % DEFAULT_HOURS)
+    p.add_argument("--seconds", metavar="S", help="length of each test in "
+                   "seconds - for trials only, not a certification")
+    p.add_argument("--stress-factor", metavar="F", help="stress load = F x "
+                   "the load (default %g)" % DEFAULT_STRESS_FACTOR)
+    p.add_argument("--ceiling", action="store_true", help="after the "
+                   "target is certified, raise the load along the ladder "
+                   "until a load fails")
+    p.add_argument("--ladder", metavar="N,N,...", help="the ceiling's "
+                   "loads (implies --ceiling)")
+    p.add_argument("--prep", action="store_true", help="run act_prep on "
+                   "every device first (clean, then salt)")
+    p.add_argument("--config", metavar="BASE.conf", help="base config "
+                   "(default: the example config act_storage.conf, or "
+                   "act_index.conf with --index); act_certify sets "
+                   "device-names, read-reqs-per-sec, write-reqs-per-sec "
+                   "and test-duration-sec, every other item keeps its "
+                   "value")
+    p.add_argument("--index", action="store_true", help="certify with "
+                   "act_index instead of act_storage")
+    p.add_argument("--out", metavar="DIR", help="campaign directory (new "
+                   "or empty)")
+    p.add_argument("--dry-run", action="store_true", help="print the plan "
+                   "and its total time; write nothing")
+    p.add_argument("--resume", metavar="DIR", help="continue the "
+                   "interrupted campaign in DIR")
+    p.add_argument("--report", metavar="DIR", help="render the reports of "
+                   "the campaign in DIR again")
+    return p
+
+
+def parse_args(argv):
+    args = build_parser().parse_args(argv)
+    plan_opts = [name for name, v in (
+        ("--device", args.devices), ("--load", args.load),
+        ("--hours", args.hours), ("--seconds", args.seconds),
+        ("--stress-factor", args.stress_factor),
+        ("--ceiling", args.ceiling), ("--ladder", args.ladder),
+        ("--prep", args.prep), ("--config", args.config),
+        ("--index", args.index), ("--out", args.out),
+        ("--dry-run", args.dry_run)) if v]
+    if args.resume is not None and args.report is not None:
+        raise UserError("--resume and --report go alone")
+    if args.resume is not None or args.report is not None:
+        if plan_opts:
+            raise UserError("%s takes no other option (the plan is in "
+                            "DIR/state.json): remove %s"
+                            % ("--resume" if args.resume else "--report",
+                               ", ".join(plan_opts)))
+        return args
+    missing = [o for o, v in (("--device", args.devices),
+                              ("--load", args.load), ("--out", args.out))
+               if not v]
+    if missing:
+        raise UserError("missing %s (see --help)" % ", ".join(missing))
+    args.load = parse_positive(args.load, "--load")
+    if args.hours is not None and args.seconds is not None:
+        raise UserError("--hours and --seconds: give one of them")
+    if args.seconds is not None:
+        try:
+            args.duration = int(args.seconds)
+        except ValueError:
+            raise UserError("--seconds must be a whole number, not %r"
+                            % args.seconds) from None
+        if args.duration < 1:
+            raise UserError("--seconds must be at least 1")
+    else:
+        hours = parse_positive(args.hours, "--hours") \
+            if args.hours is not None else DEFAULT_HOURS
+        args.duration = int(round(hours * HOUR))
+        if args.duration < 1:
+            raise UserError("--hours %s is under a second" % args.hours)
+    args.stress_factor = DEFAULT_STRESS_FACTOR \
+        if args.stress_factor is None \
+        else parse_positive(args.stress_factor, "--stress-factor")
+    if args.stress_factor <= 1:
+        raise UserError("--stress-factor must be more than 1")
+    if args.ladder is not None:
+        args.ceiling = True
+        args.ladder = parse_ladder(args.ladder, args.load)
+    elif args.ceiling:
+        args.ladder = default_ladder(args.load)
+    else:
+        args.ladder = []
+    check_device_names(args.devices)
+    for load in [args.load, args.load * args.stress_factor] + args.ladder:
+        r, w = rates(load, 1)
+        if r < 1 or w < 1:
+            raise UserError("load %s is too small: under 1 write/s per "
+                            "device" % fmt_load(load))
+    return args
+
+
+def check_device_names(devices):
+    seen = {}
+    for d in devices:
+        if not d or re.search(r"[\s,#]", d):
+            raise UserError("device name %r: must not be empty nor contain "
+                            "white space, ',' or '#'" % d)
+        real = os.path.realpath(d)
+        if real in seen:
+            raise UserError("device %s given twice (%s)" % (d, seen[real]))
+        seen[real] = d
+
+
+def new_campaign(args):
+    program = "act_index" if args.index else "act_storage"
+    tools = {"program": find_program(program),
+             "latency": find_latency_script()}
+    if args.prep:
+        tools["act_prep"] = find_program("act_prep")
+    base_path = os.path.abspath(args.config) if args.config \
+        else find_base_config(args.index)
+    base_text = read_text(base_path, "the base config", EXIT_CONFIG)
+    devices = [os.path.abspath(d) if not d.startswith("/") else d
+               for d in args.devices]
+    Held.fds = hold_devices(devices)
+    dirpath = os.path.abspath(args.out)
+    steps = plan_steps(devices, args.load, args.stress_factor, args.duration,
+                       args.ladder, args.prep)
+    state = {
+        "format": STATE_FORMAT, "status": "planned",
+        "command": [PROG] + list(args.argv),
+        "created_at": None, "ended_at": None,
+        "campaign": {
+            "program": program, "program_path": tools["program"],
+            "program_version": None, "base_config_path": base_path,
+            "devices": devices, "device_kinds": {
+                d: "block" if stat.S_ISBLK(os.stat(d).st_mode) else "file"
+                for d in devices},
+            "load": args.load, "stress_factor": args.stress_factor,
+            "duration_sec": args.duration, "ceiling": args.ceiling,
+            "ladder": args.ladder, "prep": args.prep},
+        "host": None, "resumes": [], "steps": steps,
+    }
+    if args.dry_run:
+        release_devices(Held.fds)
+        say(plan_text(state, dirpath, True))
+        return 0
+    if os.path.exists(state_path(dirpath)):
+        raise UserError("%s already holds a campaign: continue it with "
+                        "--resume %s, or render it with --report %s"
+                        % (dirpath, dirpath, dirpath))
+    if os.path.exists(dirpath) and (not os.path.isdir(dirpath) or
+                                    os.listdir(dirpath)):
+        raise UserError("%s exists and is not an empty directory" % dirpath,
+                        EXIT_SETUP)
+    install_signal_handlers()
+    try:
+        os.makedirs(dirpath, exist_ok=True)
+        lock = lock_dir(dirpath)
+        with open(os.path.join(dirpath, "base.conf"), "w",
+                  encoding="utf-8", errors="surrogateescape") as f:
+            f.write(base_text)
+        for s in steps:
+            if "config" in s["files"]:
+                with open(os.path.join(dirpath, s["files"]["config"]), "w",
+                          encoding="utf-8", errors="surrogateescape") as f:
+                    f.write(step_config(base_text, base_path, s))
+        state["host"] = host_identity()
+        state["campaign"]["program_version"] = program_version(
+            tools["program"])
+        state["created_at"] = utc_now()
+        save_state(dirpath, state)
+    except OSError as e:
+        raise UserError("can't set up %s: %s" % (dirpath, e.strerror or e),
+                        EXIT_SETUP) from None
+    say(plan_text(state, dirpath, False))
+    say("")
+    try:
+        return run_campaign(dirpath, state, tools, Progress())
+    finally:
+        os.close(lock)
+
+
+def resume_campaign(dirpath):
+    dirpath = os.path.abspath(dirpath)
+    state = load_state(dirpath)
+    c = state["campaign"]
+    tools = {"program": find_program(c["program"]),
+             "latency": find_latency_script()}
+    if c.get("prep"):
+        tools["act_prep"] = find_program("act_prep")
+    lock = lock_dir(dirpath)
+    try:
+        if state["status"] == "finished":
+            write_reports(dirpath, state, tools, {})
+            v = campaign_verdict(state)
+            say("%s: the campaign in %s has finished - nothing to resume"
+                % (PROG, dirpath))
+            say("verdict: %s" % v["text"])
+            say("report: %s" % os.path.join(dirpath, "report.html"))
+            return v["exit_status"]
+        for s in state["steps"]:
+            pid = s.get("pid")
+            if s["status"] == "running" and pid and still_running(
+                    pid, dirpath):
+                raise UserError("step %d's program is still running (pid "
+                                "%d) - stop it first" % (s["number"], pid),
+                                EXIT_SETUP)
+        Held.fds = hold_devices(c["devices"])
+        state.setdefault("resumes", []).append({"at": utc_now(),
+                                                "host": host_identity()})
+        todo = [s for s in state["steps"] if s["status"] not in ("done",
+                                                                 "skipped")]
+        say("%s: resuming the campaign in %s at step %d of %d (%d finished "
+            "step%s kept)" % (PROG, dirpath, todo[0]["number"] if todo else 0,
+                              len(state["steps"]),
+                              len(state["steps"]) - len(todo),
+                              "" if len(state["steps"]) - len(todo) == 1
+                              else "s"))
+        install_signal_handlers()
+        return run_campaign(dirpath, state, tools, Progress())
+    finally:
+        os.close(lock)
+
+
+def report_campaign(dirpath):
+    dirpath = os.path.abspath(dirpath)
+    state = load_state(dirpath)
+    tools = {"latency": find_latency_script()}
+    s = write_reports(dirpath, state, tools, {})
+    say("verdict: %s" % s["verdict"]["text"])
+    for name in ("report.html", "summary.json", "summary.md"):
+        say("%s: %s" % (name, os.path.join(dirpath, name)))
+    return s["verdict"]["exit_status"]
+
+
+def main(argv=None):
+    """The exit status of the command line argv. Run as a program (argv
+    None: the entry script, a zipapp's __main__.py, python3 -m) it exits
+    with it: the __main__.py that zipapp generates for -m MOD:main ignores
+    what main returns."""
+    if argv is None:
+        sys.exit(main_status(sys.argv[1:]))
+    return main_status(argv)
+
+
+def main_status(argv):
+    try:
+        args = parse_args(argv)
+        args.argv = argv
+        if args.resume is not None:
+            return resume_campaign(args.resume)
+        if args.report is not None:
+            return report_campaign(args.report)
+        return new_campaign(args)
+    except UserError as e:
+        warn("error: %s" % e)
+        return e.status
+    except OSError as e:
+        warn("error: %s%s" % (e.strerror or e, " (%s)" % e.filename
+                              if e.filename else ""))
+        return EXIT_SETUP
+    except KeyboardInterrupt:
+        warn("interrupted - no test was started")
+        return 130
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,245 @@
+"""The plan of a campaign: loads and the ceiling ladder, the steps (dicts,
+as kept in state.json), each step's config (the base config with the four
+items act_certify sets), and the plan as text (--dry-run and the start of
+a campaign)."""
+
+import re
+
+from act.certify.fmt import fmt_duration, fmt_load, fmt_num
+from act.certify.shared import UserError
+
+
+ONE_X_READS = 2000              # per device: the README's "1x"
+ONE_X_WRITES = 1000
+DEFAULT_HOURS = 24
+DEFAULT_STRESS_FACTOR = 2.0
+LADDER_RUNGS = 6                # default ladder: 2 x load, then x 1.5 ...
+LADDER_STEP = 1.5
+HOUR = 3600
+OVERRIDDEN = ("device-names", "read-reqs-per-sec", "write-reqs-per-sec",
+              "test-duration-sec")
+_ITEM_RE = re.compile(r"^\s*([A-Za-z0-9_-]+)\s*:\s*(.*?)\s*$")
+
+
+def round2(x):
+    """Two significant digits: 135 -> 140, 6.75 -> 6.8."""
+    return float("%.2g" % x)
+
+
+def default_ladder(load, rungs=LADDER_RUNGS):
+    """2 x load, then each rung 1.5 times the one before, to two
+    significant digits."""
+    out = [round2(2 * load)]
+    while len(out) < rungs:
+        out.append(round2(out[-1] * LADDER_STEP))
+    return out
+
+
+def rates(load, n_devices):
+    """(reads/s, writes/s) for a load in x per device on n devices."""
+    return (int(round(load * ONE_X_READS * n_devices)),
+            int(round(load * ONE_X_WRITES * n_devices)))
+
+
+def slice_for(duration):
+    """The analysis slice of a step: the criteria's hour, or for a run
+    shorter than an hour about a tenth of it (a trial)."""
+    return HOUR if duration >= HOUR else max(1, duration // 10)
+
+
+def parse_positive(text, what):
+    try:
+        x = float(text)
+    except ValueError:
+        raise UserError("%s must be a number, not %r" % (what, text)) from None
+    if not (x > 0) or x != x or x == float("inf"):
+        raise UserError("%s must be more than 0, not %r" % (what, text))
+    return x
+
+
+def parse_ladder(text, load):
+    loads = [parse_positive(t.strip(), "--ladder load")
+             for t in text.split(",") if t.strip()]
+    if not loads:
+        raise UserError("--ladder needs loads, e.g. --ladder 40,60,80")
+    if loads[0] <= load:
+        raise UserError("--ladder loads must be above the target load %s"
+                        % fmt_load(load))
+    if any(b <= a for a, b in zip(loads, loads[1:])):
+        raise UserError("--ladder loads must increase: %s" % text)
+    return loads
+
+
+def step_config(base_text, base_name, step):
+    """The base config with the four items act_certify sets replaced (a
+    comment says what they were); every other line kept as it is."""
+    values = {"device-names": ",".join(step["devices"]),
+              "read-reqs-per-sec": str(step["reads_per_sec"]),
+              "write-reqs-per-sec": str(step["writes_per_sec"]),
+              "test-duration-sec": str(step["duration_sec"])}
+    out = ["# act_certify step %d: %s" % (step["number"], step["title"]),
+           "# = %s with the items below set by act_certify"
+           % base_name, ""]
+    done = set()
+    for line in base_text.splitlines():
+        m = _ITEM_RE.match(line.split("#", 1)[0])
+        name = m.group(1) if m else None
+        if name in values:
+            out.append("# act_certify: was %s" % line.strip())
+            if name not in done:
+                out.append("%s: %s" % (name, values[name]))
+                done.add(name)
+            continue
+        out.append(line)
+    missing = [n for n in OVERRIDDEN if n not in done]
+    if missing:
+        out += ["", "# set by act_certify"]
+        out += ["%s: %s" % (n, values[n]) for n in missing]
+    return "\n".join(out) + "\n"
+
+
+def override_summary(step):
+    return ("device-names: %s, read-reqs-per-sec: %d, write-reqs-per-sec: "
+            "%d, test-duration-sec: %d" % (",".join(step["devices"]),
+                                           step["reads_per_sec"],
+                                           step["writes_per_sec"],
+                                           step["duration_sec"]))
+
+
+def plan_steps(devices, load, stress_factor, duration, ladder, prep):
+    """The campaign's steps, in order (dicts, as kept in state.json)."""
+    steps = []
+
+    def add(kind, test, title, load_x, devs, same_run_as=None):
+        n = len(steps) + 1
+        r, w = rates(load_x, len(devs)) if load_x else (0, 0)
+        slug = {"prep": "prep", "target": "test%d-target" % (test or 0),
+                "stress": "test%d-stress" % (test or 0),
+                "ceiling": "ceiling"}[kind]
+        if load_x:
+            slug += "-" + fmt_load(load_x)
+        step = {"number": n, "id": "%02d-%s" % (n, slug), "kind": kind,
+                "test": test, "title": title, "load": load_x,
+                "devices": list(devs), "reads_per_sec": r,
+                "writes_per_sec": w,
+                "duration_sec": 0 if kind == "prep" or same_run_as
+                else duration,
+                "slice_sec": slice_for(duration),
+                "judge": {"target": "criteria", "ceiling": "criteria",
+                          "stress": "stress"}.get(kind),
+                "same_run_as": same_run_as, "status": "planned",
+                "result": None, "exit_status": None, "message": None,
+                "started_at": None, "ended_at": None, "old_logs": []}
+        steps.append(step)
+        return step
+
+    stress = load * stress_factor
+    if prep:
+        add("prep", None, "act_prep on every device (clean, then salt)",
+            None, devices)
+    first = devices[:1]
+    add("target", 1, "test 1: the target load on one device", load, first)
+    last_stress = add("stress", 2, "test 2: stress at %s x the load on one "
+                      "device" % fmt_num(stress_factor), stress, first)
+    if len(devices) > 1:
+        add("target", 3, "test 3: the target load on the %d devices "
+            "together" % len(devices), load, devices)
+        last_stress = add("stress", 4, "test 4: stress at %s x the load on "
+                          "the %d devices together"
+                          % (fmt_num(stress_factor), len(devices)),
+                          stress, devices)
+    for rung in ladder:
+        if abs(rung - stress) < 1e-9:
+            add("ceiling", None, "ceiling: %s on %s, judged from step %d's "
+                "run" % (fmt_load(rung), devices_text(devices),
+                         last_stress["number"]), rung, devices,
+                same_run_as=last_stress["number"])
+        else:
+            add("ceiling", None, "ceiling: %s on %s"
+                % (fmt_load(rung), devices_text(devices)), rung, devices)
+    for s in steps:
+        base = s["id"]
+        if s["same_run_as"]:
+            s["files"] = {"plot": base + ".svg"}
+        else:
+            s["files"] = {"config": base + ".conf", "log": base + ".log",
+                          "stderr": base + ".err", "plot": base + ".svg"}
+        if s["kind"] == "prep":
+            del s["files"]["config"]
+            del s["files"]["plot"]
+    return steps
+
+
+def devices_text(devices):
+    return "1 device" if len(devices) == 1 else "%d devices" % len(devices)
+
+
+def planned_seconds(steps):
+    return sum(s["duration_sec"] for s in steps)
+
+
+def plan_text(state, dirpath, dry_run):
+    """The plan, for --dry-run and at the start of a campaign."""
+    c = state["campaign"]
+    lines = []
+    lines.append("act_certify plan%s" % (" (dry run: nothing is written)"
+                                         if dry_run else ""))
+    lines.append("  program:     %s" % c["program_path"])
+    lines.append("  base config: %s (every item but the four below keeps "
+                 "its value)" % c["base_config_path"])
+    lines.append("  devices:     %s   ALL DATA ON THEM IS DESTROYED"
+                 % ", ".join(c["devices"]))
+    r, w = rates(c["load"], 1)
+    lines.append("  load:        %s = %d reads/s, %d writes/s per device; "
+                 "stress load %s (%s x %s)" % (
+                     fmt_load(c["load"]), r, w,
+                     fmt_load(c["load"] * c["stress_factor"]),
+                     fmt_num(c["stress_factor"]), fmt_load(c["load"])))
+    lines.append("  each test:   %s%s" % (
+        fmt_duration(c["duration_sec"]),
+        "" if c["duration_sec"] >= 24 * HOUR else
+        "  (shorter than 24 h: a trial, not a certification)"))
+    if c["ceiling"]:
+        lines.append("  ceiling:     ladder %s (stops at the first load that "
+                     "fails)" % ", ".join(fmt_load(x) for x in c["ladder"]))
+    lines.append("  directory:   %s%s" % (dirpath, " (not created)"
+                                          if dry_run else ""))
+    lines.append("")
+    pad = " " * 9
+    for s in state["steps"]:
+        lines.append(("step %d" % s["number"]).ljust(9) + s["title"])
+        if s["kind"] == "prep":
+            lines.append(pad + "act_prep %s; time depends on the drives "
+                         "(about 2 x capacity / write speed)"
+                         % " ".join(s["devices"]))
+            continue
+        if s["same_run_as"]:
+            lines.append(pad + "no new run: the read criteria on step "
+                         "%d's log" % s["same_run_as"])
+            continue
+        lines.append(pad + "load %s on %s: %s" % (
+            fmt_load(s["load"]), devices_text(s["devices"]),
+            ", ".join(s["devices"])))
+        lines.append(pad + "config: %s" % override_summary(s))
+        lines.append(pad + "%s; passes %s" % (
+            fmt_duration(s["duration_sec"]),
+            "if it meets the read criteria (act_latency.py --check)"
+            if s["judge"] == "criteria" else
+            "if it runs to completion (act_latency.py --check --stress)"))
+    cert = [s for s in state["steps"] if s["kind"] != "ceiling"]
+    ladder = [s for s in state["steps"] if s["kind"] == "ceiling"]
+    lines.append("")
+    tests = len([s for s in cert if s["kind"] != "prep"])
+    total = "total: %s for the certification (%d test%s)" % (
+        fmt_duration(planned_seconds(cert)), tests,
+        "" if tests == 1 else "s")
+    if ladder:
+        runs = len([s for s in ladder if not s["same_run_as"]])
+        total += ", at most %s more for the ceiling (%d run%s; the ladder " \
+            "stops at the first load that fails)" % (
+                fmt_duration(planned_seconds(ladder)), runs,
+                "" if runs == 1 else "s")
+    if any(s["kind"] == "prep" for s in cert):
+        total += ", plus act_prep"
+    lines.append(total)
+    return "\n".join(lines)

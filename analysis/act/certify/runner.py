@@ -1,0 +1,348 @@
+"""Running a campaign: each program as a supervised child (its own
+session, SIGTERM if act_certify dies, the held devices passed on), signals
+that stop it cleanly, the progress line, and the loop over the steps."""
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+from act.certify.analyse import step_analysis
+from act.certify.devices import held_env
+from act.certify.fmt import (
+    fmt_clock, fmt_duration, fmt_load, say, signame, utc_now, warn)
+from act.certify.judge import (
+    campaign_verdict, judge_step, skip_reason, step_short)
+from act.certify.logs import LogFollower, first_error
+from act.certify.report import write_reports
+from act.certify.shared import (
+    EXIT_CONFIG, EXIT_SETUP, PROG, PROGRAM_STATUS, UserError)
+from act.certify.state import current_step_number, rename_old_log, save_state
+
+
+PROGRESS_EVERY = 300            # seconds between plain progress lines
+STOP_WAIT = 60                  # seconds a program gets to stop cleanly
+
+
+class Progress:
+    """A live line on a terminal; plain lines otherwise (step start, every
+    PROGRESS_EVERY seconds)."""
+
+    def __init__(self, stream=None):
+        self.stream = stream or sys.stderr
+        try:
+            self.tty = self.stream.isatty()
+        except (OSError, ValueError):
+            self.tty = False
+        self.shown = False
+        self.last_plain = 0.0
+        self.dead = False
+
+    def _write(self, text):
+        if self.dead:
+            return
+        try:
+            self.stream.write(text)
+            self.stream.flush()
+        except (OSError, ValueError):
+            self.dead = True        # e.g. the terminal went away (SIGHUP)
+
+    def clear(self):
+        if self.shown:
+            self._write("\r\x1b[K")
+            self.shown = False
+
+    def line(self, text):
+        """A plain line on stderr (after clearing the live line)."""
+        self.clear()
+        self._write(text + "\n")
+
+    def step_started(self, step, total):
+        self.last_plain = time.monotonic()
+        if not self.tty:
+            self.line("%s: step %d/%d started: %s" % (PROG, step["number"],
+                                                     total, step["title"]))
+
+    def tick(self, step, total, elapsed, follower, left):
+        pct = follower.window(step["slice_sec"]) if follower else None
+        dur = step["duration_sec"]
+        text = "[%d/%d] %s  %s/%s  left %s" % (
+            step["number"], total, progress_label(step), fmt_clock(elapsed),
+            fmt_clock(dur) if dur else "?",
+            fmt_clock(left) if left is not None else "?")
+        if pct is not None:
+            text += "  reads>1ms %.2f%% (last %s)" % (pct[0],
+                                                     fmt_duration(pct[1]))
+        if self.tty:
+            width = shutil.get_terminal_size((100, 20)).columns - 1
+            self._write("\r\x1b[K" + text[:max(20, width)])
+            self.shown = True
+        elif time.monotonic() - self.last_plain >= PROGRESS_EVERY:
+            self.last_plain = time.monotonic()
+            self.line("%s: %s" % (PROG, text))
+
+
+def progress_label(step):
+    """'test 3 30x x4', 'ceiling 60x', 'act_prep'."""
+    if step["kind"] == "prep":
+        return "act_prep"
+    text = "test %d %s" % (step["test"], fmt_load(step["load"])) \
+        if step["test"] else "ceiling %s" % fmt_load(step["load"])
+    n = len(step["devices"])
+    return text + (" x%d devices" % n if n > 1 else "")
+
+
+class _Stop:
+    signum = None
+    child = None
+
+
+def _on_signal(signum, _frame):
+    if _Stop.signum is None:
+        _Stop.signum = signum
+    child = _Stop.child
+    if child is not None and child.poll() is None:
+        try:
+            child.send_signal(signal.SIGINT)
+        except OSError:
+            pass
+
+
+def install_signal_handlers():
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, _on_signal)
+
+
+def _prctl():
+    try:
+        import ctypes
+        return ctypes.CDLL(None, use_errno=True).prctl
+    except (ImportError, OSError, AttributeError):
+        return None
+
+
+_PRCTL = None
+
+
+def _child_setup():
+    """In the child: its own session (a terminal's Ctrl-C or hangup
+    reaches act_certify, which stops the program cleanly), and SIGTERM
+    when act_certify dies (PR_SET_PDEATHSIG), so it never runs on
+    alone."""
+    os.setsid()
+    if _PRCTL is not None:
+        _PRCTL(1, signal.SIGTERM, 0, 0, 0)
+
+
+def remaining_seconds(steps, current, elapsed):
+    left = max(0, current["duration_sec"] - elapsed) if current else 0
+    after = False
+    for s in steps:
+        if s is current:
+            after = True
+            continue
+        if (after or current is None) and s["status"] not in ("done",
+                                                              "skipped"):
+            left += s["duration_sec"]
+    return left
+
+
+def run_program(argv, log_path, err_path, step, steps, progress, save):
+    """Runs one program with its stdout to log_path, its stderr to
+    err_path; returns its exit status (128+n for a signal) - or raises
+    UserError when it can't start. save() records the step (with the
+    program's pid) once it runs."""
+    global _PRCTL
+    if _PRCTL is None:
+        _PRCTL = _prctl()
+    try:
+        with open(log_path, "wb") as log, open(err_path, "wb") as err:
+            env, fds = held_env()
+            proc = subprocess.Popen(argv, stdout=log, stderr=err,
+                                    stdin=subprocess.DEVNULL, env=env,
+                                    pass_fds=fds, preexec_fn=_child_setup)
+    except OSError as e:
+        raise UserError("can't run %s: %s" % (argv[0], e.strerror or e),
+                        EXIT_SETUP) from None
+    _Stop.child = proc
+    step["pid"] = proc.pid
+    save()
+    if _Stop.signum is not None:
+        _on_signal(_Stop.signum, None)
+    follower = LogFollower(log_path) if step["kind"] != "prep" else None
+    t0 = time.monotonic()
+    stop_sent = None
+    total = len(steps)
+    while True:
+        try:
+            proc.wait(timeout=1.0)
+            break
+        except subprocess.TimeoutExpired:
+            pass
+        if _Stop.signum is not None:
+            now = time.monotonic()
+            if stop_sent is None:
+                stop_sent = now
+                progress.line("%s: stopping %s (SIGINT) ..."
+                              % (PROG, os.path.basename(argv[0])))
+                try:
+                    proc.send_signal(signal.SIGINT)
+                except OSError:
+                    pass
+            elif now - stop_sent > STOP_WAIT:
+                proc.kill()
+        if follower is not None:
+            follower.poll()
+        elapsed = time.monotonic() - t0
+        progress.tick(step, total, elapsed, follower,
+                      remaining_seconds(steps, step, elapsed))
+    _Stop.child = None
+    step.pop("pid", None)
+    rc = proc.returncode
+    return 128 - rc if rc < 0 else rc
+
+
+def execute_step(dirpath, state, step, tools, progress, cache):
+    """Runs (or judges) one step; updates it. Returns None to go on, or
+    the campaign's exit status to stop with."""
+    steps = state["steps"]
+    if step["same_run_as"]:
+        src = steps[step["same_run_as"] - 1]
+        step.update(status="done", exit_status=src["exit_status"],
+                    started_at=utc_now(), ended_at=utc_now())
+        a = step_analysis(dirpath, state, step, tools, cache)
+        step["result"], step["message"] = judge_step(step, a)
+        save_state(dirpath, state)
+        return None
+    if step["status"] in ("running", "interrupted", "error"):
+        rename_old_log(dirpath, step)
+    files = step["files"]
+    log = os.path.join(dirpath, files["log"])
+    err = os.path.join(dirpath, files["stderr"])
+    if step["kind"] == "prep":
+        argv = [tools["act_prep"]] + step["devices"]
+    else:
+        argv = [tools["program"], os.path.join(dirpath, files["config"])]
+    step.update(status="running", result=None, exit_status=None,
+                message=None, started_at=utc_now(), ended_at=None)
+    save_state(dirpath, state)
+    progress.step_started(step, len(steps))
+    rc = run_program(argv, log, err, step, steps, progress,
+                     lambda: save_state(dirpath, state))
+    progress.clear()
+    step["exit_status"] = rc
+    step["ended_at"] = utc_now()
+    prog = os.path.basename(argv[0])
+    if rc >= 128:
+        signum = _Stop.signum or (rc - 128)
+        step.update(status="interrupted", message="stopped by signal %s"
+                    % signame(rc - 128))
+        state["status"] = "interrupted"
+        save_state(dirpath, state)
+        return 128 + signum
+    if rc in (1, 2, 5) or (step["kind"] == "prep" and rc != 0):
+        detail = first_error(err, log)
+        step.update(status="error", message="%s exit status %d (%s)%s" % (
+            prog, rc, PROGRAM_STATUS.get(rc, "failed"),
+            ": " + detail if detail else ""))
+        state["status"] = "error"
+        save_state(dirpath, state)
+        warn("step %d: %s" % (step["number"], step["message"]))
+        return EXIT_CONFIG if rc == 1 and step["kind"] != "prep" \
+            else EXIT_SETUP
+    step["status"] = "done"
+    a = step_analysis(dirpath, state, step, tools, cache)
+    if a.get("error") and rc == 0 and step["kind"] != "prep":
+        step.update(status="error", message="can't analyse the log: %s"
+                    % a["error"])
+        state["status"] = "error"
+        save_state(dirpath, state)
+        warn("step %d: %s" % (step["number"], step["message"]))
+        return EXIT_SETUP
+    step["result"], step["message"] = judge_step(step, a)
+    save_state(dirpath, state)
+    return None
+
+
+def step_line(step):
+    """One line for a finished step, on stdout."""
+    if step["status"] == "skipped":
+        return "step %d %s: skipped (%s)" % (step["number"],
+                                             step_short(step),
+                                             step["message"])
+    text = "step %d %s: %s" % (step["number"], step_short(step),
+                               step["result"] or step["status"])
+    if step["message"]:
+        text += " - " + step["message"]
+    return text
+
+
+def run_campaign(dirpath, state, tools, progress):
+    """Runs every step still to do; writes the reports; returns the exit
+    status."""
+    cache = {}
+    status = None
+    state["status"] = "running"
+    save_state(dirpath, state)
+    for step in state["steps"]:
+        if step["status"] in ("done", "skipped"):
+            continue
+        if _Stop.signum is not None:
+            state["status"] = "interrupted"
+            status = 128 + _Stop.signum
+            break
+        why = skip_reason(state["steps"], step)
+        if why:
+            step.update(status="skipped", message=why)
+            save_state(dirpath, state)
+            say(step_line(step))
+            continue
+        status = execute_step(dirpath, state, step, tools, progress, cache)
+        if step["status"] == "done":
+            say(step_line(step))
+        if status is not None:
+            break
+        write_reports(dirpath, state, tools, cache)
+    if status is None and _Stop.signum is not None and \
+            any(s["status"] not in ("done", "skipped")
+                for s in state["steps"]):
+        status = 128 + _Stop.signum
+        state["status"] = "interrupted"
+    if status is None:
+        state["status"] = "finished"
+        state["ended_at"] = utc_now()
+    save_state(dirpath, state)
+    write_reports(dirpath, state, tools, cache)
+    v = campaign_verdict(state)
+    say("")
+    if status is not None and status >= 128:
+        say("%s: interrupted (signal %s) at step %s - finished steps are "
+            "kept; to continue (the interrupted step runs again from its "
+            "start):" % (PROG, signame(status - 128),
+                         current_step_number(state)))
+        say("  %s --resume %s" % (_self_command(), dirpath))
+    elif status == EXIT_CONFIG:
+        say("%s: stopped: the program refused the config (exit status %d) "
+            "- fix the base config and start a new campaign (or fix the "
+            "step configs in %s and continue with --resume %s)"
+            % (PROG, status, dirpath, dirpath))
+    elif status is not None:
+        say("%s: stopped by an error (exit status %d); fix it, then "
+            "continue with:" % (PROG, status))
+        say("  %s --resume %s" % (_self_command(), dirpath))
+    else:
+        say("verdict: %s" % v["text"])
+        for r in v["reasons"]:
+            say("  " + r)
+    say("report: %s" % os.path.join(dirpath, "report.html"))
+    return v["exit_status"] if status is None else status
+
+
+def _self_command():
+    path = os.path.abspath(sys.argv[0]) if sys.argv and sys.argv[0] else \
+        "act_certify.py"
+    found = shutil.which(os.path.basename(path))
+    return os.path.basename(path) if found and os.path.realpath(found) == \
+        os.path.realpath(path) else path

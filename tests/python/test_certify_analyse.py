@@ -1,0 +1,208 @@
+#!/usr/bin/env python3
+"""Description: how act_certify reads logs and analyses a step
+(analysis/act/certify/logs.py and analyse.py), called directly - the
+oracle for the switch to act.logfile and in-process act_latency:
+
+- log_identity (identity, start time and size lines, the header only),
+  log_last_report, log_errors (the last ERROR / stopped lines), and
+  first_error (stderr's first ERROR line, else the log's, else stderr's
+  last line) on hand-written logs;
+- LogFollower on a log written piece by piece (cut inside lines): reads
+  over 1 ms per report - buckets above 0 in a millisecond log, above 10
+  (1024 us) in a microsecond one, bucket lines continued, other
+  histograms ignored - and window() over the last N seconds;
+- table_part and the act_latency.py error text;
+- analyse_log on a real 10-second log with the criteria's 3600-second
+  slice: act_latency.py can't find a slice, so it is analysed again in
+  1-second slices with a note (the re-analysis the review found never
+  driven), giving the verdict document, the table and the plot; a missing
+  log; step_analysis's cache (kept while the log is unchanged)."""
+
+import os
+import shutil
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import expect  # noqa: E402
+
+from act.certify import analyse, logs  # noqa: E402
+
+EXAMPLE = os.path.join(expect.REPO, "tests", "analysis", "fixtures",
+                       "example_storage.log")
+
+HEADER = """ACT version 6.7
+/dev/x model = Acme 1, serial = S-1, firmware = F 2
+/dev/y model = unknown, serial = unknown, firmware = unknown
+start time = 2026-11-25T10:00:00Z
+/dev/x size = 1000 bytes, 16 large blocks, minimum IO size = 512 bytes
+/dev/y size = 2048 bytes
+microsecond-histograms: %s
+HISTOGRAM NAMES
+reads
+/dev/z model = late, serial = late, firmware = late
+"""
+REPORTS = """after 1 sec:
+reads (100 total)
+ (00: 0000000090) (01: 0000000008) (02: 0000000002)
+/dev/x-reads (100 total)
+ (00: 0000000099) (03: 0000000001)
+after 2 sec:
+reads (300 total)
+ (00: 0000000280) (01: 0000000010)
+ (05: 0000000010)
+large-block-writes (5 total)
+ (07: 0000000005)
+"""
+US_REPORTS = """after 1 sec:
+reads (50 total)
+ (09: 0000000020) (10: 0000000020) (11: 0000000010)
+after 2 sec:
+"""
+
+
+def write(path, text, mode="w"):
+    with open(path, mode) as f:
+        f.write(text)
+
+
+def check_readers(c, td):
+    log = os.path.join(td, "a.log")
+    write(log, HEADER % "no" + REPORTS +
+          "ERROR: one\nx\nERROR: two\nstopped by signal SIGINT after 2 "
+          "sec\nERROR: three\n")
+    c.eq("log_identity", ({
+        "/dev/x": {"model": "Acme 1", "serial": "S-1", "firmware": "F 2"},
+        "/dev/y": {"model": "unknown", "serial": "unknown",
+                   "firmware": "unknown"}},
+        {"/dev/x": 1000, "/dev/y": 2048}, "2026-11-25T10:00:00Z"),
+        logs.log_identity(log))
+    c.eq("log_identity of no log", ({}, {}, None),
+         logs.log_identity(os.path.join(td, "none")))
+    c.eq("log_last_report", 2, logs.log_last_report(log))
+    c.eq("log_last_report of a header only", 0, logs.log_last_report(
+        write(os.path.join(td, "h.log"), HEADER % "no") or
+        os.path.join(td, "h.log")))
+    c.eq("log_last_report of no log", 0,
+         logs.log_last_report(os.path.join(td, "none")))
+    c.eq("log_errors: the last three", [
+        "ERROR: two", "stopped by signal SIGINT after 2 sec",
+        "ERROR: three"], logs.log_errors(log))
+    c.eq("log_errors, limit 1", ["ERROR: three"], logs.log_errors(log, 1))
+    c.eq("log_errors of no log", [], logs.log_errors(os.path.join(td, "x")))
+
+    err = os.path.join(td, "a.err")
+    for what, err_text, log_text, want in (
+            ("stderr's first ERROR line", "w\nERROR: e1\nERROR: e2\n",
+             "ERROR: l1\n", "ERROR: e1"),
+            ("the log's first ERROR line", "warning\nlast words\n\n",
+             "ERROR: l1\nERROR: l2\n", "ERROR: l1"),
+            ("stderr's last line", "first\nlast words\n\n", "fine\n",
+             "last words"),
+            ("nothing", "", "", "")):
+        write(err, err_text)
+        write(log, log_text)
+        c.eq("first_error: %s" % what, want, logs.first_error(err, log))
+    c.eq("first_error without files", "",
+         logs.first_error(os.path.join(td, "x"), os.path.join(td, "y")))
+
+
+def check_follower(c, td):
+    for micro, reports, want_points in (
+            ("no", REPORTS, [(1, 100, 10), (2, 300, 20)]),
+            ("yes", US_REPORTS, [(1, 50, 10)])):
+        log = os.path.join(td, "f.log")
+        write(log, "")
+        f = logs.LogFollower(log)
+        f.poll()
+        c.eq("LogFollower (%s): nothing yet" % micro, None, f.window(60))
+        text = HEADER % micro + reports
+        for cut in range(0, len(text), 7):     # cut inside lines
+            write(log, text[cut:cut + 7], "a")
+            f.poll()
+        c.eq("LogFollower, microsecond-histograms %s: (sec, reads, over "
+             "1 ms)" % micro, want_points, list(f.points))
+    f = logs.LogFollower(os.path.join(td, "w.log"))
+    write(f.path, HEADER % "no" + REPORTS)
+    f.poll()
+    c.eq("window(1): the last second", (5.0, 1), f.window(1))
+    c.eq("window(60): since the start", (100.0 * 20 / 300, 2), f.window(60))
+    f = logs.LogFollower(os.path.join(td, "none.log"))
+    f.poll()
+    c.eq("LogFollower of no log", None, f.window(60))
+
+
+def check_text(c):
+    out = ("act_latency.py -l x\n\nHISTOGRAM NAMES\nreads\n\n"
+           "        reads\n1  0.00\n\n")
+    c.eq("table_part: from the table on", "        reads\n1  0.00",
+         analyse.table_part(out))
+    c.eq("table_part without a config echo", "text",
+         analyse.table_part("\ntext\n"))
+    c.eq("the act_latency.py error: its first two lines",
+         "error: a / note: b", analyse._latency_error(
+             "act_latency.py: error: a\n\nact_latency.py: note: b\nc\n"))
+    c.eq("the act_latency.py error when it says nothing",
+         "act_latency.py failed", analyse._latency_error(""))
+
+
+def check_analyse(c, td):
+    tools = {"latency": os.path.join(expect.ANALYSIS, "act_latency.py")}
+    log = os.path.join(td, "01-test1-target-1x.log")
+    shutil.copy(EXAMPLE, log)
+    plot = os.path.join(td, "p.svg")
+    a = analyse.analyse_log(tools, log, 3600, False, plot)
+    c.eq("analyse_log, a 10-second run and a 3600-second slice: the "
+         "slice and the note", (1, ["the run ended before one 3600-second "
+                                    "slice: analysed in 1-second slices"]),
+         (a["slice_sec"], a["notes"]))
+    doc = a["doc"] or {}
+    c.eq("analyse_log: the verdict document", ("act_latency/1", True, 10),
+         (doc.get("format"), doc.get("complete"), doc.get("ran_sec")))
+    c.check((doc.get("check") or {}).get("result") in ("PASS", "FAIL"),
+            "analyse_log: no check result", repr(doc.get("check")))
+    c.eq("analyse_log: no error", None, a["error"])
+    c.check((a["table"] or "").split("\n")[0].strip().startswith("reads"),
+            "analyse_log: the table does not start with its heading",
+            a["table"])
+    c.check("<svg" in (a["svg"] or ""), "analyse_log: no plot")
+    c.eq("analyse_log of a missing log", "no log", analyse.analyse_log(
+        tools, os.path.join(td, "none.log"), 3600, False)["error"])
+    a = analyse.analyse_log(tools, log, 2, True)
+    c.eq("analyse_log, --stress and a slice that fits: no note", (2, []),
+         (a["slice_sec"], a["notes"]))
+    c.check(((a["doc"] or {}).get("check") or {}).get("stress"),
+            "analyse_log --stress: not judged as a stress test",
+            repr((a["doc"] or {}).get("check")))
+
+    step = {"number": 1, "kind": "target", "status": "done",
+            "same_run_as": None, "slice_sec": 1, "judge": "criteria",
+            "files": {"log": os.path.basename(log), "plot": "01.svg"}}
+    state = {"steps": [step]}
+    cache = {}
+    first = analyse.step_analysis(td, state, step, tools, cache)
+    c.eq("step_analysis: the log's last errors", [], first["log_errors"])
+    c.check(analyse.step_analysis(td, state, step, tools, cache) is first,
+            "step_analysis analysed an unchanged log again")
+    write(log, "ERROR: late\n", "a")
+    again = analyse.step_analysis(td, state, step, tools, cache)
+    c.check(again is not first, "step_analysis kept the analysis of a log "
+            "that changed")
+    c.eq("step_analysis: the new error line", ["ERROR: late"],
+         again["log_errors"])
+    c.eq("step_analysis of a planned step", {}, analyse.step_analysis(
+        td, state, dict(step, status="planned"), tools, cache))
+
+
+def main():
+    c = expect.Checker("test_certify_analyse")
+    with tempfile.TemporaryDirectory(prefix="act-analyse-test-") as td:
+        check_readers(c, td)
+        check_follower(c, td)
+        check_text(c)
+        check_analyse(c, td)
+    c.finish()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,304 @@
+#!/usr/bin/env python3
+"""Description: act_certify's plan (analysis/act/certify/plan.py), called
+directly: the default ceiling ladder (2 x the load, then 1.5 x the rung
+before, two significant digits), --ladder parsing and its refusals, rates
+per load, the analysis slice, durations as text, the steps of a campaign
+(ids, kinds, loads, rates, durations, files; a rung at the stress load
+judged from the last stress run; act_prep first), each step's config (the
+four items act_certify sets replaced, a comment saying what they were,
+missing ones appended), the planned seconds and the time left, and the
+plan's total line. --index: a dry run (main) plans act_index with
+act_index.conf, without --index act_storage with act_storage.conf."""
+
+import contextlib
+import io
+import os
+import stat
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import expect  # noqa: E402
+
+from act.certify import main as cmain  # noqa: E402
+from act.certify import plan, runner  # noqa: E402
+from act.certify.fmt import fmt_duration  # noqa: E402
+from act.certify.shared import UserError  # noqa: E402
+
+
+def check_ladder(c):
+    for load, rungs, want in (
+            (30, 6, [60, 90, 140, 210, 320, 480]),     # the README's
+            (1, 6, [2, 3, 4.5, 6.8, 10, 15]),
+            (2.5, 6, [5, 7.5, 11, 16, 24, 36]),
+            (30, 2, [60, 90]),
+            (30, 1, [60])):
+        c.eq("default_ladder(%s, %d)" % (load, rungs), want,
+             plan.default_ladder(load, rungs))
+    c.eq("default_ladder(30) has LADDER_RUNGS rungs", plan.LADDER_RUNGS,
+         len(plan.default_ladder(30)))
+    for text, load, want in (("40,60,80", 30, [40.0, 60.0, 80.0]),
+                             (" 40 , 60 ,", 30, [40.0, 60.0]),
+                             ("2.5", 1, [2.5])):
+        c.eq("parse_ladder(%r, %s)" % (text, load), want,
+             plan.parse_ladder(text, load))
+    for text, load, msg in (
+            ("", 30, "--ladder needs loads, e.g. --ladder 40,60,80"),
+            (",", 30, "--ladder needs loads, e.g. --ladder 40,60,80"),
+            ("20,40", 30, "--ladder loads must be above the target load 30x"),
+            ("30,40", 30, "--ladder loads must be above the target load 30x"),
+            ("40,35", 30, "--ladder loads must increase: 40,35"),
+            ("40,40", 30, "--ladder loads must increase: 40,40"),
+            ("40,x", 30, "--ladder load must be a number, not 'x'"),
+            ("40,-1", 30, "--ladder load must be more than 0, not '-1'"),
+            ("nan", 30, "--ladder load must be more than 0, not 'nan'"),
+            ("inf", 30, "--ladder load must be more than 0, not 'inf'")):
+        c.raises("parse_ladder(%r, %s)" % (text, load), UserError,
+                 plan.parse_ladder, text, load, expect_text=msg,
+                 expect_status=64)
+
+
+def check_numbers(c):
+    for load, n, want in ((30, 1, (60000, 30000)), (2.5, 3, (15000, 7500)),
+                          (1, 2, (4000, 2000)),
+                          (0.0005, 1, (1, 0))):     # round() - half even
+        c.eq("rates(%s, %d)" % (load, n), want, plan.rates(load, n))
+    for dur, want in ((86400, 3600), (3600, 3600), (3599, 359), (100, 10),
+                      (5, 1), (1, 1)):
+        c.eq("slice_for(%d)" % dur, want, plan.slice_for(dur))
+    for x, want in ((135, 140), (6.75, 6.8), (16.5, 16), (2, 2),
+                    (0.1234, 0.12)):
+        c.eq("round2(%s)" % x, want, plan.round2(x))
+    for sec, want in ((86400, "24 h"), (4, "4 s"), (345600, "4 d"),
+                      (5400, "1 h 30 min"), (0, "0 s"), (172800, "2 d"),
+                      (90000, "25 h"), (400, "6 min 40 s"),
+                      (172861, "2 d 1 min 1 s")):
+        c.eq("fmt_duration(%d)" % sec, want, fmt_duration(sec))
+
+
+def files(base, config=True, plot=True):
+    f = {}
+    if config:
+        f["config"] = base + ".conf"
+    f.update({"log": base + ".log", "stderr": base + ".err"})
+    if plot:
+        f["plot"] = base + ".svg"
+    return f
+
+
+# (number, id, kind, test, load, devices, reads/s, writes/s, duration,
+#  judge, same_run_as, files, title)
+ONE_DEVICE = [
+    (1, "01-test1-target-30x", "target", 1, 30, ["/d/a"], 60000, 30000,
+     86400, "criteria", None, files("01-test1-target-30x"),
+     "test 1: the target load on one device"),
+    (2, "02-test2-stress-60x", "stress", 2, 60, ["/d/a"], 120000, 60000,
+     86400, "stress", None, files("02-test2-stress-60x"),
+     "test 2: stress at 2 x the load on one device"),
+]
+TWO_DEVICES = [
+    (1, "01-prep", "prep", None, None, ["/d/a", "/d/b"], 0, 0, 0, None,
+     None, files("01-prep", config=False, plot=False),
+     "act_prep on every device (clean, then salt)"),
+    (2, "02-test1-target-30x", "target", 1, 30, ["/d/a"], 60000, 30000,
+     100, "criteria", None, files("02-test1-target-30x"),
+     "test 1: the target load on one device"),
+    (3, "03-test2-stress-60x", "stress", 2, 60, ["/d/a"], 120000, 60000,
+     100, "stress", None, files("03-test2-stress-60x"),
+     "test 2: stress at 2 x the load on one device"),
+    (4, "04-test3-target-30x", "target", 3, 30, ["/d/a", "/d/b"], 120000,
+     60000, 100, "criteria", None, files("04-test3-target-30x"),
+     "test 3: the target load on the 2 devices together"),
+    (5, "05-test4-stress-60x", "stress", 4, 60, ["/d/a", "/d/b"], 240000,
+     120000, 100, "stress", None, files("05-test4-stress-60x"),
+     "test 4: stress at 2 x the load on the 2 devices together"),
+    (6, "06-ceiling-60x", "ceiling", None, 60, ["/d/a", "/d/b"], 240000,
+     120000, 0, "criteria", 5, {"plot": "06-ceiling-60x.svg"},
+     "ceiling: 60x on 2 devices, judged from step 5's run"),
+    (7, "07-ceiling-90x", "ceiling", None, 90, ["/d/a", "/d/b"], 360000,
+     180000, 100, "criteria", None, files("07-ceiling-90x"),
+     "ceiling: 90x on 2 devices"),
+]
+STEP_KEYS = ("number", "id", "kind", "test", "load", "devices",
+             "reads_per_sec", "writes_per_sec", "duration_sec", "judge",
+             "same_run_as", "files", "title")
+
+
+def check_steps(c):
+    for what, args, want, slice_sec in (
+            ("one device, no ceiling", (["/d/a"], 30, 2.0, 86400, [], False),
+             ONE_DEVICE, 3600),
+            ("two devices, prep, ladder 60,90",
+             (["/d/a", "/d/b"], 30, 2.0, 100, [60, 90], True),
+             TWO_DEVICES, 10)):
+        steps = plan.plan_steps(*args)
+        c.eq("%s: number of steps" % what, len(want), len(steps))
+        for s, w in zip(steps, want):
+            c.eq("%s: step %d" % (what, w[0]), dict(zip(STEP_KEYS, w)),
+                 {k: s[k] for k in STEP_KEYS})
+            c.eq("%s: step %d bookkeeping" % (what, w[0]),
+                 {"slice_sec": slice_sec, "status": "planned",
+                  "result": None, "exit_status": None, "message": None,
+                  "started_at": None, "ended_at": None, "old_logs": []},
+                 {k: s[k] for k in ("slice_sec", "status", "result",
+                                    "exit_status", "message", "started_at",
+                                    "ended_at", "old_logs")})
+    steps = plan.plan_steps(["/d/a"], 30, 1.5, 60, [45], False)
+    c.eq("stress factor 1.5: titles", [
+        "test 1: the target load on one device",
+        "test 2: stress at 1.5 x the load on one device",
+        "ceiling: 45x on 1 device, judged from step 2's run"],
+        [s["title"] for s in steps])
+    c.eq("a rung at the stress load is no new run", (0, 2),
+         (steps[2]["duration_sec"], steps[2]["same_run_as"]))
+
+    two = plan.plan_steps(["/d/a", "/d/b"], 30, 2.0, 100, [60, 90], True)
+    c.eq("planned_seconds: act_prep and a rung on an earlier run take 0",
+         500, plan.planned_seconds(two))
+    c.eq("planned_seconds of no step", 0, plan.planned_seconds([]))
+    # done: step numbers; current: the running step's number (or None)
+    for done, current, elapsed, want in (
+            ((), 2, 30, 70 + 400),      # step 2: 70 s of it left, then 3-7
+            ((1, 2), 3, 0, 100 + 300),
+            ((1, 2, 3, 4, 5, 6), 7, 250, 0),    # past its planned end
+            ((), None, 0, 500),
+            ((2,), None, 0, 400)):
+        steps = plan.plan_steps(["/d/a", "/d/b"], 30, 2.0, 100, [60, 90],
+                                True)
+        for s in steps:
+            if s["number"] in done:
+                s["status"] = "done"
+        cur = steps[current - 1] if current is not None else None
+        c.eq("remaining_seconds (done %s, step %s running, %d s in)"
+             % (list(done), current, elapsed), want,
+             runner.remaining_seconds(steps, cur, elapsed))
+    steps = plan.plan_steps(["/d/a", "/d/b"], 30, 2.0, 100, [60, 90], True)
+    steps[6]["status"] = "skipped"
+    c.eq("remaining_seconds: a skipped step is not counted", 400,
+         runner.remaining_seconds(steps, None, 0))
+
+    state = {"campaign": {"program_path": "/bin/act_storage",
+                          "base_config_path": "/c/base.conf",
+                          "devices": ["/d/a", "/d/b"], "load": 30,
+                          "stress_factor": 2.0, "duration_sec": 100,
+                          "ceiling": True, "ladder": [60, 90]},
+             "steps": two}
+    text = plan.plan_text(state, "/o", True)
+    c.eq("plan_text: the total line",
+         "total: 6 min 40 s for the certification (4 tests), at most "
+         "1 min 40 s more for the ceiling (1 run; the ladder stops at the "
+         "first load that fails), plus act_prep", text.split("\n")[-1])
+    state["steps"] = plan.plan_steps(["/d/a"], 30, 2.0, 86400, [], False)
+    state["campaign"].update(devices=["/d/a"], duration_sec=86400,
+                             ceiling=False, ladder=[])
+    text = plan.plan_text(state, "/o", False)
+    c.eq("plan_text, one device: the total line",
+         "total: 2 d for the certification (2 tests)", text.split("\n")[-1])
+    c.check("a certification" not in text and "trial" not in text,
+            "a 24-hour plan is called a trial", text)
+
+
+BASE = """# base
+device-names: /dev/old
+read-reqs-per-sec:100 # comment
+service-threads: 8
+device-names: /dev/dup
+"""
+BASE_CONFIGURED = """# act_certify step 3: t
+# = base.conf with the items below set by act_certify
+
+# base
+# act_certify: was device-names: /dev/old
+device-names: /d/a,/d/b
+# act_certify: was read-reqs-per-sec:100 # comment
+read-reqs-per-sec: 2000
+service-threads: 8
+# act_certify: was device-names: /dev/dup
+
+# set by act_certify
+write-reqs-per-sec: 1000
+test-duration-sec: 60
+"""
+
+
+def check_step_config(c):
+    step = {"number": 3, "title": "t", "devices": ["/d/a", "/d/b"],
+            "reads_per_sec": 2000, "writes_per_sec": 1000,
+            "duration_sec": 60}
+    c.eq("step_config: replaced, commented, appended", BASE_CONFIGURED,
+         plan.step_config(BASE, "base.conf", step))
+    full = ("test-duration-sec: 5\nwrite-reqs-per-sec: 7\n"
+            "device-names: x\nread-reqs-per-sec: 9\n")
+    got = plan.step_config(full, "b", step)
+    c.check("# set by act_certify" not in got,
+            "step_config appends items the base already has", got)
+    c.eq("step_config: every item once, in the base's order",
+         ["test-duration-sec: 60", "write-reqs-per-sec: 1000",
+          "device-names: /d/a,/d/b", "read-reqs-per-sec: 2000"],
+         [l for l in got.split("\n") if l and not l.startswith("#")])
+    c.eq("override_summary",
+         "device-names: /d/a,/d/b, read-reqs-per-sec: 2000, "
+         "write-reqs-per-sec: 1000, test-duration-sec: 60",
+         plan.override_summary(step))
+
+
+def check_index(c):
+    """--index plans act_index with act_index.conf (a dry run: nothing is
+    written); a stand-in act_index in $ACT_BIN, the example configs of the
+    source tree."""
+    with tempfile.TemporaryDirectory(prefix="act-plan-test-") as td:
+        for prog in ("act_index", "act_storage"):
+            path = os.path.join(td, prog)
+            with open(path, "w") as f:
+                f.write("#!/bin/sh\nexit 0\n")
+            os.chmod(path, stat.S_IRWXU)
+        dev = os.path.join(td, "dev")
+        with open(dev, "wb") as f:
+            f.truncate(1 << 20)
+        old = os.environ.get("ACT_BIN")
+        os.environ["ACT_BIN"] = td
+        try:
+            for flags, prog, conf in ((["--index"], "act_index",
+                                       "act_index.conf"),
+                                      ([], "act_storage",
+                                       "act_storage.conf")):
+                out = io.StringIO()
+                with contextlib.redirect_stdout(out):
+                    rc = cmain.main(["--device", dev, "--load", "3",
+                                     "--out", os.path.join(td, "o"),
+                                     "--seconds", "100", "--dry-run"] +
+                                    flags)
+                text = out.getvalue()
+                c.eq("dry run %s: exit status" % flags, 0, rc)
+                c.check("  program:     %s\n" % os.path.join(td, prog)
+                        in text, "dry run %s: the program is not %s"
+                        % (flags, prog), text)
+                c.check("  base config: %s " % os.path.join(
+                    expect.REPO, "config", conf) in text,
+                    "dry run %s: the base config is not config/%s"
+                    % (flags, conf), text)
+            c.check(not os.path.exists(os.path.join(td, "o")),
+                    "a dry run created its directory")
+        finally:
+            if old is None:
+                os.environ.pop("ACT_BIN", None)
+            else:
+                os.environ["ACT_BIN"] = old
+    c.raises("--resume with --index", UserError, cmain.parse_args,
+             ["--resume", "/o", "--index"],
+             expect_text="--resume takes no other option (the plan is in "
+                         "DIR/state.json): remove --index")
+
+
+def main():
+    c = expect.Checker("test_certify_plan")
+    check_ladder(c)
+    check_numbers(c)
+    check_steps(c)
+    check_step_config(c)
+    check_index(c)
+    c.finish()
+
+
+if __name__ == "__main__":
+    main()

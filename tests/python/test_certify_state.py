@@ -1,0 +1,253 @@
+#!/usr/bin/env python3
+"""Description: act_certify's campaign directory
+(analysis/act/certify/state.py), called directly: state.json saved
+(indented JSON, a final newline, no temporary file left) and loaded back;
+every malformed state file refused with its message and exit status 2
+(missing, empty, not JSON, not UTF-8, a directory, unreadable, a JSON
+list, another format); the directory lock (a second holder refused, free
+again once closed); the resume bookkeeping: an interrupted step's log and
+stderr renamed <name>.interrupted-K (K past any left-over file) and
+remembered in old_logs, the next step's number, whether a recorded program
+still runs on DIR - and --resume refusing while it does, or saying a
+finished campaign has nothing to resume."""
+
+import contextlib
+import io
+import json
+import os
+import stat
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import expect  # noqa: E402
+
+from act.certify import main as cmain  # noqa: E402
+from act.certify import plan, state  # noqa: E402
+from act.certify.shared import UserError  # noqa: E402
+
+
+def new_state(td, devices):
+    steps = plan.plan_steps(devices, 1, 2.0, 10, [], False)
+    return {"format": state.STATE_FORMAT, "status": "planned",
+            "command": ["act_certify.py"], "created_at": "x",
+            "ended_at": None,
+            "campaign": {"program": "act_storage",
+                         "program_path": "/bin/act_storage",
+                         "program_version": None,
+                         "base_config_path": "/c/b.conf",
+                         "devices": devices,
+                         "device_kinds": {d: "file" for d in devices},
+                         "load": 1, "stress_factor": 2.0, "duration_sec": 10,
+                         "ceiling": False, "ladder": [], "prep": False},
+            "host": {"hostname": "h"}, "resumes": [], "steps": steps}
+
+
+def check_save_load(c, td):
+    d = os.path.join(td, "camp")
+    os.mkdir(d)
+    st = new_state(td, ["/d/a"])
+    state.save_state(d, st)
+    path = os.path.join(d, "state.json")
+    with open(path) as f:
+        text = f.read()
+    c.eq("state.json: indented JSON and a newline",
+         json.dumps(st, indent=1) + "\n", text)
+    c.eq("save_state leaves no temporary file", ["state.json"],
+         sorted(os.listdir(d)))
+    c.eq("load_state gives back what was saved", st, state.load_state(d))
+    st["steps"][0]["status"] = "done"
+    state.save_state(d, st)
+    c.eq("save_state replaces the file", "done",
+         state.load_state(d)["steps"][0]["status"])
+
+    bad = os.path.join(td, "bad")
+    os.mkdir(bad)
+    sp = os.path.join(bad, "state.json")
+    rows = [
+        ("no state.json", None, "%s has no campaign (no state.json)" % bad),
+        ("empty", b"", "can't read %s: Expecting value: line 1 column 1 "
+         "(char 0)" % sp),
+        ("not JSON", b"{", "can't read %s: Expecting property name "
+         "enclosed in double quotes: line 1 column 2 (char 1)" % sp),
+        ("not UTF-8", b"\xff\xfe{}", None),
+        ("a JSON list", b"[]", "%s is not an act_certify state file "
+         "(act_certify/1)" % sp),
+        ("another format", b'{"format": "act_certify/2"}',
+         "%s is not an act_certify state file (act_certify/1)" % sp),
+        ("no format", b'{"steps": []}',
+         "%s is not an act_certify state file (act_certify/1)" % sp),
+        ("a directory", "dir", "can't read %s: Is a directory" % sp),
+    ]
+    if os.geteuid() != 0:
+        rows.append(("unreadable", "0000", "can't read %s: Permission "
+                     "denied" % sp))
+    for what, content, msg in rows:
+        if os.path.isdir(sp):
+            os.rmdir(sp)
+        elif os.path.exists(sp):
+            os.chmod(sp, 0o600)
+            os.unlink(sp)
+        if content == "dir":
+            os.mkdir(sp)
+        elif content == "0000":
+            with open(sp, "w") as f:
+                f.write(json.dumps(st))
+            os.chmod(sp, 0)
+        elif content is not None:
+            with open(sp, "wb") as f:
+                f.write(content)
+        if msg is None:     # the decoder's own words: only the start
+            try:
+                state.load_state(bad)
+                c.fail("load_state, %s: accepted" % what)
+            except UserError as e:
+                c.check(str(e).startswith("can't read %s: " % sp),
+                        "load_state, %s: message %r" % (what, str(e)))
+                c.eq("load_state, %s: status" % what, 2, e.status)
+            continue
+        c.raises("load_state, %s" % what, UserError, state.load_state, bad,
+                 expect_text=msg, expect_status=2)
+    if os.path.exists(sp) and not os.path.isdir(sp):
+        os.chmod(sp, 0o600)
+
+
+def check_lock(c, td):
+    d = os.path.join(td, "lock")
+    os.mkdir(d)
+    fd = state.lock_dir(d)
+    c.raises("a second lock_dir", UserError, state.lock_dir, d,
+             expect_text="another act_certify is running the campaign in "
+                         "%s" % d, expect_status=2)
+    os.close(fd)
+    try:
+        os.close(state.lock_dir(d))
+        c.check(True, "lock_dir once the first is closed")
+    except UserError as e:
+        c.fail("lock_dir once the first is closed: %s" % e)
+
+
+def touch(path, text="x"):
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def read(path):
+    try:
+        with open(path) as f:
+            return f.read()
+    except OSError as e:
+        return "(%s)" % e.strerror
+
+
+def check_rename_old_log(c, td):
+    d = os.path.join(td, "rename")
+    os.mkdir(d)
+    st = new_state(td, ["/d/a"])
+    step = st["steps"][0]
+    log, err = step["files"]["log"], step["files"]["stderr"]
+    step.update(status="running", exit_status=None)
+    state.rename_old_log(d, step)
+    c.eq("rename_old_log without a log: nothing", ([], []),
+         (step["old_logs"], sorted(os.listdir(d))))
+
+    touch(os.path.join(d, log), "log 1")
+    touch(os.path.join(d, err), "err 1")
+    state.rename_old_log(d, step)
+    c.eq("rename_old_log: first interruption", [
+        {"log": log + ".interrupted-1", "stderr": err + ".interrupted-1",
+         "status": "running", "exit_status": None}], step["old_logs"])
+    c.eq("rename_old_log: the files", sorted(
+        [log + ".interrupted-1", err + ".interrupted-1"]),
+        sorted(os.listdir(d)))
+
+    touch(os.path.join(d, log), "log 2")        # no stderr this time
+    touch(os.path.join(d, log + ".interrupted-2"), "left over")
+    step.update(status="interrupted", exit_status=130)
+    state.rename_old_log(d, step)
+    c.eq("rename_old_log: past a left-over .interrupted-2, no stderr",
+         {"log": log + ".interrupted-3", "status": "interrupted",
+          "exit_status": 130}, step["old_logs"][-1])
+    c.eq("rename_old_log: the log kept", "log 2",
+         read(os.path.join(d, log + ".interrupted-3")))
+    c.check(not os.path.exists(os.path.join(d, log)),
+            "rename_old_log left the log in place")
+
+    st = new_state(td, ["/d/a", "/d/b"])
+    c.eq("the next step: the first", 1, state.current_step_number(st))
+    st["steps"][0]["status"] = "done"
+    st["steps"][1]["status"] = "skipped"
+    c.eq("the next step: past done and skipped", 3,
+         state.current_step_number(st))
+    for s in st["steps"]:
+        s["status"] = "done"
+    c.eq("the next step: none left", "-", state.current_step_number(st))
+
+
+def check_resume(c, td):
+    """still_running, and --resume refusing a step whose program runs."""
+    d = os.path.join(td, "resume")
+    os.mkdir(d)
+    c.check(not state.still_running(os.getpid(), d),
+            "a process not running on DIR counts as running")
+    c.check(not state.still_running(0x7ffffffe, d),
+            "a process that is not there counts as running")
+    bindir = os.path.join(td, "bin")
+    os.mkdir(bindir)
+    touch(os.path.join(bindir, "act_storage"), "#!/bin/sh\nexit 0\n")
+    os.chmod(os.path.join(bindir, "act_storage"), stat.S_IRWXU)
+    os.environ["ACT_BIN"] = bindir
+    child = subprocess.Popen([sys.executable, "-c",
+                              "import sys, time; time.sleep(60)", d])
+    try:
+        for _ in range(100):    # until the child's command line is its own
+            with open("/proc/%d/cmdline" % child.pid, "rb") as f:
+                if d.encode() in f.read():
+                    break
+            time.sleep(0.05)
+        c.check(state.still_running(child.pid, d),
+                "a program running on DIR does not count as running")
+        st = new_state(td, [os.path.join(td, "dev")])
+        st["status"] = "interrupted"
+        st["steps"][0].update(status="running", pid=child.pid)
+        state.save_state(d, st)
+        c.raises("--resume while step 1's program runs", UserError,
+                 cmain.resume_campaign, d,
+                 expect_text="step 1's program is still running (pid %d) - "
+                             "stop it first" % child.pid, expect_status=2)
+    finally:
+        child.kill()
+        child.wait()
+
+    st = new_state(td, [os.path.join(td, "dev")])
+    st["status"] = "finished"
+    for s in st["steps"]:
+        s.update(status="done", result="PASS", exit_status=0)
+    state.save_state(d, st)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        rc = cmain.resume_campaign(d)
+    c.eq("--resume of a finished campaign: exit status (certified)", 0, rc)
+    c.eq("--resume of a finished campaign: what it says", [
+        "act_certify.py: the campaign in %s has finished - nothing to "
+        "resume" % d, "verdict: certified at 1x",
+        "report: %s" % os.path.join(d, "report.html")],
+        out.getvalue().split("\n")[:-1])
+    c.check(os.path.isfile(os.path.join(d, "summary.json")),
+            "--resume of a finished campaign: no summary.json written")
+
+
+def main():
+    c = expect.Checker("test_certify_state")
+    with tempfile.TemporaryDirectory(prefix="act-state-test-") as td:
+        check_save_load(c, td)
+        check_lock(c, td)
+        check_rename_old_log(c, td)
+        check_resume(c, td)
+    c.finish()
+
+
+if __name__ == "__main__":
+    main()
