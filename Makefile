@@ -209,9 +209,8 @@ install: all
 		$(DESTDIR)$(PREFIX)/share/act/config/examples \
 		$(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
-	install -m 755 $(PROGRAMS) analysis/act_latency.py \
-		analysis/act_certify.py config/act_config_helper.py \
-		$(DESTDIR)$(PREFIX)/bin/
+	install -m 755 $(PROGRAMS) analysis/act_certify.py \
+		config/act_config_helper.py $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 config/*.conf $(DESTDIR)$(PREFIX)/share/act/config/
 	install -m 644 config/examples/*.conf \
 		$(DESTDIR)$(PREFIX)/share/act/config/examples/
@@ -230,3 +229,6 @@ clean:
 	rm -rf $(TARGET)
 
 -include $(shell find $(OBJ) -name '*.d' 2>/dev/null)
+
+# The Python tools as zipapps (make, make install).
+include python.mk
