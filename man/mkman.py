@@ -45,9 +45,11 @@ def version():
     return m.group(1) if m else "unknown"
 
 
-def help_text(cmd, flag):
+def help_text(cmd, flag, bin_dir):
     """A program's help output, with the source tree's absolute paths made
-    generic (the man page describes an installed act)."""
+    generic (the man page describes an installed act). The programs name
+    the act_latency.py beside them where there is one: the zipapp `make`
+    builds in bin_dir."""
     p = subprocess.run(cmd + [flag], stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT, universal_newlines=True,
                        cwd=ROOT, timeout=60)
@@ -55,6 +57,8 @@ def help_text(cmd, flag):
     text = text.replace(os.path.join(ROOT, "config") + "/",
                         "PREFIX/share/act/config/")
     text = text.replace(os.path.join(ROOT, "analysis") + "/", "")
+    text = text.replace(os.path.realpath(os.path.join(ROOT, bin_dir)) + "/",
+                        "")
     return text
 
 
@@ -98,9 +102,11 @@ def build(bin_dir):
             continue
         if cmd[0].endswith(".py"):
             cmd = [sys.executable] + cmd
-        config_help = help_text(cmd, "--config-help") if has_config else None
+        config_help = (help_text(cmd, "--config-help", bin_dir)
+                       if has_config else None)
         pages[name.replace(".py", "") + ".1"] = page(
-            name, summary, help_text(cmd, "--help"), config_help, ver)
+            name, summary, help_text(cmd, "--help", bin_dir), config_help,
+            ver)
     return pages
 
 
