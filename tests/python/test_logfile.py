@@ -122,7 +122,8 @@ class LogEnd(unittest.TestCase):
 
     def test_complete_without_duration(self):
         ends, end, _ = self.end(reports(range(1, 4)), duration=None)
-        self.assertEqual(("complete", 3, None), (end.kind, end.ran, end.planned))
+        self.assertEqual(("complete", 3, None),
+                         (end.kind, end.ran, end.planned))
 
     def test_cut_mid_report(self):
         text = reports(range(1, 5))
@@ -225,6 +226,18 @@ class Stops(unittest.TestCase):
                      "after 3 sec:", "drive(s) can't keep up",
                      "reads (5 total)"):
             self.assertIsNone(stops.stop_kind(line), line)
+
+
+    def test_stop_kind_of_the_lines_after_the_last_report(self):
+        lag = [l.encode() for l in actlog.HOST_LAG]
+        self.assertEqual("host-limit", stops.stop_kind_of([b""] + lag))
+        # a report after the ERROR lines: they did not stop the run
+        self.assertIsNone(stops.stop_kind_of(lag + [b"after 3 sec:"]))
+        self.assertEqual("hung-io", stops.stop_kind_of(
+            lag + [b"after 3 sec:", actlog.HUNG[0].encode()]))
+        # a signal line wins wherever it is
+        self.assertEqual("signal", stops.stop_kind_of(
+            [b"stopped by signal SIGTERM after 2 sec"] + lag))
 
 
 class Follow(unittest.TestCase):

@@ -140,7 +140,8 @@ def stop_line(lines):
             return m.group(0), int(m.group(2))
     last_report = -1
     for i, text in enumerate(texts):
-        if text.startswith("after ") and _AFTER_RE.match(text.encode("utf-8", ENC_ERRORS)):
+        if text.startswith("after ") and \
+                _AFTER_RE.match(text.encode("utf-8", ENC_ERRORS)):
             last_report = i
     for text in texts[last_report + 1:]:
         if text.startswith("ERROR:"):

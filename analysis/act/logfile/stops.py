@@ -10,7 +10,7 @@ reworded message cannot silently change a kind.
 
 import re
 
-from act.logfile import ENC_ERRORS
+from act.logfile import ENC_ERRORS, _AFTER_RE
 
 STOP_KINDS = {
     # lag, the host the limit: "ERROR: ACT can't do the requested load -
@@ -57,12 +57,15 @@ def stop_kind_of(lines):
     line anywhere; otherwise the first ERROR: line naming a kind that no
     later report follows (a lag's first line names none: its second does).
     """
-    kinds = [stop_kind(line) for line in lines]
+    texts = [line.decode("utf-8", ENC_ERRORS).strip()
+             if isinstance(line, bytes) else line.strip() for line in lines]
+    kinds = [stop_kind(text) for text in texts]
     if "signal" in kinds:
         return "signal"
     last_report = -1
-    for i, line in enumerate(lines):
-        if line[:6] in (b"after ", "after "):
+    for i, text in enumerate(texts):
+        if text.startswith("after ") and \
+                _AFTER_RE.match(text.encode("utf-8", ENC_ERRORS)):
             last_report = i
     for kind in kinds[last_report + 1:]:
         if kind is not None:
