@@ -1,8 +1,8 @@
 # act - build, test, install.
 #
 #   make                      build target/bin/act_{storage,index,prep} and
-#                             the zipapps target/bin/act_certify.py and
-#                             act_config_helper.py
+#                             the zipapps target/bin/act_latency.py,
+#                             act_certify.py, act_config_helper.py (python.mk)
 #   make test                 build and run every test (tests/run.sh)
 #   make test SANITIZE=1      the same under AddressSanitizer + UBSan
 #                             (SANITIZE=address,undefined | address |
@@ -74,14 +74,6 @@ INDEX_LIB_OBJ := $(INDEX_LIB_SRC:src/%.c=$(OBJ)/%.o)
 
 PROGRAMS := $(BIN)/act_storage $(BIN)/act_index $(BIN)/act_prep
 
-# The Python tools as single-file zipapps (python3 runs a zip archive
-# whatever its name): the package analysis/act (its .py files only) and an
-# entry function, which exits with the tool's status. To be replaced by
-# python.mk's generic rule (branch pylat).
-PY_PKG := $(shell find analysis/act -name '*.py')
-PY_APPS := $(BIN)/act_certify.py $(BIN)/act_config_helper.py
-$(BIN)/act_certify.py: PY_ENTRY := act.certify.main:main
-$(BIN)/act_config_helper.py: PY_ENTRY := act.sizing.main:main
 
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(TBIN)/%)
@@ -92,7 +84,7 @@ FLAGS_NOW := $(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS)
 
 .PHONY: all test check check-thread unit fuzz man dist demo certify-demo install uninstall clean force
 
-all: $(PROGRAMS) $(PY_APPS)
+all: $(PROGRAMS)
 
 $(FLAGS_STAMP): force
 	@mkdir -p $(TARGET)
@@ -121,14 +113,6 @@ $(BIN)/act_index: $(OBJ)/index/act_index.o $(INDEX_LIB_OBJ) \
 $(BIN)/act_prep: $(OBJ)/prep/act_prep.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $^ -o $@ $(ALL_LDFLAGS)
-
-$(PY_APPS): $(PY_PKG)
-	@mkdir -p $(dir $@)
-	python3 -c 'import sys, zipapp; zipapp.create_archive("analysis", \
-		sys.argv[1], "/usr/bin/env python3", sys.argv[2], \
-		filter=lambda p: p.parts[0] == "act" and p.suffix == ".py" \
-		and "__pycache__" not in p.parts, compressed=True)' \
-		$@ $(PY_ENTRY)
 
 $(TBIN)/%: tests/unit/%.c tests/unit/unit.h $(STORAGE_LIB_OBJ) \
 		$(INDEX_LIB_OBJ) $(LIB) $(FLAGS_STAMP)
@@ -237,8 +221,7 @@ install: all
 		$(DESTDIR)$(PREFIX)/share/act/config/examples \
 		$(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 644 $(MAN_PAGES) $(DESTDIR)$(PREFIX)/share/man/man1/
-	install -m 755 $(PROGRAMS) analysis/act_latency.py $(PY_APPS) \
-		$(DESTDIR)$(PREFIX)/bin/
+	install -m 755 $(PROGRAMS) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 config/*.conf $(DESTDIR)$(PREFIX)/share/act/config/
 	install -m 644 config/examples/*.conf \
 		$(DESTDIR)$(PREFIX)/share/act/config/examples/
@@ -256,3 +239,6 @@ clean:
 	rm -rf $(TARGET)
 
 -include $(shell find $(OBJ) -name '*.d' 2>/dev/null)
+
+# The Python tools as zipapps (make, make install).
+include python.mk

@@ -81,9 +81,11 @@ def version():
     return m.group(1) if m else "unknown"
 
 
-def help_text(cmd, flag):
+def help_text(cmd, flag, bin_dir):
     """A program's help output, with the source tree's absolute paths made
-    generic (the man page describes an installed act)."""
+    generic (the man page describes an installed act). The programs name
+    the act_latency.py beside them where there is one: the zipapp `make`
+    builds in bin_dir."""
     p = subprocess.run(cmd + [flag], stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT, universal_newlines=True,
                        cwd=ROOT, timeout=60, env=dict(os.environ,
@@ -92,6 +94,8 @@ def help_text(cmd, flag):
     text = text.replace(os.path.join(ROOT, "config") + "/",
                         "PREFIX/share/act/config/")
     text = text.replace(os.path.join(ROOT, "analysis") + "/", "")
+    text = text.replace(os.path.realpath(os.path.join(ROOT, bin_dir)) + "/",
+                        "")
     return text
 
 
@@ -387,8 +391,10 @@ def build(bin_dir):
             continue
         if cmd[0].endswith(".py"):
             cmd = [sys.executable] + cmd
-        config_help = help_text(cmd, "--config-help") if has_config else None
-        pages[name + ".1"] = page(name, summary, tool, help_text(cmd, "--help"),
+        config_help = (help_text(cmd, "--config-help", bin_dir)
+                       if has_config else None)
+        pages[name + ".1"] = page(name, summary, tool,
+                                  help_text(cmd, "--help", bin_dir),
                                   config_help, read_sections(name), ver)
     for name, target in ALIASES.items():
         if target + ".1" in pages:

@@ -1,3 +1,31 @@
-# act: the Python package of act's tools (standard library only).
-# Placeholder: branch pylat replaces this file (VERSION, the C programs'
-# exit statuses); nothing here is used.
+"""act's Python tools as one package (standard library only).
+
+    act.cli        what the tools share on the command line
+    act.logfile    the one reader of the ACT log format
+    act.latency    act_latency.py: tables, --check, --json/--csv, --plot
+
+The entry scripts (analysis/act_latency.py, ...) are a few lines each;
+`make` also builds each as a single-file zipapp in target/bin.
+"""
+
+VERSION = "6.7"                   # act's version (src/common/version.h)
+
+# The exit statuses of the C programs act_storage, act_index and act_prep
+# (src/common/run.h): the one Python copy.
+EXIT_OK = 0
+EXIT_USAGE = 1                    # usage or config error; nothing was done
+EXIT_SETUP = 2                    # device or setup error
+EXIT_LAG = 3                      # load not kept up, or a hung I/O
+EXIT_IO = 4                       # stopped by I/O errors (io-error-limit)
+EXIT_LOG = 5                      # the log could not be written
+EXIT_SIGNAL = 128                 # + the signal's number
+
+# A C program's exit status -> what it means, in words.
+PROGRAM_STATUS = {
+    EXIT_OK: "ran to completion",
+    EXIT_USAGE: "usage or config error",
+    EXIT_SETUP: "device or setup error",
+    EXIT_LAG: "stopped: load not kept up or a hung I/O",
+    EXIT_IO: "stopped by I/O errors",
+    EXIT_LOG: "the log could not be written",
+}

@@ -21,7 +21,7 @@
 """
 
 import csv
-import importlib.util
+import importlib
 import io
 import json
 import os
@@ -30,6 +30,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import types
 import unittest
 import xml.etree.ElementTree as ET
 
@@ -39,9 +40,19 @@ SCRIPT = os.path.join(ROOT, "analysis", "act_latency.py")
 FIXTURES = os.path.join(HERE, "fixtures")
 EXPECTED = os.path.join(FIXTURES, "expected")
 
-_spec = importlib.util.spec_from_file_location("act_latency", SCRIPT)
-al = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(al)
+# The act package (analysis/act) as one namespace, al.NAME for every name
+# its modules define, as when act_latency.py was a single file.
+sys.path.insert(0, os.path.join(ROOT, "analysis"))
+al = types.SimpleNamespace()
+for _mod in ("act", "act.cli", "act.logfile", "act.logfile.header",
+             "act.logfile.reports", "act.logfile.stops",
+             "act.logfile.scanner", "act.latency", "act.latency.judge",
+             "act.latency.text", "act.latency.analysis",
+             "act.latency.compare", "act.latency.export",
+             "act.latency.plot", "act.latency.main"):
+    vars(al).update((k, v) for k, v in
+                    vars(importlib.import_module(_mod)).items()
+                    if not k.startswith("__"))
 
 # (expected output file, log, arguments after "-l log", exit status)
 CASES = [

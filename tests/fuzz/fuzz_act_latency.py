@@ -21,7 +21,7 @@ Usage:
 import argparse
 import contextlib
 import hashlib
-import importlib.util
+import importlib
 import io
 import os
 import random
@@ -32,7 +32,6 @@ import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
-SCRIPT = os.path.join(REPO, "analysis", "act_latency.py")
 FIXTURES = os.path.join(REPO, "tests", "analysis", "fixtures")
 CRASHES = os.path.join(HERE, "crashes", "act_latency")
 
@@ -58,10 +57,9 @@ INSERTS = [b"\xff\xfe", b"\xc3(", b"\x00", b"\x1b[31m", b"\r", b"\t",
 
 
 def load_module():
-    spec = importlib.util.spec_from_file_location("act_latency", SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    """act_latency.py's program: act.latency.main of the act package."""
+    sys.path.insert(0, os.path.join(REPO, "analysis"))
+    return importlib.import_module("act.latency.main")
 
 
 def seeds():

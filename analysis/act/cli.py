@@ -1,0 +1,61 @@
+"""What act's Python tools share on the command line: the user error
+(UsageError), the argparse subclass that raises it, and run_main(), the
+exit ladder of a tool's main(): a user error is a message and an exit
+status, never a traceback; a closed output pipe is not a failure."""
+
+import argparse
+import os
+import sys
+
+
+class UsageError(Exception):
+    """A user error: reported as one message on stderr, exit status 2
+    (followed by the notes that explain it, if any)."""
+
+    def __init__(self, message, notes=()):
+        super().__init__(message)
+        self.notes = list(notes)
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse that raises UsageError instead of exiting."""
+
+    def error(self, message):
+        raise UsageError(message + " (see --help)")
+
+
+def drop_stdout():
+    """Send what is left in stdout's buffer to /dev/null, so that the
+    interpreter's last flush does not fail again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+
+
+def run_main(prog, run, argv, usage_status=2):
+    """run(argv) -> its exit status, with the exit ladder: a UsageError
+    is "PROG: error: MESSAGE" (then its notes) on stderr and usage_status;
+    a closed output pipe (e.g. | head) is the reader's choice: 0, quietly;
+    another output error is usage_status; ^C is 130."""
+    try:
+        try:
+            status = run(argv)
+        finally:
+            sys.stdout.flush()
+        return status
+    except UsageError as e:
+        print("%s: error: %s" % (prog, e), file=sys.stderr)
+        for note in e.notes:
+            print("%s: note: %s" % (prog, note), file=sys.stderr)
+        return usage_status
+    except BrokenPipeError:
+        # The reader went away (e.g. | head): its choice, not a failure -
+        # stop quietly, status 0.
+        drop_stdout()
+        return 0
+    except OSError as e:
+        drop_stdout()
+        print("%s: error: cannot write the output: %s"
+              % (prog, e.strerror or e), file=sys.stderr)
+        return usage_status
+    except KeyboardInterrupt:
+        return 130

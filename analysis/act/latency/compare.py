@@ -1,0 +1,267 @@
+"""Several logs in one table: slices aligned by time since the start,
+where the configurations differ, the line naming the worst log, and the
+--check report of all the logs."""
+
+import math
+from functools import reduce
+
+from act.cli import UsageError
+from act.latency import GAP, PROG
+from act.latency.judge import DEFAULT_CRITERIA, _FuncCache, verdict
+from act.latency.text import (check_body, check_heading, group_width,
+                               judged_lists)
+from act.logfile.header import judged_histograms
+
+
+MISSING = "-"                     # a value of a slice a log does not have
+COMPARE_FORMAT = "act_latency/compare/1"   # --json of several logs
+
+
+def common_interval(intervals):
+    """The least common multiple of the logs' report-interval-sec: a slice
+    that is a multiple of it ends at a report of every log."""
+    return reduce(lambda x, y: x * y // math.gcd(x, y), intervals)
+
+
+def check_logs(args, headers):
+    """The checks of run() for each of several logs, and that their scales
+    agree; raises UsageError naming the log."""
+    for path, h in zip(args.logs, headers):
+        unknown = [n for n in args.histograms if n not in h.names]
+        if unknown:
+            raise UsageError("histogram %s not in %s; its histograms are: %s"
+                             % (", ".join(unknown), path,
+                                ", ".join(h.names)))
+    scales = [bool(h.microsecond) for h in headers]
+    if len(set(scales)) > 1:
+        us = scales.index(True)
+        ms = scales.index(False)
+        raise UsageError("%s has microsecond histograms and %s millisecond "
+                         "ones: compare logs of the same scale"
+                         % (args.logs[us], args.logs[ms]))
+    if args.check and not args.stress:
+        for path, h in zip(args.logs, headers):
+            judged = judged_histograms(h)
+            if not judged.intersection(args.histograms):
+                raise UsageError(
+                    "--check has nothing to judge in %s: the ACT criteria "
+                    "apply to the transactions (reads, and writes with "
+                    "commit-to-device), and -h names none of them%s"
+                    % (path, "; use -h " + " -h ".join(sorted(judged))
+                       if judged else " (this log has none)"))
+
+
+def config_differences(labels, headers):
+    """Lines saying where each log's configuration (and derived
+    configuration) differs from the first log's."""
+    h0 = headers[0]
+    out = []
+    for label, h in zip(labels[1:], headers[1:]):
+        if h.config[0] != h0.config[0]:
+            out.append("%s: %s (%s: %s)" % (label, h.config[0], labels[0],
+                                           h0.config[0]))
+        for mine, first in ((h.config, h0.config), (h.derived, h0.derived)):
+            mine, first = h.items(mine), h.items(first)
+            for key in list(mine) + [k for k in first if k not in mine]:
+                if mine.get(key) != first.get(key):
+                    out.append("%s: %s: %s (%s: %s)"
+                               % (label, key, mine.get(key, "(none)"),
+                                  labels[0], first.get(key, "(none)")))
+    return out
+
+
+def compare_header_lines(argv, labels, paths, headers, slice_sec, rounded):
+    """Everything above the comparison table: the command line, each log's
+    ACT version, the first log's blocks and where the others differ."""
+    out = [PROG + " " + " ".join(argv)]
+    for label, path, h in zip(labels, paths, headers):
+        name = path if label == path else "%s (%s)" % (label, path)
+        out.append("%s is ACT version %s" % (name, h.version))
+    out.append("")
+    if rounded:
+        out.append("analyzing time slices of %d seconds" % slice_sec)
+    for label, h in zip(labels, headers):
+        if h.microsecond is None:
+            out.append("%s: can't find histograms' scale, assuming "
+                       "milliseconds" % label)
+    h0 = headers[0]
+    for block in (h0.config, h0.derived, h0.names_block):
+        out.extend(block)
+        out.append("")
+    diffs = config_differences(labels, headers)
+    if diffs:
+        out.append("configuration differences (the blocks above are %s's):"
+                   % labels[0])
+        out.extend(diffs)
+        out.append("")
+    return out
+
+
+def group_widths(labels, names, width):
+    """Widths of the column groups of a comparison table, one group per
+    (log, histogram), log by log: `width`, or more for a long histogram
+    name (name + 1); a log's last group widens when the log's label is
+    longer than all its groups together."""
+    widths = []
+    for label in labels:
+        ws = [max(width, len(name) + 1) for name in names]
+        span = sum(ws) + len(GAP) * (len(ws) - 1)
+        ws[-1] += max(0, len(label) + 1 - span)
+        widths += ws
+    return widths
+
+
+def compare_table(labels, analyses, names, buckets, unit, extra):
+    """The comparison table: four header rows under a row of log labels,
+    one row per slice (MISSING where a log has no such slice), the
+    underline, avg and max (each log's own).  Trailing spaces are
+    dropped."""
+    nb = len(buckets)
+    widths = group_widths(labels, names, group_width(nb, extra))
+    per_log = len(names)
+    dashes = " ------" * nb + (" ----------" if extra else "")
+    thresholds = "".join("%7s" % (1 << b) for b in buckets) + \
+        ("       rate" if extra else "")
+    missing = ("%7s" % MISSING) * nb + ("%11s" % MISSING if extra else "")
+
+    def row(first, cells):
+        return (first + "".join(GAP + c.ljust(w)
+                                for c, w in zip(cells, widths))).rstrip()
+
+    spans = []
+    for k in range(len(labels)):
+        ws = widths[k * per_log:(k + 1) * per_log]
+        spans.append(sum(ws) + len(GAP) * (len(ws) - 1))
+    lines = [("     " + "".join(GAP + (" " + label).ljust(span) for
+                                 label, span in zip(labels, spans))).rstrip(),
+             row("     ", [" " + n for n in names] * len(labels)),
+             row("     ", [" %>(" + unit + ")"] * len(widths)),
+             row("slice", [thresholds] * len(widths)),
+             row("-----", [dashes] * len(widths))]
+
+    def cell(values, rate):
+        return "".join("%7.2f" % v for v in values[:nb]) + \
+            ("%11.1f" % rate if extra else "")
+
+    # Each (log, histogram) column group as a list of padded cells, one per
+    # slice (the strings of repeated values made once).
+    strings = _FuncCache("%7.2f".__mod__)
+    rate_strings = _FuncCache("%11.1f".__mod__)
+    n = max(len(a.ends) for a in analyses)
+    columns = []
+    for a in analyses:
+        for i in range(per_log):
+            parts = [map(strings.__getitem__, a.values[i][j])
+                     for j in range(nb)]
+            if extra:
+                parts.append(map(rate_strings.__getitem__, a.rates[i]))
+            w = widths[len(columns)]
+            col = [GAP + c.ljust(w) for c in map("".join, zip(*parts))]
+            col += [GAP + missing.ljust(w)] * (n - len(col))
+            columns.append(col)
+    lines += [("%5d" % (k + 1) + "".join(cells)).rstrip()
+              for k, cells in enumerate(zip(*columns))]
+    lines.append(lines[4])
+    for what in ("avg", "max"):
+        cells = [cell(*getattr(a, what)[i]) for a in analyses
+                 for i in range(per_log)]
+        lines.append(row("%5s" % what, cells))
+    return lines
+
+
+def outlier_histogram(names):
+    """Index of the histogram the outlier line judges: reads, or the first
+    one given."""
+    return names.index("reads") if "reads" in names else 0
+
+
+def worst_of(labels, values):
+    """The worst logs by their max-row values: (labels of the worst, their
+    value, the median of the others' or None when every log ties)."""
+    top = max(values)
+    worst = [lab for lab, v in zip(labels, values) if v == top]
+    others = [v for v in values if v != top]
+    if not others:
+        return worst, top, None
+    others.sort()
+    n = len(others)
+    median = (others[n // 2] if n % 2 else
+              (others[n // 2 - 1] + others[n // 2]) / 2)
+    return worst, top, median
+
+
+def _and(items):
+    items = list(items)
+    return items[0] if len(items) == 1 else \
+        ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def worst_line(labels, values, name, threshold):
+    """The line under a comparison table naming the worst log: e.g.
+    `worst: node3.log, 4.20% over 1 ms at its worst slice, 3.1x the median
+    of the others (1.35%)`, from each log's max-row value of histogram
+    `name` over `threshold`."""
+    worst, top, median = worst_of(labels, values)
+    what = "%.2f%%%s over %s" % (top, "" if name == "reads" else
+                                 " of " + name, threshold)
+    if median is None:
+        return "worst: none, %s %s at %s worst slice" % (
+            "both logs have" if len(labels) == 2 else "every log has", what,
+            "their" if len(labels) == 2 else "its")
+    one = len(worst) == 1
+    n_others = len(labels) - len(worst)
+    if median > 0:
+        ratio = "%.1fx %s (%.2f%%)" % (
+            top / median, "the other" if n_others == 1 else
+            "the median of the others", median)
+    else:
+        ratio = ("the other has 0.00%" if n_others == 1 else
+                 "the median of the others is %.2f%%" % median)
+    return "worst: %s, %s at %s worst slice, %s" % (
+        _and(worst), what, "its" if one else "their", ratio)
+
+
+def worst_json(labels, values, name, threshold):
+    """The outlier as the --json document of several logs gives it."""
+    worst, top, median = worst_of(labels, values)
+    return {"histogram": name, "threshold": threshold,
+            "max_pct": dict(zip(labels, values)),
+            "worst": worst if median is not None else [],
+            "worst_pct": top,
+            "others_median_pct": median,
+            "ratio": (round(top / median, 2) if median else None),
+            "line": worst_line(labels, values, name, threshold)}
+
+
+def overall_verdict(verdicts):
+    """The verdict of several logs: PASS when every log passes; otherwise
+    FAIL if a log failed, else INCOMPLETE."""
+    if all(v == "PASS" for v in verdicts):
+        return "PASS"
+    return "FAIL" if "FAIL" in verdicts else "INCOMPLETE"
+
+
+def overall_result_line(labels, verdicts):
+    """The last line of the --check report of several logs."""
+    result = overall_verdict(verdicts)
+    passed = sum(1 for v in verdicts if v == "PASS")
+    text = "result: %s (%d of %d logs passed" % (result, passed, len(labels))
+    bad = ["%s: %s" % (lab, v) for lab, v in zip(labels, verdicts)
+           if v != "PASS"]
+    return text + ("; " + ", ".join(bad) if bad else "") + ")"
+
+
+def compare_check_lines(labels, analyses, args):
+    """The --check report of several logs: the criteria once, then each
+    log's report, its lines prefixed with its label, and the overall
+    result."""
+    a0 = analyses[0]
+    out = check_heading(a0.criteria, a0.header.microsecond,
+                        args.criteria != DEFAULT_CRITERIA, args.stress)
+    verdicts = []
+    for label, a in zip(labels, analyses):
+        out += ["%s: %s" % (label, line) for line in
+                check_body(a.results, a.run, args.stress, *judged_lists(a))]
+        verdicts.append(verdict(a.results, a.run, args.stress))
+    out.append(overall_result_line(labels, verdicts))
+    return out, verdicts

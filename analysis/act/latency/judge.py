@@ -1,0 +1,167 @@
+"""Judging latencies: % over a threshold per slice, the value caches, the
+ACT pass criteria (Criterion, evaluate, verdict) and the notes about
+slices that do not fit the run."""
+
+import math
+import sys
+from functools import reduce
+from itertools import accumulate
+from operator import add, sub
+
+from act.cli import UsageError
+from act.logfile import MAX_BUCKET
+
+DEFAULT_CRITERIA = ((1.0, 5.0), (8.0, 1.0), (64.0, 0.1))   # (ms, percent)
+HOUR = 3600                       # the ACT criteria are per one-hour slice
+
+
+def percent_over(over, total):
+    """% of total above a threshold, rounded like the reference."""
+    return round(100.0 * over / total, 2) if total else 0.0
+
+
+def slice_rate(total, slice_sec):
+    """Operations per second over a slice, rounded like the reference."""
+    return round(total / slice_sec, 1)
+
+
+def slice_values(prev, cur, buckets, slice_sec):
+    """One histogram's values for one slice.
+
+    prev, cur: hist_vector()s at the slice's start and end (prev all zeros
+    for slice 1); buckets: the buckets whose threshold to evaluate.
+    Returns (percentages over each bucket's threshold, rate, operations).
+    """
+    le = list(accumulate(map(sub, cur[:-1], prev[:-1])))
+    total = cur[-1] - prev[-1]
+    return (tuple(percent_over(total - le[b], total) for b in buckets),
+            slice_rate(total, slice_sec), total)
+
+
+class _PercentCache(dict):
+    """percent_over() for one slice total, by operations at or below."""
+
+    def __init__(self, total):
+        super().__init__()
+        self.total = total
+
+    def __missing__(self, below):
+        v = self[below] = percent_over(self.total - below, self.total)
+        return v
+
+
+class _PercentCaches(dict):
+    """A _PercentCache per slice total."""
+
+    def __missing__(self, total):
+        c = self[total] = _PercentCache(total)
+        return c
+
+
+class _FuncCache(dict):
+    """func(key), remembered."""
+
+    def __init__(self, func):
+        super().__init__()
+        self.func = func
+
+    def __missing__(self, key):
+        v = self[key] = self.func(key)
+        return v
+
+
+if sys.version_info < (3, 12):
+    _plain_sum = sum                # a left-to-right sum of doubles
+else:                               # sum() compensates rounding since 3.12
+    def _plain_sum(values, start):
+        return reduce(add, values, start)
+
+
+def mean(values):
+    """Plain mean: the left-to-right float sum over the count, as the
+    reference computes it (this decides ties such as 0.015 -> 0.01)."""
+    return _plain_sum(values, 0.0) / len(values) if values else 0.0
+
+
+class Criterion:
+    """A pass criterion: fewer than `limit` % of operations over `ms`."""
+
+    def __init__(self, ms, limit, microsecond):
+        self.ms = ms
+        self.limit = limit
+        k = int(math.log2(ms))          # ms is a power of two
+        if microsecond:
+            self.bucket = k + 10        # 1 ms ~ 1024 us = 2^10
+            self.label = "%d us" % (1 << self.bucket) if self.bucket >= 0 \
+                else None
+        else:
+            self.bucket = k
+            self.label = _fmt_num(ms) + " ms"
+        if not 0 <= self.bucket <= MAX_BUCKET:
+            raise UsageError(
+                "criterion %s:%s: threshold outside the histogram's range%s"
+                % (_fmt_num(ms), _fmt_num(limit),
+                   "" if microsecond else " (a millisecond log starts at "
+                                          "1 ms)"))
+
+
+def _fmt_num(x):
+    return "%g" % x
+
+
+def evaluate(criteria, hist_names, max_rows):
+    """Check results: one dict per criterion and histogram, in table order.
+
+    max_rows[i][j] is histogram i's max value for criteria[j].
+    """
+    results = []
+    for name, maxes in zip(hist_names, max_rows):
+        for c, value in zip(criteria, maxes):
+            results.append({"histogram": name, "threshold": c.label,
+                            "threshold_ms": c.ms, "bucket": c.bucket,
+                            "limit_pct": c.limit, "max_pct": value,
+                            "pass": value < c.limit})
+    return results
+
+
+def verdict(results, run, stress):
+    """The --check verdict: "PASS", "FAIL" or "INCOMPLETE".
+
+    An incomplete run never passes.  A stress test (--stress) passes when
+    the run completed, whatever the criteria; otherwise every criterion
+    must be met.
+    """
+    if not run.complete:
+        return "INCOMPLETE"
+    if stress or all(r["pass"] for r in results):
+        return "PASS"
+    return "FAIL"
+
+
+def slice_notes(run, slice_sec, ends, hourly):
+    """Notes for stderr about slices that do not fit the run.
+
+    Only when the run's end is known (complete, or a stop line): in a log
+    still being written the last slice is simply not finished yet.  hourly:
+    the standard criteria are being checked (they are defined per hour).
+    """
+    notes = []
+    if run.ended:
+        if slice_sec > run.ran:
+            notes.append("slice of %d sec is longer than the run (%d sec%s): "
+                         "no slice is complete; use a shorter -t"
+                         % (slice_sec, run.ran,
+                            "" if run.complete else ", " + run.reason))
+        elif ends and run.ran > ends[-1]:
+            notes.append("the last %d sec of the run are not in any slice: "
+                         "%d %s of %d sec end%s at %d sec, the run at %d sec"
+                         % (run.ran - ends[-1], len(ends),
+                            "slice" if len(ends) == 1 else "slices",
+                            slice_sec, "s" if len(ends) == 1 else "",
+                            ends[-1], run.ran))
+    if hourly and ends and slice_sec > HOUR:
+        notes.append("--check on slices of %d sec: the ACT criteria are "
+                     "defined on one-hour slices, and a longer slice "
+                     "dilutes the worst hour; use -t 3600 for the standard "
+                     "verdict" % slice_sec)
+    return notes

@@ -1,0 +1,478 @@
+"""Analyse the latency histograms of ACT logs (act_storage or act_index).
+
+Usage::
+
+    act_latency.py -l LOG [-l LOG]... [--label NAME]... [-h NAME]... [-t SEC]
+                   [-s B] [-n N] [-e E] [-x] [--check] [--stress]
+                   [--criteria LIST] [--json | --csv] [--plot FILE.svg]
+    act_latency.py --help | --version
+
+The log is the standard output of act_storage or act_index (ours or the
+reference ACT 6.x), complete or still being written.  It is cut into time
+slices of -t seconds; for every slice and every histogram named with -h the
+script prints the percentage of operations that took longer than each
+displayed threshold (2^b ms, or us for microsecond logs), then the average
+and the maximum over the slices.  With one log the default output is
+identical, byte for byte, to the reference act_latency.py.
+
+Several -l (e.g. the nodes of a cluster) make one table: a column group per
+log (and histogram), labelled with the log's file name or its --label;
+slice k is the same k*T seconds after the start in every log, and a log
+that has no slice k shows "-" there.  A line under the table names the log
+worst on the max row of reads over 1 ms, and by how much.
+
+Beyond the reference (long options only): --check / --criteria evaluate the
+ACT pass criteria on the max row of the transaction histograms (reads;
+writes with commit-to-device) and whether the run completed - a run that
+stopped early, or whose log is cut short or still being written, is
+INCOMPLETE and never passes; with several logs each log is judged, and the
+check fails if any log does not pass.  --stress judges a stress test (pass
+exactly when the run completed); --json prints one JSON document instead of
+the tables; --csv prints the table as CSV (the --check report and the
+outlier line then go to stderr); --plot writes an SVG chart (its series
+thinned to two points per pixel column, so its size does not depend on the
+log's length).  Notes about slices that do not fit the run go to stderr.
+
+Exit status: 0 success (with --check: passed; also when the reader closes
+the output early, e.g. | head), 1 --check failed (a criterion failed, or
+the run is INCOMPLETE, in any log), 2 a user error (bad option, unreadable
+or malformed log, no complete slice), 130 interrupted.
+
+The log is read once, streaming: memory does not grow with its length
+(only the per-slice results are kept, a few numbers each).
+"""
+
+import contextlib
+import copy
+import csv
+import gc
+import io
+import json
+import math
+import os
+import sys
+
+from act import VERSION
+from act.cli import ArgumentParser as _ArgumentParser
+from act.cli import UsageError, run_main
+from act.latency import PROG
+from act.latency.analysis import analyse, round_up_slice
+from act.latency.compare import (check_logs, common_interval,
+                                 compare_check_lines, compare_header_lines,
+                                 compare_table, outlier_histogram,
+                                 overall_verdict, worst_json)
+from act.latency.export import compare_json, csv_rows, json_document
+from act.latency.judge import DEFAULT_CRITERIA, Criterion, verdict
+from act.latency.plot import svg_chart, svg_document
+from act.latency.text import check_lines, judged_lists
+from act.logfile import ENC_ERRORS, MAX_BUCKET
+from act.logfile.header import judged_histograms, read_header
+
+# ---------------------------------------------------------------------------
+# Command line.
+
+def build_parser():
+    p = _ArgumentParser(
+        prog=PROG, add_help=False,
+        description="Analyse the latency histograms of an act_storage or "
+                    "act_index log: percentage of operations over each "
+                    "threshold, per time slice, then average and maximum; "
+                    "or compare several logs in one table.",
+        epilog="Several -l: one table, a column group per log, slices "
+               "aligned by time since the start ('-' where a log has no such "
+               "slice), and a line naming the worst log. Exit status: 0 "
+               "success (with --check: passed; also when the output pipe is "
+               "closed early), 1 --check failed (a criterion failed, or the "
+               "run is INCOMPLETE: stopped early, cut short or still "
+               "running; in any of the logs), 2 error. Note that -h names a "
+               "histogram; --help shows this.")
+    p.add_argument("--help", action="help",
+                   help="show this help message and exit")
+    p.add_argument("--version", action="version",
+                   version="%s %s" % (PROG, VERSION),
+                   help="print the version and exit")
+    p.add_argument("-l", "--log", dest="logs", metavar="LOG",
+                   action="append",
+                   help="ACT log file (required); repeat it to compare "
+                        "several logs in one table, slices aligned by time "
+                        "since the start")
+    p.add_argument("--label", dest="labels", metavar="NAME",
+                   action="append",
+                   help="the short name of a log in the table, CSV, JSON "
+                        "and plot: give it once per -l, in order (default: "
+                        "the file name)")
+    p.add_argument("-h", "--histogram", dest="histograms", action="append",
+                   metavar="NAME", default=None,
+                   help="histogram to analyse, repeatable: one column group "
+                        "each (default: reads)")
+    p.add_argument("-t", "--slice", dest="slice", type=int, default=3600,
+                   metavar="SEC",
+                   help="slice length in seconds, rounded up to a multiple "
+                        "of the log's report-interval-sec (default: 3600)")
+    p.add_argument("-s", "--start_bucket", dest="start_bucket", type=int,
+                   default=0, metavar="B",
+                   help="first bucket to display, 0..64; bucket b is shown "
+                        "as the threshold 2^b (default: 0)")
+    p.add_argument("-n", "--num_buckets", dest="num_buckets", type=int,
+                   default=7, metavar="N",
+                   help="number of buckets to display (default: 7)")
+    p.add_argument("-e", "--every_nth", dest="every_nth", type=int,
+                   default=1, metavar="E",
+                   help="display the start bucket and then every E-th "
+                        "(default: 1)")
+    p.add_argument("-x", "--extra", dest="extra", action="store_true",
+                   help="also show each slice's rate (operations/sec)")
+    p.add_argument("--check", action="store_true",
+                   help="evaluate the ACT pass criteria on the max row of "
+                        "the transaction histograms given with -h (reads; "
+                        "writes with commit-to-device): fewer than 5%% over "
+                        "1 ms, 1%% over 8 ms, 0.1%% over 64 ms; and that the "
+                        "run completed. Exit status 1 if a criterion fails "
+                        "or the run is INCOMPLETE")
+    p.add_argument("--stress", action="store_true",
+                   help="stress test verdict (implies --check): pass "
+                        "exactly when the run completed, whatever the "
+                        "latencies (the criteria are shown for information)")
+    p.add_argument("--criteria", metavar="LIST",
+                   help="custom criteria for --check (implies it), as "
+                        "MS:PERCENT,...; thresholds are powers of two "
+                        "(default: 1:5,8:1,64:0.1)")
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON document instead of the tables")
+    p.add_argument("--csv", action="store_true",
+                   help="print the table as CSV instead: one row per "
+                        "slice, log and histogram (then the avg and max "
+                        "rows), for spreadsheets; --check's report goes to "
+                        "stderr")
+    p.add_argument("--plot", metavar="FILE.svg",
+                   help="also write an SVG chart of %% over each displayed "
+                        "threshold against time")
+    return p
+
+
+def parse_criteria(text):
+    """Parse "1:5,8:1,64:0.1" into ((1.0, 5.0), (8.0, 1.0), (64.0, 0.1)).
+
+    Thresholds are in milliseconds and must be powers of two (2^k, k may be
+    negative for microsecond logs); percentages are in 0..100.
+    """
+    result = []
+    for item in text.split(","):
+        item = item.strip()
+        parts = item.split(":")
+        if len(parts) != 2:
+            raise UsageError("bad criterion %r in --criteria: expected "
+                             "MS:PERCENT, e.g. 1:5,8:1,64:0.1" % item)
+        try:
+            ms = float(parts[0])
+            pct = float(parts[1])
+        except ValueError:
+            raise UsageError("bad criterion %r in --criteria: not a number"
+                             % item) from None
+        if not (ms > 0 and math.isfinite(ms)) or \
+                math.frexp(ms)[0] != 0.5:
+            raise UsageError("bad criterion %r in --criteria: the threshold "
+                             "must be a power of two in ms (1, 2, 4, 8, ...)"
+                             % item)
+        if not 0.0 <= pct <= 100.0:
+            raise UsageError("bad criterion %r in --criteria: the percentage "
+                             "must be within 0..100" % item)
+        result.append((ms, pct))
+    return tuple(result)
+
+
+def parse_args(argv):
+    """Parse and validate the command line; raise UsageError on error."""
+    args = build_parser().parse_args(argv)
+    if not args.logs:
+        raise UsageError("the log is required: -l LOG (see --help)")
+    args.log = args.logs[0]
+    args.labels = log_labels(args.logs, args.labels)
+    if args.csv and args.json:
+        raise UsageError("--csv and --json: choose one output format")
+    if not args.histograms:
+        args.histograms = ["reads"]
+    if args.slice < 1:
+        raise UsageError("-t/--slice must be at least 1 second, not %d"
+                         % args.slice)
+    if not 0 <= args.start_bucket <= MAX_BUCKET:
+        raise UsageError("-s/--start_bucket must be within 0..%d, not %d"
+                         % (MAX_BUCKET, args.start_bucket))
+    if args.num_buckets < 1:
+        raise UsageError("-n/--num_buckets must be at least 1, not %d"
+                         % args.num_buckets)
+    if args.every_nth < 1:
+        raise UsageError("-e/--every_nth must be at least 1, not %d"
+                         % args.every_nth)
+    last = args.start_bucket + (args.num_buckets - 1) * args.every_nth
+    if last > MAX_BUCKET:
+        raise UsageError(
+            "-s %d -n %d -e %d would display buckets up to %d, past the last "
+            "bucket (%d): lower -n or -e"
+            % (args.start_bucket, args.num_buckets, args.every_nth, last,
+               MAX_BUCKET))
+    if args.stress:
+        args.check = True
+    if args.criteria is not None:
+        args.criteria = parse_criteria(args.criteria)
+        args.check = True
+    elif args.check:
+        args.criteria = DEFAULT_CRITERIA
+    if args.plot is not None:
+        folder = os.path.dirname(args.plot) or "."
+        if not os.path.isdir(folder):
+            raise UsageError("cannot write the plot %s: no folder %s"
+                             % (args.plot, folder))
+    return args
+
+
+def log_labels(logs, labels):
+    """The short name of each log: the --label names (one per -l, in
+    order), or the file names - the paths as given where two logs have the
+    same file name, with #2, #3 ... for a log given twice."""
+    if labels is not None:
+        if len(labels) != len(logs):
+            raise UsageError(
+                "--label given %d %s for %d %s: give one --label per -l, in "
+                "order" % (len(labels), "time" if len(labels) == 1
+                           else "times", len(logs),
+                           "log" if len(logs) == 1 else "logs"))
+        for label in labels:
+            if not label.strip() or any(ord(c) < 32 or c == "\x7f"
+                                        for c in label):
+                raise UsageError("bad --label %r: a label is printed in the "
+                                 "table: give a non-empty name without "
+                                 "control characters" % label)
+        for i, label in enumerate(labels):
+            if label in labels[:i]:
+                raise UsageError("--label %s given twice: each log needs a "
+                                 "name of its own" % label)
+        return list(labels)
+    names = [os.path.basename(p.rstrip("/")) or p for p in logs]
+    names = [n if names.count(n) == 1 else p for n, p in zip(names, logs)]
+    out = []
+    for i, name in enumerate(names):
+        n = names[:i].count(name)
+        out.append(name if not n else "%s#%d" % (name, n + 1))
+    return out
+
+
+def emit_lines(lines):
+    """Write lines to stdout; a write error (but a closed pipe, which main
+    handles) is a user error."""
+    try:
+        sys.stdout.write("\n".join(lines) + "\n")
+    except BrokenPipeError:
+        raise
+    except OSError as e:
+        raise UsageError("cannot write the output: %s"
+                         % (e.strerror or e)) from None
+
+
+def run_logs(args):
+    """Several logs, or --csv: analyse each log, then print one table (or
+    the CSV, or the JSON document); returns the exit status."""
+    labels = args.labels
+    multi = len(args.logs) > 1
+    emit = emit_lines
+
+    def prefix(label):
+        return "%s: " % label if multi else ""
+
+    analyses = []
+    with contextlib.ExitStack() as stack:
+        opened = []
+        for path in args.logs:
+            try:
+                f = stack.enter_context(open(path, "rb"))
+            except OSError as e:
+                raise UsageError("cannot open the log %s: %s"
+                                 % (path, e.strerror or e)) from None
+            try:
+                opened.append((f, read_header(f, path)))
+            except BrokenPipeError:
+                raise
+            except OSError as e:
+                raise UsageError("cannot read the log %s: %s"
+                                 % (path, e.strerror or e)) from None
+        headers = [h for f, h in opened]
+        check_logs(args, headers)
+        if not multi or args.json or args.csv:
+            for label, h in zip(labels, headers):
+                if h.microsecond is None:
+                    print("%s: warning: %scan't find histograms' scale, "
+                          "assuming milliseconds" % (PROG, prefix(label)),
+                          file=sys.stderr)
+        slice_sec = round_up_slice(args.slice, common_interval(
+            [h.interval for h in headers]))
+        for label, path, (f, h) in zip(labels, args.logs, opened):
+            sub = copy.copy(args)
+            sub.log, sub.slice = path, slice_sec
+            one_ms = Criterion(1.0, 0.0, h.microsecond).bucket
+            gc_was_enabled = gc.isenabled()
+            gc.disable()
+            try:
+                analyses.append(analyse(sub, h, f, None, table=False,
+                                        who=prefix(label),
+                                        extra_buckets=[one_ms]))
+            except BrokenPipeError:
+                raise
+            except OSError as e:
+                raise UsageError("cannot read the log %s: %s"
+                                 % (path, e.strerror or e)) from None
+            finally:
+                if gc_was_enabled:
+                    gc.enable()
+    for label, a in zip(labels, analyses):
+        for note in a.notes:
+            print("%s: note: %s%s" % (PROG, prefix(label), note),
+                  file=sys.stderr)
+
+    a0 = analyses[0]
+    names = args.histograms
+    report = []                     # the lines under the table
+    worst = None
+    if multi:
+        i = outlier_histogram(names)
+        pos = len(a0.evaluated) - 1             # the 1 ms bucket
+        values = [a.max[i][0][pos] for a in analyses]
+        threshold = Criterion(1.0, 0.0, a0.header.microsecond).label
+        worst = worst_json(labels, values, names[i], threshold)
+        report += ["", worst["line"]]
+    verdicts = []
+    result = None
+    if args.check:
+        if multi:
+            lines, verdicts = compare_check_lines(labels, analyses, args)
+            result = lines[-1]
+        else:
+            lines = check_lines(a0.results, a0.criteria,
+                                a0.header.microsecond,
+                                args.criteria != DEFAULT_CRITERIA, a0.run,
+                                args.stress, *judged_lists(a0))
+            verdicts = [verdict(a0.results, a0.run, args.stress)]
+        report += lines
+
+    if args.csv:
+        out = io.StringIO()
+        csv.writer(out, lineterminator="\n").writerows(
+            csv_rows(labels, analyses))
+        emit([out.getvalue()[:-1]])
+        for line in report:
+            if line:
+                print(line, file=sys.stderr)
+    elif args.json:
+        if multi:
+            check = None
+            if args.check:
+                check = {"result": overall_verdict(verdicts),
+                         "pass": overall_verdict(verdicts) == "PASS",
+                         "logs": [{"label": lab, "result": v}
+                                  for lab, v in zip(labels, verdicts)],
+                         "line": result}
+            doc = compare_json(labels, analyses, worst, check)
+        else:
+            doc = json_document(a0)
+        sys.stdout.write(json.dumps(doc) + "\n")
+    else:
+        emit(compare_header_lines(args.argv, labels, args.logs, headers,
+                                  slice_sec, slice_sec != args.slice) +
+             compare_table(labels, analyses, names, a0.buckets, a0.unit,
+                           args.extra) + report)
+    if args.plot:
+        try:
+            with open(args.plot, "w", encoding="utf-8",
+                      errors="replace") as out:
+                out.write(svg_chart(analyses, labels, result) if multi
+                          else svg_document(a0))
+        except OSError as e:
+            raise UsageError("cannot write the plot %s: %s"
+                             % (args.plot, e.strerror or e)) from None
+    if args.check and overall_verdict(verdicts) != "PASS":
+        return 1
+    return 0
+
+
+def run(argv):
+    args = parse_args(argv)
+    args.argv = argv
+    if len(args.logs) > 1 or args.csv:
+        return run_logs(args)
+    try:
+        f = open(args.log, "rb")
+    except OSError as e:
+        raise UsageError("cannot open the log %s: %s"
+                         % (args.log, e.strerror or e)) from None
+    with f:
+        try:
+            header = read_header(f, args.log)
+            if header.microsecond is None and args.json:
+                print("%s: warning: can't find histograms' scale, assuming "
+                      "milliseconds" % PROG, file=sys.stderr)
+            names = set(header.names)
+            unknown = [n for n in args.histograms if n not in names]
+            if unknown:
+                raise UsageError(
+                    "histogram %s not in %s; its histograms are: %s"
+                    % (", ".join(unknown), args.log,
+                       ", ".join(header.names)))
+            judged = judged_histograms(header)
+            if (args.check and not args.stress and
+                    not judged.intersection(args.histograms)):
+                raise UsageError(
+                    "--check has nothing to judge: the ACT criteria apply to "
+                    "the transactions (reads, and writes with "
+                    "commit-to-device), and -h names none of them%s"
+                    % ("; use -h " + " -h ".join(sorted(judged))
+                       if judged else " (this log has none)"))
+            emit = emit_lines
+
+            # Many short-lived tuples, no cycles: the collector only costs.
+            gc_was_enabled = gc.isenabled()
+            gc.disable()
+            try:
+                a = analyse(args, header, f, emit)
+            finally:
+                if gc_was_enabled:
+                    gc.enable()
+        except BrokenPipeError:
+            raise
+        except OSError as e:
+            raise UsageError("cannot read the log %s: %s"
+                             % (args.log, e.strerror or e)) from None
+    for note in a.notes:
+        print("%s: note: %s" % (PROG, note), file=sys.stderr)
+    if args.check and not args.json:
+        emit(check_lines(a.results, a.criteria, header.microsecond,
+                         args.criteria != DEFAULT_CRITERIA, a.run,
+                         args.stress, *judged_lists(a)))
+    if args.json:
+        # One line: json.dumps without indent uses the C encoder (fast on
+        # 86400 slices); pipe it to python3 -m json.tool to read it.
+        sys.stdout.write(json.dumps(json_document(a)) + "\n")
+    if args.plot:
+        try:
+            with open(args.plot, "w", encoding="utf-8",
+                      errors="replace") as out:
+                out.write(svg_document(a))
+        except OSError as e:
+            raise UsageError("cannot write the plot %s: %s"
+                             % (args.plot, e.strerror or e)) from None
+    if args.check and verdict(a.results, a.run, args.stress) != "PASS":
+        return 1
+    return 0
+
+
+def main(argv=None):
+    if argv is None:
+        argv = sys.argv[1:]
+    # Print a log's own bytes back as they were (device names that are not
+    # UTF-8), never fail on them.
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors=ENC_ERRORS)
+    return run_main(PROG, run, argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,299 @@
+"""The --plot chart: SVG of % over each displayed threshold against time,
+one panel per histogram, series thinned to two points per pixel column."""
+
+import math
+import os
+import textwrap
+
+from act.latency.judge import DEFAULT_CRITERIA, Criterion, _fmt_num
+from act.latency.text import result_line, why_incomplete
+
+
+BANNER_WIDTH = 95                 # characters per line of a plot banner
+_COLORS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
+           "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf")
+
+
+def escape(text):
+    """Text for SVG character data and attribute values."""
+    return (text.replace("&", "&amp;").replace("<", "&lt;")
+            .replace(">", "&gt;").replace('"', "&quot;"))
+
+
+def _nice_step(span, ticks=6):
+    """A round tick step giving about `ticks` ticks over span."""
+    if span <= 0:
+        return 1
+    raw = span / ticks
+    mag = 10 ** math.floor(math.log10(raw))
+    for m in (1, 2, 5, 10):
+        if raw <= m * mag:
+            return m * mag
+    return 10 * mag
+
+
+def _fmt_tick(x):
+    return ("%.6f" % x).rstrip("0").rstrip(".")
+
+
+_DASHES = ("", "4,2", "1,2", "9,2,1,2", "14,3", "1,5", "9,2,1,2,1,2")
+
+
+def thin_points(points):
+    """The points of a polyline, thinned for drawing.
+
+    points: (x, y, k) in x order (pixels, and the slice index).  Of the
+    points that fall in the same whole-pixel column only the highest and
+    the lowest are kept, in slice order: at most two per column, so a chart
+    stays small however many slices it has, and every peak is still drawn.
+    """
+    out = []
+    col = lo = hi = None
+    for p in points:
+        c = math.floor(p[0])
+        if c != col:
+            if col is not None:
+                out += _column(lo, hi)
+            col, lo, hi = c, p, p
+        elif p[1] < lo[1]:
+            lo = p                  # higher on the chart: SVG y grows down
+        elif p[1] > hi[1]:
+            hi = p
+    if col is not None:
+        out += _column(lo, hi)
+    return out
+
+
+def _column(lo, hi):
+    """The points kept of one pixel column, in slice order."""
+    if lo is hi:
+        return [lo]
+    return [lo, hi] if lo[2] < hi[2] else [hi, lo]
+
+
+def svg_document(a):
+    """The --plot chart of one log as SVG text (see svg_chart()), titled
+    with the log's label (by default its file name)."""
+    labels = getattr(a.args, "labels", None)
+    return svg_chart([a], [labels[0] if labels else None])
+
+
+def svg_chart(analyses, labels, result=None):
+    """The --plot chart as SVG text: one panel per histogram, % of
+    operations over each displayed threshold against time (log scale),
+    criteria as dashed lines on the panels the criteria judge (reads;
+    writes with commit-to-device), banners in red at the top for an
+    INCOMPLETE run and for a --check that did not pass.
+
+    One log (labels: [its label, or None for its file name]): one colour
+    per threshold.  Several logs (labels: their names): one colour per log,
+    one dash pattern per threshold, and result is the overall --check
+    result line, if any.
+    Series are thinned (thin_points()): the size does not grow with the
+    number of slices.
+    """
+    a0 = analyses[0]
+    multi = len(analyses) > 1
+    nb = len(a0.buckets)
+    buckets = a0.buckets
+    criteria = a0.criteria or [Criterion(ms, pct, a0.header.microsecond)
+                               for ms, pct in DEFAULT_CRITERIA]
+    verdicts = {}                   # (hist, bucket, limit) -> failed labels
+    checked = a0.results is not None
+    for a, label in zip(analyses, labels):
+        for r in a.results or ():
+            failed = verdicts.setdefault(
+                (r["histogram"], r["bucket"], r["limit_pct"]), [])
+            if not r["pass"]:
+                failed.append(label)
+    W = 980                         # width
+    L, R, T, B = 80, 250, 46, 56    # plot margins inside a panel
+    pw = W - L - R
+    if multi:                       # room for the labels in the legend
+        R = max(R, 60 + 7 * max(len(label) + 24 for label in labels))
+        W = L + pw + R
+    entries = nb + len(criteria) + 1 + (len(analyses) if multi else 0)
+    PH = max(330, T + 16 * entries + 24)    # panel height
+    ph = PH - T - B
+    unit = a0.unit
+    span = max(a.ends[-1] for a in analyses)
+    if span >= 4 * 3600:
+        xunit, xdiv = "hours", 3600.0
+    elif span >= 4 * 60:
+        xunit, xdiv = "minutes", 60.0
+    else:
+        xunit, xdiv = "seconds", 1.0
+    xmax = span / xdiv
+    lo = 0.01                       # smallest non-zero value shown (rounded)
+    top_val = max([lo] + [max(col) for a in analyses for cols in a.values
+                          for col in cols[:nb]]
+                  + [c.limit for c in criteria])
+    decades = max(1, math.ceil(math.log10(top_val / lo) - 1e-9))
+    zero_band = 22                  # pixels below the lowest decade for 0
+
+    def ypix(v):
+        if v <= 0:
+            return T + ph
+        v = max(v, lo)
+        return T + (ph - zero_band) * (1 - math.log10(v / lo) / decades)
+
+    def xpix(sec):
+        return L + pw * ((sec / xdiv) / xmax if xmax else 0.5)
+
+    banners = []                    # (class, color, text): one per line
+    for a, label in zip(analyses, labels):
+        if not a.run.complete:
+            banners += [("incomplete", "#d62728", line)
+                        for line in textwrap.wrap(
+                            "INCOMPLETE: " + ("%s: " % label if multi else "")
+                            + why_incomplete(a.run), BANNER_WIDTH)]
+    if checked:
+        if not multi:
+            result = result_line(a0.results, a0.run, a0.args.stress)
+        color = "#2ca02c" if result.startswith("result: PASS") \
+            else "#d62728"
+        banners += [("result", color, line) for line in textwrap.wrap(
+            result, BANNER_WIDTH)]
+    top = 30 + 22 * len(banners)    # where the first panel starts
+    height = PH * len(a0.values) + top
+    if multi:
+        what = ", ".join(labels)
+    else:
+        what = labels[0] or os.path.basename(a0.args.log)
+    out = ['<?xml version="1.0" encoding="UTF-8"?>',
+           '<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
+           'viewBox="0 0 %d %d" font-family="sans-serif" font-size="12">'
+           % (W, height, W, height),
+           '<title>%s: latency, %% of operations over each threshold'
+           '</title>' % escape(", ".join(labels) if multi else a0.args.log),
+           '<rect width="100%" height="100%" fill="white"/>',
+           '<text x="%d" y="20" font-size="14">%s: %% of operations over '
+           'each threshold, %d s slices</text>'
+           % (L, escape(what), a0.slice_sec)]
+    for k, (cls, color, text) in enumerate(banners):
+        out.append('<text class="banner %s" x="%d" y="%d" font-size="15" '
+                   'font-weight="bold" fill="%s">%s</text>'
+                   % (cls, L, 42 + 22 * k, color, escape(text)))
+    for i, name in enumerate(a0.args.histograms):
+        y0 = top + i * PH
+        out.append('<g class="panel" data-histogram="%s" '
+                   'transform="translate(0,%d)">' % (escape(name), y0))
+        out.append('<text class="title" x="%d" y="%d" font-size="14" '
+                   'font-weight="bold">%s</text>'
+                   % (L, T - 14, escape(name)))
+        out.append('<rect x="%d" y="%d" width="%d" height="%d" fill="none" '
+                   'stroke="#444"/>' % (L, T, pw, ph))
+        # y axis: decades, and 0 at the bottom
+        ticks = [(0.0, "0")] + [(lo * 10 ** d, _fmt_tick(lo * 10 ** d))
+                                for d in range(decades + 1)]
+        for v, label in ticks:
+            y = ypix(v)
+            out.append('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" '
+                       'stroke="#ddd"/>' % (L, y, L + pw, y))
+            out.append('<text x="%d" y="%.1f" text-anchor="end">%s</text>'
+                       % (L - 6, y + 4, label))
+        out.append('<text x="18" y="%d" text-anchor="middle" '
+                   'transform="rotate(-90 18 %d)">%% over threshold '
+                   '(log scale)</text>' % (T + ph // 2, T + ph // 2))
+        # x axis
+        step = _nice_step(xmax)
+        t = 0.0
+        while t <= xmax * (1 + 1e-9):
+            x = L + pw * (t / xmax if xmax else 0.5)
+            out.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" '
+                       'stroke="#444"/>' % (x, T + ph, x, T + ph + 5))
+            out.append('<text x="%.1f" y="%d" text-anchor="middle">%s</text>'
+                       % (x, T + ph + 18, _fmt_tick(t)))
+            t += step
+        out.append('<text x="%d" y="%d" text-anchor="middle">time since '
+                   'start, %s (slice end)</text>'
+                   % (L + pw // 2, T + ph + 38, xunit))
+        # criteria, on the judged histograms only
+        legend = []
+        judged = name in a0.judged if not multi else \
+            any(name in a.judged for a in analyses)
+        for c in criteria if judged else ():
+            color = "#000"
+            if multi:
+                color = "#999"
+            elif c.bucket in buckets:
+                color = _COLORS[buckets.index(c.bucket) % len(_COLORS)]
+            y = ypix(c.limit)
+            out.append('<line class="criterion" x1="%d" y1="%.1f" x2="%d" '
+                       'y2="%.1f" stroke="%s" stroke-width="1.5" '
+                       'stroke-dasharray="7,4"/>'
+                       % (L, y, L + pw, y, color))
+            failed = verdicts.get((name, c.bucket, c.limit))
+            ok = None if failed is None else not failed
+            if ok is False:
+                out.append('<text class="fail" x="%d" y="%.1f" '
+                           'text-anchor="end" fill="#d62728" '
+                           'font-weight="bold">FAIL%s</text>'
+                           % (L + pw - 4, y - 4, ": " + escape(
+                               ", ".join(failed)) if multi else ""))
+            legend.append(("criterion" if ok is not False else "fail",
+                           color, "", "limit %s%% over %s%s"
+                           % (_fmt_num(c.limit), c.label,
+                              "" if ok is None else
+                              ": PASS" if ok else ": FAIL")))
+        if not judged:
+            legend.append(("note", None, "", "not judged by the criteria"))
+        # series
+        keys = []
+        for a, label in zip(analyses, labels):
+            for j, b in enumerate(buckets):
+                keys.append((a, label, j, b))
+        for n, (a, label, j, b) in enumerate(keys):
+            if multi:
+                color = _COLORS[labels.index(label) % len(_COLORS)]
+                dash = _DASHES[j % len(_DASHES)]
+            else:
+                color, dash = _COLORS[j % len(_COLORS)], ""
+            series = a.values[i][j]
+            pts = thin_points([(xpix(end), ypix(v), k) for k, (end, v)
+                               in enumerate(zip(a.ends, series))])
+            out.append('<polyline class="series"%s data-threshold="%d" '
+                       'points="%s" fill="none" stroke="%s" '
+                       'stroke-width="1.5"%s/>'
+                       % (' data-log="%s"' % escape(label) if multi else "",
+                          1 << b, " ".join("%.1f,%.1f" % (x, y)
+                                           for x, y, _ in pts), color,
+                          ' stroke-dasharray="%s"' % dash if dash else ""))
+            if len(a.ends) <= 60:
+                for end, v in zip(a.ends, series):
+                    out.append('<circle cx="%.1f" cy="%.1f" r="2.5" '
+                               'fill="%s"/>' % (xpix(end), ypix(v), color))
+            if not multi:
+                legend.insert(j, ("series", color, "", "&gt; %d %s (max "
+                                  "%.2f%%)" % (1 << b, unit, max(series))))
+        if multi:
+            items = [("series", _COLORS[k % len(_COLORS)], "",
+                      "%s (max %.2f%% &gt; %d %s)"
+                      % (escape(label), max(a.values[i][0]), 1 << buckets[0],
+                         unit))
+                     for k, (a, label) in enumerate(zip(analyses, labels))]
+            items += [("series", "#444", _DASHES[j % len(_DASHES)],
+                       "&gt; %d %s" % (1 << b, unit))
+                      for j, b in enumerate(buckets)]
+            legend[:0] = items
+        # legend
+        lx, ly = L + pw + 16, T + 4
+        for k, (kind, color, dash, text) in enumerate(legend):
+            y = ly + 16 * k
+            if kind == "note":
+                out.append('<text x="%d" y="%d" fill="#666">%s</text>'
+                           % (lx, y + 4, text))
+                continue
+            if kind != "series":
+                dash = "7,4"
+            dash = ' stroke-dasharray="%s"' % dash if dash else ""
+            out.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" '
+                       'stroke-width="2"%s/>' % (lx, y, lx + 24, y, color,
+                                                  dash))
+            style = (' class="fail" fill="#d62728" font-weight="bold"'
+                     if kind == "fail" else "")
+            out.append('<text x="%d" y="%d"%s>%s</text>'
+                       % (lx + 30, y + 4, style, text))
+        out.append("</g>")
+    out.append("</svg>")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,22 @@
+"""The one reader of the ACT log format (docs/log-format.md):
+
+    header.py   the header: version, config echo, derived config, device
+                lines, identity block, start time, histogram names
+    reports.py  one interval report, and how the run ended (RunEnd)
+    scanner.py  the fast path: stream a whole body, batch by batch
+    stops.py    the fixed phrases of the stop lines, and their kinds
+    follow.py   follow a log still being written
+
+Logs are bytes: a device name need not be UTF-8.  Undecodable bytes become
+surrogates (and back, byte for byte, when matched or printed).
+"""
+
+import re
+
+MAX_BUCKET = 64                   # buckets 0..64
+ENC_ERRORS = "surrogateescape"
+
+_BUCKET_RE = re.compile(rb"\((\d+): (\d+)\)")
+_NAME_LINE_RE = re.compile(rb"(.+) \((\d+) total\)\s*$")
+_AFTER_RE = re.compile(rb"after (\d+) sec:")
+_REPORT_RE = re.compile(rb"\nafter ")

@@ -1,0 +1,154 @@
+"""The head of an ACT log, up to its HISTOGRAM NAMES block: the version,
+the config echo, the derived configuration, the device lines, the identity
+block and the start time (docs/log-format.md, sections 1-5)."""
+
+import re
+
+from act.cli import UsageError
+from act.logfile import ENC_ERRORS, _AFTER_RE
+
+MIN_VERSION, MAX_VERSION = 6.0, 7.0
+HEADER_LIMIT = 16 << 20           # bytes of header to read before giving up
+
+_IDENTITY_RE = re.compile(r"(.+?) model = (.*), serial = (.*), "
+                          r"firmware = (.*)$")
+_START_RE = re.compile(r"start time = (\S+)$")
+_DEVICE_RE = re.compile(r"(.+?) size = (\d+) bytes(,|$)")
+
+
+class LogHeader:
+    """What the head of an ACT log says."""
+
+    def __init__(self):
+        self.version = None         # as written, e.g. "6.6"
+        self.interval = None        # report-interval-sec
+        self.microsecond = None     # True, False, or None if not found
+        self.config = []            # lines of the configuration block
+        self.derived = []           # lines of the DERIVED CONFIGURATION block
+        self.names_block = []       # HISTOGRAM NAMES and the names
+        self.names = []             # histogram names, in log order
+        self.rest = b""             # body bytes read while looking for the end
+        self.duration = None        # test-duration-sec, None if not given
+        self.commit = False         # commit-to-device: yes
+        # Device lines and the identity block (not needed by the analysis):
+        self.devices = {}           # device -> size in bytes
+        self.identity = {}          # device -> {model, serial, firmware}
+        self.start = None           # start time, as written (UTC, ISO 8601)
+
+    @staticmethod
+    def items(lines):
+        """The "name: value" lines of a block as a dict (heading skipped)."""
+        d = {}
+        for line in lines[1:]:
+            key, sep, value = line.partition(":")
+            if sep:
+                d[key.strip()] = value.strip()
+        return d
+
+
+def read_header(f, log_name="log"):
+    """Read the header of an ACT log from binary file f, up to the end of
+    the HISTOGRAM NAMES block; the file is left at the first report.
+
+    Raises UsageError when the log is not one we can analyse.
+    """
+    h = LogHeader()
+    block = None                    # the list being filled, or None
+    size = 0
+    while size < HEADER_LIMIT:
+        raw = f.readline(HEADER_LIMIT)
+        if not raw:
+            break
+        size += len(raw)
+        if raw.startswith(b"after ") and _AFTER_RE.match(raw):
+            h.rest = raw            # the body began before the names block
+            break
+        line = raw.decode("utf-8", ENC_ERRORS).strip()
+        if block is not None:
+            if line:
+                block.append(line)
+                continue
+            if block is h.names_block:
+                break               # the reports follow
+            block = None
+            continue
+        if line.startswith("ACT version") and h.version is None:
+            h.version = line[len("ACT version"):].strip()
+        elif line == "DERIVED CONFIGURATION" and not h.derived:
+            block = h.derived
+            block.append(line)
+        elif line == "HISTOGRAM NAMES" and not h.names_block:
+            block = h.names_block
+            block.append(line)
+        elif (line.endswith(" CONFIGURATION") and line.startswith("ACT")
+              and not h.config):
+            block = h.config
+            block.append(line)
+        elif " = " in line:
+            _device_line(h, line)
+    h.names = h.names_block[1:]
+
+    if h.version is None:
+        raise UsageError("%s is not an ACT log: no 'ACT version' line"
+                         % log_name)
+    m = re.match(r"\d+(\.\d+)?", h.version)     # "6.6", or "6.6.1"
+    v = float(m.group()) if m else None
+    if v is None or not MIN_VERSION <= v < MAX_VERSION:
+        raise UsageError("%s is ACT version %s: only logs of ACT version 6.x "
+                         "can be analysed" % (log_name, h.version))
+    config = h.items(h.config)
+    if "report-interval-sec" in config:
+        try:
+            h.interval = int(config["report-interval-sec"])
+        except ValueError:
+            raise UsageError("%s: bad report-interval-sec %r"
+                             % (log_name, config["report-interval-sec"])) \
+                from None
+        if h.interval < 1:
+            raise UsageError("%s: bad report-interval-sec %d"
+                             % (log_name, h.interval))
+    missing = []
+    if not h.config:
+        missing.append("ACT-STORAGE/ACT-INDEX CONFIGURATION block")
+    if h.interval is None:
+        missing.append("report-interval-sec line")
+    if not h.derived:
+        missing.append("DERIVED CONFIGURATION block")
+    if not h.names:
+        missing.append("HISTOGRAM NAMES block")
+    if missing:
+        raise UsageError("%s is not a complete ACT log: no %s"
+                         % (log_name, ", no ".join(missing)))
+    scale = config.get("microsecond-histograms")
+    if scale is not None:
+        h.microsecond = scale == "yes"
+    try:
+        h.duration = int(config["test-duration-sec"])
+    except (KeyError, ValueError):
+        h.duration = None           # some old reference logs lack it
+    h.commit = config.get("commit-to-device") == "yes"
+    return h
+
+
+def judged_histograms(header):
+    """The histograms the ACT criteria judge: the transactions - reads,
+    and writes when the log has commit-to-device: yes (not large-block-*,
+    per-device, total-* nor act_index's cache writes)."""
+    judged = {"reads", "writes"} if header.commit else {"reads"}
+    return judged.intersection(header.names)
+
+
+def _device_line(h, line):
+    """Note a device line, identity line or the start time in h."""
+    m = _IDENTITY_RE.match(line)
+    if m:
+        h.identity[m.group(1)] = {"model": m.group(2), "serial": m.group(3),
+                                  "firmware": m.group(4)}
+        return
+    m = _START_RE.match(line)
+    if m:
+        h.start = m.group(1)
+        return
+    m = _DEVICE_RE.match(line)
+    if m:
+        h.devices[m.group(1)] = int(m.group(2))

@@ -1,0 +1,73 @@
+"""How an ACT run stops, as its log says it (docs/log-format.md, "End of
+run"): the fixed phrases of the stop lines, and the kind of stop each
+names.
+
+STOP_KINDS maps a kind to the exact phrase the C programs print in its
+line (src/common/harness.c, guard.c, run.c and the programs' lag_advice);
+a test of the C side checks this table against the C sources, so a
+reworded message cannot silently change a kind.
+"""
+
+import re
+
+from act.logfile import ENC_ERRORS, _AFTER_RE
+
+STOP_KINDS = {
+    # lag, the host the limit: "ERROR: ACT can't do the requested load -
+    # test stopped - try configuring more service-threads (...)"
+    "host-limit": "ACT can't do the requested load",
+    # lag, the drive the limit: "ERROR: drive(s) can't keep up - test
+    # stopped", or "ERROR: the drive is the limit: ... - drive(s) can't
+    # keep up - test stopped"
+    "drive-limit": "drive(s) can't keep up",
+    # "ERROR: device /dev/sdb is not responding: a 1536-byte read ..."
+    "hung-io": "is not responding",
+    # "ERROR: stopping: 11 I/O errors, more than io-error-limit 10"
+    "io-errors": "I/O errors, more than io-error-limit",
+    # "stopped by signal SIGINT after 12 sec"
+    "signal": "stopped by signal",
+}
+
+_SIGNAL_STOP_RE = re.compile(r"stopped by signal (\S+) after (\d+) sec")
+
+
+def stop_kind(line):
+    """The kind of stop (a key of STOP_KINDS) a log line names, or None.
+
+    line: str or bytes, as in the log ("ERROR: ..." or "stopped by
+    signal ...").  Only an ERROR: line can name an error stop, and only a
+    line starting "stopped by signal" a signal.
+    """
+    if isinstance(line, bytes):
+        line = line.decode("utf-8", ENC_ERRORS)
+    line = line.strip()
+    if line.startswith(STOP_KINDS["signal"]):
+        return "signal"
+    if not line.startswith("ERROR:"):
+        return None
+    for kind, phrase in STOP_KINDS.items():
+        if kind != "signal" and phrase in line:
+            return kind
+    return None
+
+
+def stop_kind_of(lines):
+    """The kind of the stop among the lines that follow a log's last
+    complete report (as reports.stop_line() reads them), or None: a signal
+    line anywhere; otherwise the first ERROR: line naming a kind that no
+    later report follows (a lag's first line names none: its second does).
+    """
+    texts = [line.decode("utf-8", ENC_ERRORS).strip()
+             if isinstance(line, bytes) else line.strip() for line in lines]
+    kinds = [stop_kind(text) for text in texts]
+    if "signal" in kinds:
+        return "signal"
+    last_report = -1
+    for i, text in enumerate(texts):
+        if text.startswith("after ") and \
+                _AFTER_RE.match(text.encode("utf-8", ENC_ERRORS)):
+            last_report = i
+    for kind in kinds[last_report + 1:]:
+        if kind is not None:
+            return kind
+    return None
