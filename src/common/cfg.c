@@ -2,8 +2,7 @@
  * cfg.c - table-driven config files ("name: value" lines).
  */
 
-#include "cfg.h"
-#include "cfg_help.h"
+#include "common/cfg.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -13,7 +12,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "log.h"
+#include "common/log.h"
+#include "common/suggest.h"
 
 //==========================================================
 // Typedefs & constants.
@@ -29,6 +29,7 @@ static const char* const FALSE_WORDS[] = { "no", "n", "false", NULL };
 //
 
 static int item_index(const cfg_table* t, const char* name);
+static bool is_other_item(const cfg_table* t, const char* name);
 static int apply_value(const cfg_table* t, const cfg_item* item,
 		void* base, const char* value, char* err, size_t err_len);
 static int parse_names(const cfg_table* t, const cfg_item* item,
@@ -175,12 +176,12 @@ cfg_apply_line(const cfg_table* t, void* base, cfg_set* set,
 	int ix = item_index(t, name);
 
 	if (ix < 0) {
-		if (t->other != NULL && item_index(t->other, name) >= 0) {
+		if (is_other_item(t, name)) {
 			snprintf(err, err_len, "config item '%s' applies to %s only",
-					name, t->other->program);
+					name, t->other_program);
 		}
 		else {
-			const cfg_item* hint = cfg_help_suggest(t, name);
+			const cfg_item* hint = cfg_suggest(t, name);
 
 			if (hint != NULL) {
 				snprintf(err, err_len, "unknown config item '%s' - did you "
@@ -346,6 +347,25 @@ cfg_load(const cfg_table* t, const char* path, void* base, cfg_set* set,
 	free(text);
 
 	return rv;
+}
+
+const cfg_item*
+cfg_suggest(const cfg_table* t, const char* name)
+{
+	const char* known[CFG_MAX_ITEMS];
+	const cfg_item* items[CFG_MAX_ITEMS];
+	size_t n = 0;
+
+	for (uint32_t i = 0; i < t->n_items && n < CFG_MAX_ITEMS; i++) {
+		if (t->items[i].type != CFG_LEGACY) {
+			known[n] = t->items[i].name;
+			items[n++] = &t->items[i];
+		}
+	}
+
+	int ix = suggest_closest(name, known, n);
+
+	return ix < 0 ? NULL : items[ix];
 }
 
 const cfg_item*
@@ -552,10 +572,10 @@ cfg_table_check(const cfg_table* t, char* err, size_t err_len)
 		}
 
 		if (item->type == CFG_NAMES && (t->max_devices == 0 ||
-				t->max_devices > CFG_MAX_DEVICES)) {
+				t->max_devices > ACT_MAX_DEVICES)) {
 			snprintf(err, err_len, "%s: item '%s': the table's max_devices %"
 					PRIu32 " is not 1..%d", prog, name, t->max_devices,
-					CFG_MAX_DEVICES);
+					ACT_MAX_DEVICES);
 			return -1;
 		}
 	}
@@ -656,6 +676,22 @@ item_index(const cfg_table* t, const char* name)
 	}
 
 	return -1;
+}
+
+static bool
+is_other_item(const cfg_table* t, const char* name)
+{
+	if (t->other_items == NULL) {
+		return false;
+	}
+
+	for (const char* const* p = t->other_items; *p != NULL; p++) {
+		if (strcmp(*p, name) == 0) {
+			return true;
+		}
+	}
+
+	return false;
 }
 
 static int
@@ -766,10 +802,10 @@ parse_names(const cfg_table* t, const cfg_item* item, cfg_names* names,
 			break;
 		}
 
-		if (strlen(tok) >= CFG_MAX_NAME) {
+		if (strlen(tok) >= ACT_MAX_NAME) {
 			snprintf(err, err_len, "config item '%s': device name '%.40s...' "
 					"is %zu characters, at most %d", item->name, tok,
-					strlen(tok), CFG_MAX_NAME - 1);
+					strlen(tok), ACT_MAX_NAME - 1);
 			rv = -1;
 			break;
 		}

@@ -21,11 +21,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "strbuf.h"
+#include "common/limits.h"
+#include "common/strbuf.h"
 
 #define CFG_MAX_ITEMS 64
-#define CFG_MAX_DEVICES 128
-#define CFG_MAX_NAME 128 // including the terminating NUL
 #define CFG_ERR_LEN 512
 
 typedef enum {
@@ -49,7 +48,7 @@ typedef enum {
 
 typedef struct cfg_names_s {
 	uint32_t n;
-	char names[CFG_MAX_DEVICES][CFG_MAX_NAME];
+	char names[ACT_MAX_DEVICES][ACT_MAX_NAME];
 } cfg_names;
 
 // A record-size histogram (docs/advanced-sizing.md): p[k] is the percentage of
@@ -87,8 +86,9 @@ typedef struct cfg_item_s {
 
 typedef struct cfg_table_s {
 	const char* program;          // "act_storage"
-	const struct cfg_table_s* other; // the other program's table: its own
-	                              // items are "applies to <other> only"
+	const char* other_program;    // "act_index": an item of other_items
+	const char* const* other_items; // (NULL-terminated) is reported as
+	                              // "applies to <other_program> only"
 	const cfg_item* items;
 	uint32_t n_items;
 	uint32_t max_devices;
@@ -122,6 +122,10 @@ int cfg_load(const cfg_table* t, const char* path, void* base, cfg_set* set,
 // Parse from a string holding a whole file (tests).
 int cfg_load_text(const cfg_table* t, const char* text, void* base,
 		cfg_set* set, char* err, size_t err_len);
+
+// The known item (not a legacy one) closest to an unknown name, or NULL
+// when none is close (suggest_closest).
+const cfg_item* cfg_suggest(const cfg_table* t, const char* name);
 
 // The table entry of an item, or NULL.
 const cfg_item* cfg_find(const cfg_table* t, const char* name);

@@ -2,7 +2,7 @@
  * cli.c - the command line of act_storage and act_index.
  */
 
-#include "cli.h"
+#include "common/cli.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -10,10 +10,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cfg_help.h"
-#include "log.h"
-#include "run.h"
-#include "version.h"
+#include "common/cfg_help.h"
+#include "common/log.h"
+#include "common/run.h"
+#include "common/version.h"
 
 //==========================================================
 // Forward declarations.

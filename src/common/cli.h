@@ -8,7 +8,7 @@
  */
 #pragma once
 
-#include "cfg.h"
+#include "common/cfg.h"
 
 typedef struct cli_program_s {
 	const char* name;          // "act_storage"

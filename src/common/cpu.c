@@ -2,7 +2,7 @@
  * cpu.c - how busy the host's CPUs were (from /proc/stat).
  */
 
-#include "cpu.h"
+#include "common/cpu.h"
 
 #include <inttypes.h>
 #include <stdio.h>

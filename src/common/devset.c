@@ -2,7 +2,7 @@
  * devset.c - the devices of one run, opened together in one array.
  */
 
-#include "devset.h"
+#include "common/devset.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -12,9 +12,9 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "blkdev.h"
-#include "holder.h"
-#include "log.h"
+#include "common/blkdev.h"
+#include "common/holder.h"
+#include "common/log.h"
 
 //==========================================================
 // Typedefs & constants.

@@ -11,8 +11,8 @@
 
 #include <stdint.h>
 
-#include "dev.h"
-#include "strbuf.h"
+#include "common/dev.h"
+#include "common/strbuf.h"
 
 typedef struct devset_s {
 	dev* devs;       // n devices, in the order named

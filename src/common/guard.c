@@ -2,7 +2,7 @@
  * guard.c - the setup guard: the hung-I/O watchdog of device setup.
  */
 
-#include "guard.h"
+#include "common/guard.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -10,9 +10,9 @@
 #include <stdbool.h>
 #include <time.h>
 
-#include "clock.h"
-#include "log.h"
-#include "run.h"
+#include "common/clock.h"
+#include "common/log.h"
+#include "common/run.h"
 
 //==========================================================
 // Typedefs & constants.

@@ -2,7 +2,7 @@
  * harness.c - the run harness of act_storage and act_index.
  */
 
-#include "harness.h"
+#include "common/harness.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -14,16 +14,16 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "clock.h"
-#include "cpu.h"
-#include "guard.h"
-#include "io.h"
-#include "log.h"
-#include "rate.h"
-#include "run.h"
-#include "status.h"
-#include "version.h"
+#include "common/cli.h"
+#include "common/clock.h"
+#include "common/cpu.h"
+#include "common/guard.h"
+#include "common/io.h"
+#include "common/log.h"
+#include "common/rate.h"
+#include "common/run.h"
+#include "common/status.h"
+#include "common/version.h"
 
 //==========================================================
 // Typedefs & constants.
@@ -446,7 +446,7 @@ setup_devices(harness* h)
 {
 	const harness_params* prm = &h->params;
 	const cfg_names* names = prm->devices;
-	const char* list[CFG_MAX_DEVICES];
+	const char* list[ACT_MAX_DEVICES];
 	dev_opts o = {
 		.file_size = (uint64_t)prm->file_size_mbytes * 1024 * 1024,
 		.dsync = ! prm->disable_odsync,

@@ -35,13 +35,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cfg.h"
-#include "dev.h"
-#include "devset.h"
-#include "hist.h"
-#include "rand.h"
-#include "report.h"
-#include "strbuf.h"
+#include "common/cfg.h"
+#include "common/dev.h"
+#include "common/devset.h"
+#include "common/hist.h"
+#include "common/rand.h"
+#include "common/report.h"
+#include "common/strbuf.h"
 
 typedef struct harness_s harness;
 typedef struct harness_worker_s harness_worker;

@@ -2,7 +2,7 @@
  * log.c - the log on stdout, and diagnostics on stderr.
  */
 
-#include "log.h"
+#include "common/log.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -3,7 +3,7 @@
  * the report clock.
  */
 
-#include "run.h"
+#include "common/run.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "clock.h"
-#include "log.h"
+#include "common/clock.h"
+#include "common/log.h"
 
 //==========================================================
 // Typedefs & constants.

@@ -3,7 +3,7 @@
  * share.
  */
 
-#include "shared_cfg.h"
+#include "common/shared_cfg.h"
 
 #include <stdio.h>
 #include <string.h>

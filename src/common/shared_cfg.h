@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cfg.h"
+#include "common/cfg.h"
 
 extern const char* const g_scheduler_modes[];
 extern const char* const g_rate_processes[];

@@ -2,12 +2,12 @@
  * status.c - the live status line.
  */
 
-#include "status.h"
+#include "common/status.h"
 
 #include <inttypes.h>
 
-#include "log.h"
-#include "strbuf.h"
+#include "common/log.h"
+#include "common/strbuf.h"
 
 //==========================================================
 // Typedefs & constants.

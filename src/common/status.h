@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "hist.h"
+#include "common/hist.h"
 
 #define STATUS_MAX_RATES 8
 

@@ -15,14 +15,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "dev.h"
-#include "harness.h"
-#include "hist.h"
-#include "index_cfg.h"
-#include "log.h"
-#include "rand.h"
-#include "run.h"
-#include "strbuf.h"
+#include "common/dev.h"
+#include "common/harness.h"
+#include "common/hist.h"
+#include "common/log.h"
+#include "common/rand.h"
+#include "common/run.h"
+#include "common/strbuf.h"
+#include "index/index_cfg.h"
 
 //==========================================================
 // Typedefs & constants.

@@ -2,13 +2,12 @@
  * index_cfg.c - act_index's config items, validation and derived rates.
  */
 
-#include "index_cfg.h"
+#include "index/index_cfg.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "shared_cfg.h"
-#include "storage_cfg.h"
+#include "common/shared_cfg.h"
 
 //==========================================================
 // Typedefs & constants.
@@ -42,9 +41,23 @@ static const cfg_item ITEMS[] = {
 	SHARED_ITEMS_LEGACY(index_cfg),
 };
 
+// act_storage's own items (its table's names that are not ours): "applies
+// to act_storage only". test_cfg_tables checks the list against
+// act_storage's table, so it cannot drift - and act_index need not link
+// that table.
+static const char* const STORAGE_ITEMS[] = {
+	"record-bytes", "record-bytes-range-max", "large-block-op-kbytes",
+	"update-pct", "no-defrag-reads", "compress-pct", "commit-to-device",
+	"commit-min-bytes", "tomb-raider", "tomb-raider-sleep-usec",
+	"storage-read-histogram", "storage-write-histogram",
+	"read-size-offset", "write-size-offset", "lbr-req-offset",
+	"lbw-req-offset", "total-lbw-per-sec", "direct-frees", NULL
+};
+
 const cfg_table g_index_cfg_table = {
 	.program = "act_index",
-	.other = &g_storage_cfg_table,
+	.other_program = "act_storage",
+	.other_items = STORAGE_ITEMS,
 	.items = ITEMS,
 	.n_items = sizeof(ITEMS) / sizeof(ITEMS[0]),
 	.max_devices = INDEX_MAX_DEVICES

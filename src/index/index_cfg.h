@@ -7,8 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cfg.h"
-#include "strbuf.h"
+#include "common/cfg.h"
+#include "common/strbuf.h"
 
 #define INDEX_MAX_DEVICES 16
 

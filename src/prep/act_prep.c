@@ -28,16 +28,16 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "dev.h"
-#include "devset.h"
-#include "guard.h"
-#include "io.h"
-#include "log.h"
-#include "rand.h"
-#include "run.h"
-#include "strbuf.h"
-#include "version.h"
+#include "common/clock.h"
+#include "common/dev.h"
+#include "common/devset.h"
+#include "common/guard.h"
+#include "common/io.h"
+#include "common/log.h"
+#include "common/rand.h"
+#include "common/run.h"
+#include "common/strbuf.h"
+#include "common/version.h"
 
 //==========================================================
 // Typedefs & constants.

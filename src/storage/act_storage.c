@@ -20,15 +20,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clock.h"
-#include "dev.h"
-#include "harness.h"
-#include "hist.h"
-#include "log.h"
-#include "rand.h"
-#include "run.h"
-#include "storage_cfg.h"
-#include "strbuf.h"
+#include "common/clock.h"
+#include "common/dev.h"
+#include "common/harness.h"
+#include "common/hist.h"
+#include "common/log.h"
+#include "common/rand.h"
+#include "common/run.h"
+#include "common/strbuf.h"
+#include "storage/storage_cfg.h"
 
 //==========================================================
 // Typedefs & constants.
@@ -55,7 +55,7 @@ typedef struct geometry_s {
 // The program's context.
 typedef struct storage_s {
 	storage_cfg cfg;
-	geometry geo[CFG_MAX_DEVICES];
+	geometry geo[ACT_MAX_DEVICES];
 	hist* reads;
 	hist* writes;
 	hist* lb_reads;

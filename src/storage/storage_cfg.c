@@ -8,7 +8,7 @@
  * does.
  */
 
-#include "storage_cfg.h"
+#include "storage/storage_cfg.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -16,8 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "index_cfg.h"
-#include "shared_cfg.h"
+#include "common/shared_cfg.h"
 
 //==========================================================
 // Typedefs & constants.
@@ -136,12 +135,20 @@ static const cfg_item ITEMS[] = {
 	SHARED_ITEMS_LEGACY(storage_cfg),
 };
 
+// act_index's own items (its table's names that are not ours): "applies to
+// act_index only". test_cfg_tables checks the list against act_index's
+// table, so it cannot drift - and act_storage need not link that table.
+static const char* const INDEX_ITEMS[] = {
+	"cache-threads", NULL
+};
+
 const cfg_table g_storage_cfg_table = {
 	.program = "act_storage",
-	.other = &g_index_cfg_table,
+	.other_program = "act_index",
+	.other_items = INDEX_ITEMS,
 	.items = ITEMS,
 	.n_items = sizeof(ITEMS) / sizeof(ITEMS[0]),
-	.max_devices = 128
+	.max_devices = ACT_MAX_DEVICES
 };
 
 //==========================================================

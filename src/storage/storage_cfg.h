@@ -7,8 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cfg.h"
-#include "strbuf.h"
+#include "common/cfg.h"
+#include "common/strbuf.h"
 
 #define STORAGE_MAX_RECORD_BYTES (8u * 1024 * 1024)
 #define STORAGE_MAX_LB_KBYTES 8192u

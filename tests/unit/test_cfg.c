@@ -12,9 +12,9 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
-#include "cfg.h"
-#include "index_cfg.h"
-#include "storage_cfg.h"
+#include "common/cfg.h"
+#include "index/index_cfg.h"
+#include "storage/storage_cfg.h"
 #include "unit.h"
 
 typedef struct {

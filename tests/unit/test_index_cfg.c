@@ -6,7 +6,7 @@
 
 #include <stdlib.h>
 
-#include "index_cfg.h"
+#include "index/index_cfg.h"
 #include "unit.h"
 
 #define DEV "device-names: /dev/x\ntest-duration-sec: 1\nservice-threads: 4\n"

@@ -8,7 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "storage_cfg.h"
+#include "storage/storage_cfg.h"
 #include "unit.h"
 
 #define PAPER_READ "100.00,100.00,100.00,100.00,100.00,100.00,100.00," \

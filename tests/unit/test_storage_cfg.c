@@ -6,7 +6,7 @@
 
 #include <stdlib.h>
 
-#include "storage_cfg.h"
+#include "storage/storage_cfg.h"
 #include "unit.h"
 
 #define DEV "device-names: /tmp/exdev/dev_y\ntest-duration-sec: 1\n" \
