@@ -292,7 +292,8 @@ harness_io(harness_worker* w, const harness_req* r)
 		if (io_failed(d->name, r->op, r->off, r->size, err, &n) &&
 				run_stop(EXIT_IO)) {
 			log_error("stopping: %" PRIu64 " I/O errors, more than "
-					"io-error-limit %" PRIu32, n, w->h->params.io_error_limit);
+					"io-error-limit %" PRIu32, n,
+					w->h->params.cfg->io_error_limit);
 		}
 
 		return err;
@@ -357,14 +358,14 @@ run_program(harness* h, const char* config_path)
 		return EXIT_SETUP;
 	}
 
-	io_set_error_limit(prm->io_error_limit);
-	h->mode = strcmp(prm->rate_process, "poisson") == 0 ? PROCESS_POISSON :
-			strcmp(prm->rate_process, "spread") == 0 ? PROCESS_SPREAD :
+	io_set_error_limit(prm->cfg->io_error_limit);
+	h->mode = strcmp(prm->cfg->rate_process, "poisson") == 0 ? PROCESS_POISSON :
+			strcmp(prm->cfg->rate_process, "spread") == 0 ? PROCESS_SPREAD :
 			PROCESS_ALIGNED;
-	h->max_lag_ns = (uint64_t)prm->max_lag_sec * NS_PER_SEC;
-	h->st.us = prm->us_histograms;
-	h->st.duration_sec = prm->test_duration_sec;
-	report_init(&h->rep, prm->us_histograms ? HIST_US : HIST_MS);
+	h->max_lag_ns = (uint64_t)prm->cfg->max_lag_sec * NS_PER_SEC;
+	h->st.us = prm->cfg->us_histograms;
+	h->st.duration_sec = prm->cfg->test_duration_sec;
+	report_init(&h->rep, prm->cfg->us_histograms ? HIST_US : HIST_MS);
 
 	if ((rv = setup_signal(h)) != 0 || (rv = guarded_setup_devices(h)) != 0) {
 		return rv;
@@ -398,7 +399,7 @@ guarded_setup_devices(harness* h)
 
 	if (h->max_lag_ns != 0) {
 		snprintf(h->guard_limit, sizeof(h->guard_limit), "max-lag-sec (%"
-				PRIu32 ")", h->params.max_lag_sec);
+				PRIu32 ")", h->params.cfg->max_lag_sec);
 	}
 	else {
 		snprintf(h->guard_limit, sizeof(h->guard_limit), "%" PRIu64 " sec",
@@ -445,12 +446,12 @@ static int
 setup_devices(harness* h)
 {
 	const harness_params* prm = &h->params;
-	const cfg_names* names = prm->devices;
+	const cfg_names* names = &prm->cfg->devices;
 	const char* list[ACT_MAX_DEVICES];
 	dev_opts o = {
-		.file_size = (uint64_t)prm->file_size_mbytes * 1024 * 1024,
-		.dsync = ! prm->disable_odsync,
-		.scheduler = prm->scheduler_mode
+		.file_size = (uint64_t)prm->cfg->file_size_mbytes * 1024 * 1024,
+		.dsync = ! prm->cfg->disable_odsync,
+		.scheduler = prm->cfg->scheduler_mode
 	};
 
 	for (uint32_t i = 0; i < names->n; i++) {
@@ -629,8 +630,8 @@ run(harness* h, bool* joined)
 		rv = EXIT_SETUP;
 	}
 	else {
-		rv = run_reports(h->start_ns, h->params.test_duration_sec,
-				h->params.report_interval_sec, report_cb, h);
+		rv = run_reports(h->start_ns, h->params.cfg->test_duration_sec,
+				h->params.cfg->report_interval_sec, report_cb, h);
 	}
 
 	// The workers finish their I/Os in flight - while the watchdog still
@@ -733,7 +734,7 @@ lag_stop(harness_worker* w, uint64_t lag_ns)
 	const harness_last_io* last = &w->last;
 	const harness_evidence* ev = &w->ev;
 	uint64_t max_lag_ns = w->h->max_lag_ns;
-	uint32_t max_lag_sec = w->h->params.max_lag_sec;
+	uint32_t max_lag_sec = w->h->params.cfg->max_lag_sec;
 
 	if (! run_stop(EXIT_LAG)) {
 		return; // the run was already stopped, and said why
@@ -856,7 +857,7 @@ report_hung(harness* h, uint64_t limit_ns, bool run_over)
 			log_error("device %s is not responding: a %" PRIu32 "-byte %s at "
 					"offset %" PRIu64 " has not completed after %.3f sec, more "
 					"than max-lag-sec (%" PRIu32 ") - test stopped", device, size,
-					op, off, waited, h->params.max_lag_sec);
+					op, off, waited, h->params.cfg->max_lag_sec);
 		}
 		else {
 			log_error("device %s is not responding: a %" PRIu32 "-byte %s at "

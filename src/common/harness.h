@@ -41,6 +41,7 @@
 #include "common/hist.h"
 #include "common/rand.h"
 #include "common/report.h"
+#include "common/shared_cfg.h"
 #include "common/strbuf.h"
 
 typedef struct harness_s harness;
@@ -48,34 +49,10 @@ typedef struct harness_worker_s harness_worker;
 
 // What the harness needs of a program's config (filled by its load()).
 typedef struct harness_params_s {
-	const cfg_names* devices;
-	uint32_t file_size_mbytes;
-	bool disable_odsync;
-	const char* scheduler_mode;
-	uint32_t test_duration_sec;
-	uint32_t report_interval_sec;
-	bool us_histograms;
-	uint32_t max_lag_sec;
-	uint32_t io_error_limit;
-	const char* rate_process;  // "aligned", "spread" or "poisson"
+	const shared_cfg* cfg;     // the config's shared items (its `common`)
 	uint64_t threads;          // worker threads the config asks for
 	const char* threads_item;  // the item that asks for most of them
 } harness_params;
-
-// The harness_params of a program config struct whose shared items have
-// the field names of shared_cfg.h (storage_cfg, index_cfg).
-#define HARNESS_PARAMS_OF(c) ((harness_params){ \
-	.devices = &(c)->devices, \
-	.file_size_mbytes = (c)->file_size_mbytes, \
-	.disable_odsync = (c)->disable_odsync, \
-	.scheduler_mode = (c)->scheduler_mode, \
-	.test_duration_sec = (c)->test_duration_sec, \
-	.report_interval_sec = (c)->report_interval_sec, \
-	.us_histograms = (c)->us_histograms, \
-	.max_lag_sec = (c)->max_lag_sec, \
-	.io_error_limit = (c)->io_error_limit, \
-	.rate_process = (c)->rate_process \
-})
 
 // A program, described once.
 typedef struct harness_program_s {

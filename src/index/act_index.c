@@ -100,9 +100,9 @@ load(harness* h, const char* path, uint32_t n_cpus, harness_params* p,
 		return -1;
 	}
 
-	*p = HARNESS_PARAMS_OF(c);
-	p->threads = (uint64_t)c->service_threads + c->cache_threads;
-	p->threads_item = c->cache_threads > c->service_threads ?
+	p->cfg = &c->common;
+	p->threads = (uint64_t)c->common.service_threads + c->cache_threads;
+	p->threads_item = c->cache_threads > c->common.service_threads ?
 			"cache-threads" : "service-threads";
 
 	return 0;
@@ -157,7 +157,7 @@ setup_run(harness* h)
 		}
 	}
 
-	if (c->total_latency) {
+	if (c->common.total_latency) {
 		x->total_reads = harness_hist(h, "total-reads");
 	}
 
@@ -171,7 +171,7 @@ setup_run(harness* h)
 		.lag_advice = "ACT can't do the requested load - test stopped - "
 				"try configuring more service-threads",
 		.pacing = HARNESS_PACE_CLIENT,
-		.n_threads = c->service_threads,
+		.n_threads = c->common.service_threads,
 		.rate = (double)c->service_thread_reads_per_sec,
 		.buf_size = INDEX_IO_SIZE,
 		.step = service_step

@@ -33,6 +33,7 @@
 #include "common/devset.h"
 #include "common/guard.h"
 #include "common/io.h"
+#include "common/limits.h"
 #include "common/log.h"
 #include "common/rand.h"
 #include "common/run.h"
@@ -49,7 +50,6 @@
 #define PROGRESS_STEP_PCT 5
 #define TTY_REFRESH_NS (500 * NS_PER_MS)
 #define LOG_REFRESH_NS (1 * NS_PER_SEC)
-#define MAX_DEVICES 128
 #define JOIN_TIMEOUT_NS (5 * NS_PER_SEC)
 #define MAX_STALL_SEC_DEFAULT 60
 #define STALL_JOIN_TIMEOUT_NS (1 * NS_PER_SEC)
@@ -168,7 +168,7 @@ main(int argc, char* argv[])
 {
 	uint64_t size = 0;
 	uint32_t max_stall_sec = MAX_STALL_SEC_DEFAULT;
-	const char* names[MAX_DEVICES];
+	const char* names[ACT_MAX_DEVICES];
 	uint32_t n = 0;
 	char err[256];
 
@@ -226,8 +226,8 @@ main(int argc, char* argv[])
 			return EXIT_USAGE;
 		}
 
-		if (n == MAX_DEVICES) {
-			fprintf(stderr, "ERROR: more than %d devices\n", MAX_DEVICES);
+		if (n == ACT_MAX_DEVICES) {
+			fprintf(stderr, "ERROR: more than %d devices\n", ACT_MAX_DEVICES);
 			return EXIT_USAGE;
 		}
 

@@ -132,13 +132,14 @@ load(harness* h, const char* path, uint32_t n_cpus, harness_params* p,
 		return -1;
 	}
 
-	*p = HARNESS_PARAMS_OF(c);
+	p->cfg = &c->common;
 
 	uint64_t per_device = (c->large_block_reads_per_sec > 0.0 ? 1 : 0) +
 			(c->large_block_writes_per_sec > 0.0 ? 1 : 0) +
 			(c->tomb_raider ? 1 : 0);
 
-	p->threads = (uint64_t)c->service_threads + per_device * c->devices.n;
+	p->threads = (uint64_t)c->common.service_threads +
+			per_device * c->common.devices.n;
 	p->threads_item = "service-threads";
 
 	return 0;
@@ -229,7 +230,7 @@ setup_run(harness* h)
 	const storage_cfg* c = &s->cfg;
 	uint32_t n_devices = harness_n_devices(h);
 	bool reads = c->internal_read_reqs_per_sec != 0;
-	bool lbs = c->write_reqs_per_sec != 0;
+	bool lbs = c->common.write_reqs_per_sec != 0;
 	bool writes = c->commit_to_device && lbs;
 
 	if (reads) {
@@ -255,7 +256,7 @@ setup_run(harness* h)
 		}
 	}
 
-	if (c->total_latency) {
+	if (c->common.total_latency) {
 		if (reads) {
 			s->total_reads = harness_hist(h, "total-reads");
 		}
@@ -292,7 +293,7 @@ setup_run(harness* h)
 		.lag_advice = "ACT can't do the requested load - test stopped - "
 				"try configuring more service-threads",
 		.pacing = HARNESS_PACE_CLIENT,
-		.n_threads = c->service_threads,
+		.n_threads = c->common.service_threads,
 		.rate = (double)c->internal_read_reqs_per_sec +
 				(double)c->internal_write_reqs_per_sec,
 		.buf_size = buf_size,

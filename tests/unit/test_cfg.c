@@ -200,8 +200,8 @@ test_device_list(void)
 			sizeof(err));
 
 	CHECK(rv == 0, "device list: %s", err);
-	CHECK_U64("number of devices", 5, c->devices.n);
-	CHECK_STR("device 3", "/dev/c", c->devices.names[2]);
+	CHECK_U64("number of devices", 5, c->common.devices.n);
+	CHECK_STR("device 3", "/dev/c", c->common.devices.names[2]);
 
 	char buf[8192];
 	strbuf sb;
@@ -229,7 +229,8 @@ test_device_list(void)
 		rv = storage_cfg_load_text(c, text, 2, err, sizeof(err));
 
 		if (n == 128) {
-			CHECK(rv == 0 && c->devices.n == 128, "128 devices: %s", err);
+			CHECK(rv == 0 && c->common.devices.n == 128, "128 devices: %s",
+					err);
 		}
 		else {
 			CHECK(rv != 0, "129 devices accepted");
@@ -423,7 +424,7 @@ test_legacy(void)
 
 	CHECK(rv == 0, "legacy config: %s", err);
 	CHECK_U64("service-threads from num-queues x threads-per-queue", 6,
-			c->service_threads);
+			c->common.service_threads);
 	CHECK_U64("no CPU line when legacy items give service-threads", 0,
 			c->n_cpus);
 
@@ -431,14 +432,16 @@ test_legacy(void)
 			"test-duration-sec: 10\nread-reqs-per-sec: 2000\n"
 			"num-queues: 2\nthreads-per-queue: 3\nservice-threads: 9\n", 4, err,
 			sizeof(err));
-	CHECK(rv == 0 && c->service_threads == 9,
-			"service-threads wins over legacy items: %u", c->service_threads);
+	CHECK(rv == 0 && c->common.service_threads == 9,
+			"service-threads wins over legacy items: %u",
+			c->common.service_threads);
 
 	rv = storage_cfg_load_text(c, "device-names: /dev/x\n"
 			"test-duration-sec: 10\nread-reqs-per-sec: 2000\n"
 			"num-queues: 2\n", 4, err, sizeof(err));
-	CHECK(rv == 0 && c->service_threads == 20 && c->n_cpus == 4,
-			"num-queues alone: default 5 x CPUs, got %u", c->service_threads);
+	CHECK(rv == 0 && c->common.service_threads == 20 && c->n_cpus == 4,
+			"num-queues alone: default 5 x CPUs, got %u",
+			c->common.service_threads);
 	free(c);
 }
 
