@@ -30,7 +30,6 @@
  */
 #pragma once
 
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -107,37 +106,6 @@ typedef struct harness_kind_s {
 	void (*step)(harness_worker* w);
 } harness_kind;
 
-// One I/O of a worker (for the stall and lag messages).
-typedef struct harness_last_io_s {
-	const char* device;
-	const char* op;
-	uint32_t size;
-	uint64_t off;
-	uint64_t took_ns;
-} harness_last_io;
-
-// The I/O a worker has in flight, as the hung-I/O watchdog (another
-// thread) reads it: start_ns is published last (0: none in flight).
-typedef struct harness_inflight_s {
-	atomic_uint_fast64_t start_ns;
-	_Atomic(const char*) device;
-	_Atomic(const char*) op;
-	atomic_uint_fast32_t size;
-	atomic_uint_fast64_t off;
-	atomic_bool reported;      // the watchdog has reported it
-} harness_inflight;
-
-// What a worker's I/Os cost since it was last on schedule: when it falls
-// behind, this tells a drive that is too slow from a host that is.
-typedef struct harness_evidence_s {
-	uint64_t io_ns;            // time in I/O, since the start
-	uint64_t n_io;
-	uint64_t mark_ns;          // when the thread was last on schedule
-	uint64_t mark_io_ns;       // io_ns then
-	uint64_t mark_n_io;        // n_io then
-	harness_last_io longest;   // the longest I/O since then
-} harness_evidence;
-
 // A worker thread, as its step function sees it.
 struct harness_worker_s {
 	harness* h;
@@ -149,9 +117,6 @@ struct harness_worker_s {
 	rand_t rnd;
 	uint64_t due_ns;           // when the current step was due
 	uint64_t cursor;           // the program's own per-thread state
-	harness_last_io last;      // its last I/O
-	harness_evidence ev;
-	harness_inflight inflight;
 };
 
 // One synchronous I/O of a step (harness_io).
