@@ -62,9 +62,6 @@ typedef struct storage_s {
 	hist* lb_writes;
 	hist* total_reads;
 	hist* total_writes;
-	// Statistics hook for tests: how often each histogram size was drawn
-	// (reads, writes), written to the file named by $ACT_SIZE_STATS.
-	atomic_uint_fast64_t size_counts[2][CFG_SIZE_HIST_MAX + 1];
 } storage;
 
 static const char ABOUT[] =
@@ -80,7 +77,6 @@ static int load(harness* h, const char* path, uint32_t n_cpus,
 static void echo(harness* h, strbuf* sb);
 static int setup_device(harness* h, uint32_t i, strbuf* sb);
 static void setup_run(harness* h);
-static void finish(harness* h);
 static void service_step(harness_worker* w);
 static void large_block_read_step(harness_worker* w);
 static void large_block_write_step(harness_worker* w);
@@ -90,8 +86,8 @@ static uint32_t pick_size(rand_t* r, uint32_t min, uint32_t max,
 		uint32_t unit);
 static uint64_t pick_offset(rand_t* r, const geometry* g, uint32_t max_size,
 		uint32_t unit);
-static uint32_t draw_size(storage* s, rand_t* r, const storage_sizes* sizes,
-		const uint32_t* size_of, uint32_t which);
+static uint32_t draw_size(rand_t* r, const storage_sizes* sizes,
+		const uint32_t* size_of);
 static uint32_t round_up(uint32_t v, uint32_t to);
 
 static const harness_program PROGRAM = {
@@ -102,8 +98,7 @@ static const harness_program PROGRAM = {
 	.load = load,
 	.echo = echo,
 	.setup_device = setup_device,
-	.setup_run = setup_run,
-	.finish = finish
+	.setup_run = setup_run
 };
 
 //==========================================================
@@ -333,40 +328,6 @@ setup_run(harness* h)
 	}
 }
 
-// The statistics hook: one line per histogram size - kind, index, size
-// (before rounding to the device), probability, times drawn.
-static void
-finish(harness* h)
-{
-	storage* s = harness_prog(h);
-	const char* path = getenv("ACT_SIZE_STATS");
-
-	if (path == NULL || *path == '\0') {
-		return;
-	}
-
-	FILE* f = fopen(path, "w");
-
-	if (f == NULL) {
-		log_warn("can't write ACT_SIZE_STATS file %s: %s", path,
-				strerror(errno));
-		return;
-	}
-
-	const storage_sizes* all[2] = { &s->cfg.read_sizes, &s->cfg.write_sizes };
-	static const char* const kind[2] = { "reads", "writes" };
-
-	for (uint32_t w = 0; w < 2; w++) {
-		for (uint32_t i = 0; i < all[w]->n; i++) {
-			fprintf(f, "%s %" PRIu32 " %" PRIu32 " %.6f %" PRIu64 "\n", kind[w],
-					i, all[w]->size[i], all[w]->prob[i],
-					(uint64_t)atomic_load(&s->size_counts[w][i]));
-		}
-	}
-
-	fclose(f);
-}
-
 //==========================================================
 // Service threads.
 //
@@ -388,7 +349,7 @@ service_step(harness_worker* w)
 	if (write) {
 		r.op = "write";
 		r.size = c->write_sizes.n != 0 ?
-				draw_size(s, &w->rnd, &c->write_sizes, g->write_size_of, 1) :
+				draw_size(&w->rnd, &c->write_sizes, g->write_size_of) :
 				pick_size(&w->rnd, g->write_min, g->write_max, g->write_unit);
 		r.off = pick_offset(&w->rnd, g, g->write_max, g->write_unit);
 		r.h = s->writes;
@@ -399,7 +360,7 @@ service_step(harness_worker* w)
 	else {
 		r.op = "read";
 		r.size = c->read_sizes.n != 0 ?
-				draw_size(s, &w->rnd, &c->read_sizes, g->read_size_of, 0) :
+				draw_size(&w->rnd, &c->read_sizes, g->read_size_of) :
 				pick_size(&w->rnd, g->read_min, g->read_max, g->min_io);
 		r.off = pick_offset(&w->rnd, g, g->read_max, g->min_io);
 		r.h = s->reads;
@@ -491,17 +452,11 @@ pick_size(rand_t* r, uint32_t min, uint32_t max, uint32_t unit)
 }
 
 // A size drawn from a size histogram's distribution (docs/advanced-sizing.md),
-// as rounded for the device; counted for the statistics hook.
+// as rounded for the device.
 static uint32_t
-draw_size(storage* s, rand_t* r, const storage_sizes* sizes,
-		const uint32_t* size_of, uint32_t which)
+draw_size(rand_t* r, const storage_sizes* sizes, const uint32_t* size_of)
 {
-	uint32_t i = storage_sizes_pick(sizes, rand_unit(r));
-
-	atomic_fetch_add_explicit(&s->size_counts[which][i], 1,
-			memory_order_relaxed);
-
-	return size_of[i];
+	return size_of[storage_sizes_pick(sizes, rand_unit(r))];
 }
 
 // A unit-aligned offset such that the largest possible I/O still ends
