@@ -7,12 +7,12 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include "common/log.h"
 #include "common/suggest.h"
 
 //==========================================================
@@ -29,6 +29,8 @@ static const char* const FALSE_WORDS[] = { "no", "n", "false", NULL };
 //
 
 static int item_index(const cfg_table* t, const char* name);
+static void add_warning(cfg_set* set, const char* fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 static bool is_other_item(const cfg_table* t, const char* name);
 static int apply_value(const cfg_table* t, const cfg_item* item,
 		void* base, const char* value, char* err, size_t err_len);
@@ -208,6 +210,11 @@ cfg_apply_line(const cfg_table* t, void* base, cfg_set* set,
 
 	if (rv == 0) {
 		set->set[ix] = true;
+
+		if (item->type == CFG_LEGACY) {
+			add_warning(set, "config item '%s' is obsolete (ACT 4) - %s",
+					item->name, item->help);
+		}
 	}
 
 done:
@@ -238,9 +245,10 @@ cfg_load_text(const cfg_table* t, const char* text, void* base,
 
 		line_no++;
 
-		// act_config_helper.py's files start with a banner whose middle
-		// line lacks the '#': "##########", "act config file for ...",
-		// "##########". Text between two lines of only '#'s is a comment.
+		// Upstream ACT's example files (config/examples/paper_final.conf)
+		// start with a banner whose middle line lacks the '#':
+		// "##########", "act config file for ...", "##########". Text
+		// between two lines of only '#'s is a comment (with a warning).
 		if (is_banner_rule(line)) {
 			in_banner = ! in_banner;
 		}
@@ -252,8 +260,8 @@ cfg_load_text(const cfg_table* t, const char* text, void* base,
 			const char* q = line + strspn(line, " \t");
 
 			if (*q != '#' && *q != '\0' && *q != '\r') {
-				log_warn("config line %u is inside a '#####' banner: read as a "
-						"comment: %.60s", line_no, q);
+				add_warning(set, "config line %u is inside a '#####' banner: "
+						"read as a comment: %.60s", line_no, q);
 			}
 		}
 		else {
@@ -289,6 +297,8 @@ int
 cfg_load(const cfg_table* t, const char* path, void* base, cfg_set* set,
 		char* err, size_t err_len)
 {
+	set->n_warnings = 0;
+
 	FILE* f = fopen(path, "r");
 
 	if (f == NULL) {
@@ -347,6 +357,22 @@ cfg_load(const cfg_table* t, const char* path, void* base, cfg_set* set,
 	free(text);
 
 	return rv;
+}
+
+const char*
+cfg_warning(const cfg_set* set, uint32_t i, char* buf, size_t len)
+{
+	if (i + 1 == CFG_MAX_WARNINGS && set->n_warnings > CFG_MAX_WARNINGS) {
+		snprintf(buf, len, "%u more config warnings not shown",
+				set->n_warnings - i);
+		return buf;
+	}
+
+	if (i >= CFG_MAX_WARNINGS || i >= set->n_warnings) {
+		return "";
+	}
+
+	return set->warnings[i];
 }
 
 const cfg_item*
@@ -678,6 +704,20 @@ item_index(const cfg_table* t, const char* name)
 	return -1;
 }
 
+static void
+add_warning(cfg_set* set, const char* fmt, ...)
+{
+	if (set->n_warnings < CFG_MAX_WARNINGS) {
+		va_list ap;
+
+		va_start(ap, fmt);
+		vsnprintf(set->warnings[set->n_warnings], CFG_WARNING_LEN, fmt, ap);
+		va_end(ap);
+	}
+
+	set->n_warnings++;
+}
+
 static bool
 is_other_item(const cfg_table* t, const char* name)
 {
@@ -707,9 +747,7 @@ apply_value(const cfg_table* t, const cfg_item* item, void* base,
 		// Accepted whatever the value; a number is kept (num-queues and
 		// threads-per-queue can still set service-threads).
 		*(uint32_t*)f = cfg_parse_u32(value, &v) ? v : 0;
-		log_warn("config item '%s' is obsolete (ACT 4) - %s", item->name,
-				item->help);
-		return 0;
+		return 0; // cfg_apply_line adds the warning
 	}
 	case CFG_U32: {
 		uint32_t v;

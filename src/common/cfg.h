@@ -10,7 +10,8 @@
  *
  * Syntax: one item per line; name and value separated by a colon and/or
  * white space; '#' starts a comment anywhere; blank lines ignored; an item
- * given twice takes the last value. Numbers are plain decimal (leading
+ * given twice takes the last value. The parser prints nothing: errors come
+ * back in err, warnings in the cfg_set. Numbers are plain decimal (leading
  * zeros allowed, "093" is 93) within 32 bits; flags are yes/y/true or
  * no/n/false in any case.
  */
@@ -94,8 +95,16 @@ typedef struct cfg_table_s {
 	uint32_t max_devices;
 } cfg_table;
 
+// Warnings the parser gives back (it prints nothing itself): an obsolete
+// item, a line read as a comment inside a '#####' banner. The caller prints
+// them, "WARNING: " + each, in file order (cfg_warning).
+#define CFG_MAX_WARNINGS 64
+#define CFG_WARNING_LEN 192
+
 typedef struct cfg_set_s {
 	bool set[CFG_MAX_ITEMS];  // given in the file
+	uint32_t n_warnings;      // all of them, also past CFG_MAX_WARNINGS
+	char warnings[CFG_MAX_WARNINGS][CFG_WARNING_LEN];
 } cfg_set;
 
 // Parse a number / flag value (exposed for tests). Return false if the
@@ -126,6 +135,11 @@ int cfg_load_text(const cfg_table* t, const char* text, void* base,
 // The known item (not a legacy one) closest to an unknown name, or NULL
 // when none is close (suggest_closest).
 const cfg_item* cfg_suggest(const cfg_table* t, const char* name);
+
+// Warning i (0 .. n_warnings - 1) of the last load, without "WARNING: ".
+// Past CFG_MAX_WARNINGS, the last one says how many more there were.
+const char* cfg_warning(const cfg_set* set, uint32_t i, char* buf,
+		size_t len);
 
 // The table entry of an item, or NULL.
 const cfg_item* cfg_find(const cfg_table* t, const char* name);

@@ -216,7 +216,16 @@ run_program(harness* h, const char* config_path)
 	log_out("\nACT version %s\n%s\n%s\n\n", ACT_VERSION, p->test_kind,
 			ACT_NOTICE);
 
-	if (p->load(h, config_path, cpu_online(), prm, err, sizeof(err)) != 0) {
+	rv = p->load(h, config_path, cpu_online(), prm, err, sizeof(err));
+
+	for (uint32_t i = 0; prm->set != NULL && i < prm->set->n_warnings &&
+			i < CFG_MAX_WARNINGS; i++) {
+		char more[CFG_WARNING_LEN];
+
+		log_warn("%s", cfg_warning(prm->set, i, more, sizeof(more)));
+	}
+
+	if (rv != 0) {
 		log_error("%s", err);
 		return EXIT_USAGE;
 	}

@@ -48,6 +48,7 @@ typedef struct harness_worker_s harness_worker;
 
 // What the harness needs of a program's config (filled by its load()).
 typedef struct harness_params_s {
+	const cfg_set* set;        // the config's warnings (also after an error)
 	const shared_cfg* cfg;     // the config's shared items (its `common`)
 	uint64_t threads;          // worker threads the config asks for
 	const char* threads_item;  // the item that asks for most of them
@@ -61,7 +62,8 @@ typedef struct harness_program_s {
 	const cfg_table* table;    // for --config-help
 
 	// Load, validate and derive the config at path (n_cpus online CPUs for
-	// defaults); fill *p. Returns 0, or -1 with the message in err.
+	// defaults); fill *p (p->set even when it fails: the harness prints the
+	// warnings). Returns 0, or -1 with the message in err.
 	int (*load)(harness* h, const char* path, uint32_t n_cpus,
 			harness_params* p, char* err, size_t err_len);
 

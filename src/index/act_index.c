@@ -96,6 +96,8 @@ load(harness* h, const char* path, uint32_t n_cpus, harness_params* p,
 {
 	index_cfg* c = &((index_ctx*)harness_prog(h))->cfg;
 
+	p->set = &c->set;
+
 	if (index_cfg_load(c, path, n_cpus, err, err_len) != 0) {
 		return -1;
 	}

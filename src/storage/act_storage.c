@@ -123,6 +123,8 @@ load(harness* h, const char* path, uint32_t n_cpus, harness_params* p,
 {
 	storage_cfg* c = &((storage*)harness_prog(h))->cfg;
 
+	p->set = &c->set;
+
 	if (storage_cfg_load(c, path, n_cpus, err, err_len) != 0) {
 		return -1;
 	}
