@@ -69,8 +69,10 @@ static void find_file(const char* base, const char* const* dirs,
 
 int
 cli_args(int argc, char* argv[], const cli_program* p,
-		const char** config_path)
+		const char** config_path, bool* check)
 {
+	*check = false;
+
 	if (argc == 2 && (strcmp(argv[1], "--help") == 0 ||
 			strcmp(argv[1], "-h") == 0)) {
 		usage(p, stdout);
@@ -85,6 +87,19 @@ cli_args(int argc, char* argv[], const cli_program* p,
 	if (argc == 2 && strcmp(argv[1], "--config-help") == 0) {
 		cfg_help_print(p->table, stdout);
 		return EXIT_OK;
+	}
+
+	if (argc >= 2 && strcmp(argv[1], "--check") == 0) {
+		if (argc != 3 || argv[2][0] == '\0') {
+			fprintf(stderr, "ERROR: --check takes one config file\n\n");
+			usage(p, stderr);
+			return EXIT_USAGE;
+		}
+
+		*config_path = argv[2];
+		*check = true;
+
+		return -1;
 	}
 
 	char esc[256];
@@ -208,6 +223,7 @@ usage(const cli_program* p, FILE* out)
 
 	find_companion(p->name, conf, sizeof(conf), latency, sizeof(latency));
 	fprintf(out, "usage: %s CONFIG-FILE > LOG\n"
+			"       %s --check CONFIG-FILE\n"
 			"       %s --help | --version | --config-help\n"
 			"\n"
 			"%s"
@@ -215,6 +231,9 @@ usage(const cli_program* p, FILE* out)
 			"  CONFIG-FILE    the test's items, one 'name: value' per line;\n"
 			"                 an example with every item and its default:\n"
 			"                 %s\n"
+			"  --check        load and check the config, and claim its devices\n"
+			"                 as a run would - writing nothing; exit status 0\n"
+			"                 usable, 1 config error, 2 device error\n"
 			"  --config-help  every config item with its default, range and\n"
 			"                 meaning\n"
 			"\n"
@@ -226,8 +245,8 @@ usage(const cli_program* p, FILE* out)
 			"exit status: 0 done, 1 usage or config error, 2 device or setup\n"
 			"error, 3 load not kept up or a hung I/O (max-lag-sec), 4 I/O\n"
 			"errors (io-error-limit), 5 the log could not be written, 128+n\n"
-			"stopped by signal n\n", p->name, p->name, p->about, conf,
-			latency);
+			"stopped by signal n\n", p->name, p->name, p->name, p->about,
+			conf, latency);
 }
 
 // Where the example config and act_latency.py are, for this binary:

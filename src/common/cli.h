@@ -1,6 +1,8 @@
 /*
  * cli.h - the command lines of the three programs. act_storage and
  * act_index: "PROG CONFIG-FILE | --help | --version | --config-help".
+ * Also "PROG --check CONFIG-FILE": check the config and its devices,
+ * writing nothing.
  * act_prep: "act_prep [--size BYTES] [--max-stall-sec SEC] [--] DEVICE...";
  * "--" ends the options.
  *
@@ -10,6 +12,7 @@
  */
 #pragma once
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "common/cfg.h"
@@ -21,10 +24,11 @@ typedef struct cli_program_s {
 	const cfg_table* table;    // for --config-help
 } cli_program;
 
-// Returns -1 to go on with *config_path set, else the exit status (0 after
-// --help, --version or --config-help; EXIT_USAGE for a bad command line).
+// Returns -1 to go on with *config_path set (and *check: --check was
+// given), else the exit status (0 after --help, --version or
+// --config-help; EXIT_USAGE for a bad command line).
 int cli_args(int argc, char* argv[], const cli_program* p,
-		const char** config_path);
+		const char** config_path, bool* check);
 
 // act_prep's command line.
 #define CLI_PREP_MAX_STALL_SEC 60  // --max-stall-sec default

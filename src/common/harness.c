@@ -42,6 +42,10 @@
 // Forward declarations.
 //
 
+static int check_program(harness* h, const char* config_path);
+static int load_config(harness* h, const char* config_path);
+static uint32_t device_list(const harness* h, const char** list,
+		dev_opts* o);
 static int run_program(harness* h, const char* config_path);
 static int guarded_setup_devices(harness* h);
 static void guard_stopped(void* udata, int sig, int exit_status)
@@ -77,8 +81,9 @@ harness_main(int argc, char* argv[], const harness_program* p, void* prog)
 	log_on_failure(log_failed);
 
 	const char* config_path = NULL;
+	bool check = false;
 	int rv = cli_args(argc, argv, &(cli_program){ .name = p->name,
-			.about = p->about, .table = p->table }, &config_path);
+			.about = p->about, .table = p->table }, &config_path, &check);
 
 	if (rv >= 0) {
 		return rv;
@@ -93,6 +98,12 @@ harness_main(int argc, char* argv[], const harness_program* p, void* prog)
 
 	h->program = p;
 	h->prog = prog;
+
+	if (check) {
+		rv = check_program(h, config_path);
+		free(h);
+		return rv;
+	}
 
 	bool joined = true;
 
@@ -202,21 +213,50 @@ harness_add_kind(harness* h, const harness_kind* k)
 // Setup.
 //
 
-// Everything up to the start of the workers. Returns -1 to go on and run,
-// else the exit status. Between steps, a SIGINT or SIGTERM that arrived
-// ends the run here (setup_signal), and a failed log write too.
+// act_storage --check: load and validate the config, claim every device as
+// a run would (devset_claim), write nothing - no log on stdout, no byte to
+// a device, no file created or resized. Returns the exit status: 0 with
+// one line on stderr, EXIT_USAGE (config error) or EXIT_SETUP (device
+// error), having printed the run's own ERROR line.
 static int
-run_program(harness* h, const char* config_path)
+check_program(harness* h, const char* config_path)
 {
-	const harness_program* p = h->program;
+	log_no_stdout();
+
+	int rv = load_config(h, config_path);
+
+	if (rv != 0) {
+		return rv;
+	}
+
+	const char* list[ACT_MAX_DEVICES];
+	dev_opts o;
+	uint32_t n = device_list(h, list, &o);
+
+	if (devset_claim(&h->devs, list, n, &o) != 0) {
+		return EXIT_SETUP;
+	}
+
+	devset_close(&h->devs);
+
+	char esc[1024];
+
+	log_note("%s: %s: the config and the %" PRIu32 " device%s are usable "
+			"- nothing was written", h->program->name,
+			log_escape(config_path, esc, sizeof(esc)), n, n == 1 ? "" : "s");
+
+	return EXIT_OK;
+}
+
+// Load, validate and derive the config; print its warnings. Returns 0, or
+// the exit status having printed the ERROR line.
+static int
+load_config(harness* h, const char* config_path)
+{
 	harness_params* prm = &h->params;
 	char err[1024];
-	int rv;
-
-	log_out("\nACT version %s\n%s\n%s\n\n", ACT_VERSION, p->test_kind,
-			ACT_NOTICE);
-
-	rv = p->load(h, config_path, cpu_online(), prm, err, sizeof(err));
+	int rv = h->program->load(h, config_path, cpu_online(), prm, err,
+			sizeof(err));
 
 	for (uint32_t i = 0; prm->set != NULL && i < prm->set->n_warnings &&
 			i < CFG_MAX_WARNINGS; i++) {
@@ -238,6 +278,46 @@ run_program(harness* h, const char* config_path)
 				"kernel.threads-max and ulimit -u, less a margin)",
 				prm->threads_item, prm->threads, max_threads);
 		return EXIT_USAGE;
+	}
+
+	return 0;
+}
+
+// The config's device names into list, and how to open them into *o.
+// Returns how many.
+static uint32_t
+device_list(const harness* h, const char** list, dev_opts* o)
+{
+	const shared_cfg* c = h->params.cfg;
+
+	*o = (dev_opts){
+		.file_size = (uint64_t)c->file_size_mbytes * 1024 * 1024,
+		.dsync = ! c->disable_odsync,
+		.scheduler = c->scheduler_mode
+	};
+
+	for (uint32_t i = 0; i < c->devices.n; i++) {
+		list[i] = c->devices.names[i];
+	}
+
+	return c->devices.n;
+}
+
+// Everything up to the start of the workers. Returns -1 to go on and run,
+// else the exit status. Between steps, a SIGINT or SIGTERM that arrived
+// ends the run here (setup_signal), and a failed log write too.
+static int
+run_program(harness* h, const char* config_path)
+{
+	const harness_program* p = h->program;
+	harness_params* prm = &h->params;
+	int rv;
+
+	log_out("\nACT version %s\n%s\n%s\n\n", ACT_VERSION, p->test_kind,
+			ACT_NOTICE);
+
+	if ((rv = load_config(h, config_path)) != 0) {
+		return rv;
 	}
 
 	strbuf sb;
@@ -336,20 +416,11 @@ guard_stopped(void* udata, int sig, int exit_status)
 static int
 setup_devices(harness* h)
 {
-	const harness_params* prm = &h->params;
-	const cfg_names* names = &prm->cfg->devices;
 	const char* list[ACT_MAX_DEVICES];
-	dev_opts o = {
-		.file_size = (uint64_t)prm->cfg->file_size_mbytes * 1024 * 1024,
-		.dsync = ! prm->cfg->disable_odsync,
-		.scheduler = prm->cfg->scheduler_mode
-	};
+	dev_opts o;
+	uint32_t n = device_list(h, list, &o);
 
-	for (uint32_t i = 0; i < names->n; i++) {
-		list[i] = names->names[i];
-	}
-
-	if (devset_open(&h->devs, list, names->n, &o) != 0) {
+	if (devset_open(&h->devs, list, n, &o) != 0) {
 		return -1;
 	}
 
