@@ -26,6 +26,7 @@
 #include "common/rate.h"
 #include "common/run.h"
 #include "common/status.h"
+#include "common/stop.h"
 #include "common/version.h"
 
 //==========================================================
@@ -403,7 +404,7 @@ guard_stopped(void* udata, int sig, int exit_status)
 	devset_undo(&h->devs);
 
 	if (sig != 0) {
-		log_final("stopped by signal %s after 0 sec\n", run_signal_name(sig));
+		log_final(STOP_PHRASE_SIGNAL " %s after 0 sec\n", run_signal_name(sig));
 	}
 
 	_exit(exit_status);
@@ -650,7 +651,7 @@ setup_signal(harness* h)
 
 	devset_undo(&h->devs);
 	run_stop(EXIT_SIGNAL + sig);
-	log_final("stopped by signal %s after 0 sec\n", run_signal_name(sig));
+	log_final(STOP_PHRASE_SIGNAL " %s after 0 sec\n", run_signal_name(sig));
 
 	return EXIT_SIGNAL + sig;
 }

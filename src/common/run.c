@@ -16,6 +16,7 @@
 
 #include "common/clock.h"
 #include "common/log.h"
+#include "common/stop.h"
 
 //==========================================================
 // Typedefs & constants.
@@ -150,7 +151,7 @@ run_reports(uint64_t start_ns, uint32_t duration_sec, uint32_t interval_sec,
 
 			if (sig != 0) {
 				run_stop(EXIT_SIGNAL + sig);
-				log_final("stopped by signal %s after %" PRIu64 " sec\n",
+				log_final(STOP_PHRASE_SIGNAL " %s after %" PRIu64 " sec\n",
 						run_signal_name(sig),
 						(clock_ns() - start_ns) / NS_PER_SEC);
 				return EXIT_SIGNAL + sig;

@@ -16,6 +16,7 @@
 #include "common/clock.h"
 #include "common/log.h"
 #include "common/run.h"
+#include "common/stop.h"
 
 //==========================================================
 // Typedefs & constants.
@@ -97,22 +98,24 @@ watchdog_report_hung(harness* h, uint64_t limit_ns, bool run_over)
 		double waited = (double)(now - start) / NS_PER_SEC;
 
 		if (run_over) {
-			log_error("device %s is not responding: a %" PRIu32 "-byte %s at "
-					"offset %" PRIu64 " has not completed after %.3f sec, still "
-					"outstanding when the run ended", device, size, op, off,
-					waited);
+			log_error("device %s " STOP_PHRASE_HUNG_IO ": a %" PRIu32
+					"-byte %s at offset %" PRIu64 " has not completed after "
+					"%.3f sec, still outstanding when the run ended", device,
+					size, op, off, waited);
 		}
 		else if (h->max_lag_ns != 0) {
-			log_error("device %s is not responding: a %" PRIu32 "-byte %s at "
-					"offset %" PRIu64 " has not completed after %.3f sec, more "
-					"than max-lag-sec (%" PRIu32 ") - test stopped", device, size,
-					op, off, waited, h->params.cfg->max_lag_sec);
+			log_error("device %s " STOP_PHRASE_HUNG_IO ": a %" PRIu32
+					"-byte %s at offset %" PRIu64 " has not completed after "
+					"%.3f sec, more than max-lag-sec (%" PRIu32 ") - test "
+					"stopped", device, size, op, off, waited,
+					h->params.cfg->max_lag_sec);
 		}
 		else {
-			log_error("device %s is not responding: a %" PRIu32 "-byte %s at "
-					"offset %" PRIu64 " has not completed after %.3f sec, more "
-					"than %" PRIu64 " sec - test stopped", device, size, op, off,
-					waited, HUNG_NO_LAG_NS / NS_PER_SEC);
+			log_error("device %s " STOP_PHRASE_HUNG_IO ": a %" PRIu32
+					"-byte %s at offset %" PRIu64 " has not completed after "
+					"%.3f sec, more than %" PRIu64 " sec - test stopped",
+					device, size, op, off, waited,
+					HUNG_NO_LAG_NS / NS_PER_SEC);
 		}
 
 		run_stop(EXIT_LAG);

@@ -22,6 +22,7 @@
 #include "common/log.h"
 #include "common/rate.h"
 #include "common/run.h"
+#include "common/stop.h"
 
 //==========================================================
 // Typedefs & constants.
@@ -83,8 +84,8 @@ harness_io(harness_worker* w, const harness_req* r)
 
 		if (io_failed(d->name, r->op, r->off, r->size, err, &n) &&
 				run_stop(EXIT_IO)) {
-			log_error("stopping: %" PRIu64 " I/O errors, more than "
-					"io-error-limit %" PRIu32, n,
+			log_error("stopping: %" PRIu64 " I/O errors, "
+					STOP_PHRASE_IO_ERRORS " %" PRIu32, n,
 					w->h->params.cfg->io_error_limit);
 		}
 
@@ -207,17 +208,18 @@ lag_stop(worker* wk, uint64_t lag_ns)
 				"the drive, not the thread count, is the limit", last->device,
 				last->size, last->op, last->off,
 				(double)last->took_ns / NS_PER_SEC, max_lag_sec);
-		log_error("drive(s) can't keep up - test stopped");
+		log_error(STOP_PHRASE_DRIVE_LIMIT " - test stopped");
 	}
 	else if (share >= DRIVE_BOUND_SHARE && n_io != 0) {
 		log_error("%s can't keep up: %.3f sec behind schedule, more than "
-				"max-lag-sec (%" PRIu32 ")", k->name, (double)lag_ns / NS_PER_SEC,
-				max_lag_sec);
+				"max-lag-sec (%" PRIu32 ")", k->name,
+				(double)lag_ns / NS_PER_SEC, max_lag_sec);
 		log_error("the drive is the limit: in the %.1f sec since this thread "
-				"was last on schedule its %" PRIu64 " I/Os took %.1f sec (%.0f%% "
-				"of the time, average %.3f sec; longest %.3f sec, a %" PRIu32
-				"-byte %s at offset %" PRIu64 " on %s) - drive(s) can't keep up - "
-				"test stopped", window, n_io, io, 100.0 * share,
+				"was last on schedule its %" PRIu64 " I/Os took %.1f sec "
+				"(%.0f%% of the time, average %.3f sec; longest %.3f sec, a %"
+				PRIu32 "-byte %s at offset %" PRIu64 " on %s) - "
+				STOP_PHRASE_DRIVE_LIMIT " - test stopped", window, n_io, io,
+				100.0 * share,
 				io / (double)n_io, (double)lo->took_ns / NS_PER_SEC, lo->size,
 				lo->op, lo->off, lo->device);
 	}
@@ -232,10 +234,10 @@ lag_stop(worker* wk, uint64_t lag_ns)
 		}
 
 		log_error("%s can't keep up: %.3f sec behind schedule, more than "
-				"max-lag-sec (%" PRIu32 ")", k->name, (double)lag_ns / NS_PER_SEC,
-				max_lag_sec);
+				"max-lag-sec (%" PRIu32 ")", k->name,
+				(double)lag_ns / NS_PER_SEC, max_lag_sec);
 		log_error("%s (in the %.1f sec since this thread was last on "
-				"schedule its I/Os took only %.0f%% of the time%s)", k->lag_advice,
-				window, 100.0 * share, cpus);
+				"schedule its I/Os took only %.0f%% of the time%s)",
+				k->lag_advice, window, 100.0 * share, cpus);
 	}
 }

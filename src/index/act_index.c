@@ -21,6 +21,7 @@
 #include "common/log.h"
 #include "common/rand.h"
 #include "common/run.h"
+#include "common/stop.h"
 #include "common/strbuf.h"
 #include "index/index_cfg.h"
 
@@ -170,7 +171,7 @@ setup_run(harness* h)
 
 	harness_add_kind(h, &(harness_kind){
 		.name = "service threads",
-		.lag_advice = "ACT can't do the requested load - test stopped - "
+		.lag_advice = STOP_PHRASE_HOST_LIMIT " - test stopped - "
 				"try configuring more service-threads",
 		.pacing = HARNESS_PACE_CLIENT,
 		.n_threads = c->common.service_threads,
@@ -184,7 +185,7 @@ setup_run(harness* h)
 	// docs/act_index.md), paced per bundle of CACHE_BUNDLE pairs.
 	harness_add_kind(h, &(harness_kind){
 		.name = "cache threads",
-		.lag_advice = "ACT can't do the requested load - test stopped - "
+		.lag_advice = STOP_PHRASE_HOST_LIMIT " - test stopped - "
 				"try configuring more cache-threads",
 		.pacing = HARNESS_PACE_CLIENT,
 		.n_threads = c->cache_threads,

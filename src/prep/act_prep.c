@@ -39,6 +39,7 @@
 #include "common/rand.h"
 #include "common/run.h"
 #include "common/status.h"
+#include "common/stop.h"
 #include "common/strbuf.h"
 #include "common/version.h"
 
@@ -235,7 +236,7 @@ main(int argc, char* argv[])
 			return EXIT_LOG;
 		}
 
-		log_error("stopped by signal %s before any byte was written",
+		log_error(STOP_PHRASE_SIGNAL " %s before any byte was written",
 				run_signal_name(sig));
 		return EXIT_SIGNAL + sig;
 	}
@@ -532,7 +533,7 @@ wait_for_devices(prep* r)
 		if (sig != 0) {
 			run_stop(EXIT_SIGNAL + sig);
 			show_progress(r, true);
-			log_error("stopped by signal %s - the devices are NOT fully "
+			log_error(STOP_PHRASE_SIGNAL " %s - the devices are NOT fully "
 					"prepared", run_signal_name(sig));
 			return EXIT_SIGNAL + sig;
 		}
@@ -601,8 +602,8 @@ report_stalls(const prep* r)
 			continue;
 		}
 
-		log_error("device %s is not responding: no write has completed for "
-				"%.1f sec while %s (%" PRIu64 " of %" PRIu64 " bytes written), "
+		log_error("device %s " STOP_PHRASE_HUNG_IO ": no write has "
+				"completed for %.1f sec while %s (%" PRIu64 " of %" PRIu64 " bytes written), "
 				"more than --max-stall-sec %" PRIu64 " - stopped, the devices "
 				"are NOT fully prepared", p->d->name,
 				(double)(now - p->seen_ns) / NS_PER_SEC,
@@ -746,7 +747,7 @@ guard_stopped(void* udata, int sig, int exit_status)
 	devset_undo(&r->set);
 
 	if (sig != 0) {
-		log_error("stopped by signal %s before any byte was written",
+		log_error(STOP_PHRASE_SIGNAL " %s before any byte was written",
 				run_signal_name(sig));
 	}
 

@@ -27,6 +27,7 @@
 #include "common/log.h"
 #include "common/rand.h"
 #include "common/run.h"
+#include "common/stop.h"
 #include "common/strbuf.h"
 #include "storage/storage_cfg.h"
 
@@ -287,7 +288,7 @@ setup_run(harness* h)
 
 	harness_add_kind(h, &(harness_kind){
 		.name = "service threads",
-		.lag_advice = "ACT can't do the requested load - test stopped - "
+		.lag_advice = STOP_PHRASE_HOST_LIMIT " - test stopped - "
 				"try configuring more service-threads",
 		.pacing = HARNESS_PACE_CLIENT,
 		.n_threads = c->common.service_threads,
@@ -299,7 +300,7 @@ setup_run(harness* h)
 
 	harness_add_kind(h, &(harness_kind){
 		.name = "large-block reads",
-		.lag_advice = "ACT can't do the requested load - test stopped - "
+		.lag_advice = STOP_PHRASE_HOST_LIMIT " - test stopped - "
 				"the host, not the drive, is the limit",
 		.pacing = HARNESS_PACE_START,
 		.per_device = true,
@@ -310,7 +311,7 @@ setup_run(harness* h)
 
 	harness_add_kind(h, &(harness_kind){
 		.name = "large-block writes",
-		.lag_advice = "ACT can't do the requested load - test stopped - "
+		.lag_advice = STOP_PHRASE_HOST_LIMIT " - test stopped - "
 				"the host, not the drive, is the limit",
 		.pacing = HARNESS_PACE_START,
 		.per_device = true,
