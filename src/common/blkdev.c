@@ -2,7 +2,7 @@
  * blkdev.c - what the kernel knows about a block device.
  */
 
-#include "blkdev.h"
+#include "common/blkdev.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -15,8 +15,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "holder.h"
-#include "strbuf.h"
+#include "common/holder.h"
+#include "common/strbuf.h"
 
 //==========================================================
 // Forward declarations.

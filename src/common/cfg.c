@@ -2,18 +2,18 @@
  * cfg.c - table-driven config files ("name: value" lines).
  */
 
-#include "cfg.h"
-#include "cfg_help.h"
+#include "common/cfg.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include "log.h"
+#include "common/suggest.h"
 
 //==========================================================
 // Typedefs & constants.
@@ -29,6 +29,9 @@ static const char* const FALSE_WORDS[] = { "no", "n", "false", NULL };
 //
 
 static int item_index(const cfg_table* t, const char* name);
+static void add_warning(cfg_set* set, const char* fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static bool is_other_item(const cfg_table* t, const char* name);
 static int apply_value(const cfg_table* t, const cfg_item* item,
 		void* base, const char* value, char* err, size_t err_len);
 static int parse_names(const cfg_table* t, const cfg_item* item,
@@ -175,12 +178,12 @@ cfg_apply_line(const cfg_table* t, void* base, cfg_set* set,
 	int ix = item_index(t, name);
 
 	if (ix < 0) {
-		if (t->other != NULL && item_index(t->other, name) >= 0) {
+		if (is_other_item(t, name)) {
 			snprintf(err, err_len, "config item '%s' applies to %s only",
-					name, t->other->program);
+					name, t->other_program);
 		}
 		else {
-			const cfg_item* hint = cfg_help_suggest(t, name);
+			const cfg_item* hint = cfg_suggest(t, name);
 
 			if (hint != NULL) {
 				snprintf(err, err_len, "unknown config item '%s' - did you "
@@ -207,6 +210,11 @@ cfg_apply_line(const cfg_table* t, void* base, cfg_set* set,
 
 	if (rv == 0) {
 		set->set[ix] = true;
+
+		if (item->type == CFG_LEGACY) {
+			add_warning(set, "config item '%s' is obsolete (ACT 4) - %s",
+					item->name, item->help);
+		}
 	}
 
 done:
@@ -237,9 +245,10 @@ cfg_load_text(const cfg_table* t, const char* text, void* base,
 
 		line_no++;
 
-		// act_config_helper.py's files start with a banner whose middle
-		// line lacks the '#': "##########", "act config file for ...",
-		// "##########". Text between two lines of only '#'s is a comment.
+		// Upstream ACT's example files (config/examples/paper_final.conf)
+		// start with a banner whose middle line lacks the '#':
+		// "##########", "act config file for ...", "##########". Text
+		// between two lines of only '#'s is a comment (with a warning).
 		if (is_banner_rule(line)) {
 			in_banner = ! in_banner;
 		}
@@ -251,8 +260,8 @@ cfg_load_text(const cfg_table* t, const char* text, void* base,
 			const char* q = line + strspn(line, " \t");
 
 			if (*q != '#' && *q != '\0' && *q != '\r') {
-				log_warn("config line %u is inside a '#####' banner: read as a "
-						"comment: %.60s", line_no, q);
+				add_warning(set, "config line %u is inside a '#####' banner: "
+						"read as a comment: %.60s", line_no, q);
 			}
 		}
 		else {
@@ -288,6 +297,8 @@ int
 cfg_load(const cfg_table* t, const char* path, void* base, cfg_set* set,
 		char* err, size_t err_len)
 {
+	set->n_warnings = 0;
+
 	FILE* f = fopen(path, "r");
 
 	if (f == NULL) {
@@ -346,6 +357,41 @@ cfg_load(const cfg_table* t, const char* path, void* base, cfg_set* set,
 	free(text);
 
 	return rv;
+}
+
+const char*
+cfg_warning(const cfg_set* set, uint32_t i, char* buf, size_t len)
+{
+	if (i + 1 == CFG_MAX_WARNINGS && set->n_warnings > CFG_MAX_WARNINGS) {
+		snprintf(buf, len, "%u more config warnings not shown",
+				set->n_warnings - i);
+		return buf;
+	}
+
+	if (i >= CFG_MAX_WARNINGS || i >= set->n_warnings) {
+		return "";
+	}
+
+	return set->warnings[i];
+}
+
+const cfg_item*
+cfg_suggest(const cfg_table* t, const char* name)
+{
+	const char* known[CFG_MAX_ITEMS];
+	const cfg_item* items[CFG_MAX_ITEMS];
+	size_t n = 0;
+
+	for (uint32_t i = 0; i < t->n_items && n < CFG_MAX_ITEMS; i++) {
+		if (t->items[i].type != CFG_LEGACY) {
+			known[n] = t->items[i].name;
+			items[n++] = &t->items[i];
+		}
+	}
+
+	int ix = suggest_closest(name, known, n);
+
+	return ix < 0 ? NULL : items[ix];
 }
 
 const cfg_item*
@@ -552,10 +598,10 @@ cfg_table_check(const cfg_table* t, char* err, size_t err_len)
 		}
 
 		if (item->type == CFG_NAMES && (t->max_devices == 0 ||
-				t->max_devices > CFG_MAX_DEVICES)) {
+				t->max_devices > ACT_MAX_DEVICES)) {
 			snprintf(err, err_len, "%s: item '%s': the table's max_devices %"
 					PRIu32 " is not 1..%d", prog, name, t->max_devices,
-					CFG_MAX_DEVICES);
+					ACT_MAX_DEVICES);
 			return -1;
 		}
 	}
@@ -658,6 +704,36 @@ item_index(const cfg_table* t, const char* name)
 	return -1;
 }
 
+static void
+add_warning(cfg_set* set, const char* fmt, ...)
+{
+	if (set->n_warnings < CFG_MAX_WARNINGS) {
+		va_list ap;
+
+		va_start(ap, fmt);
+		vsnprintf(set->warnings[set->n_warnings], CFG_WARNING_LEN, fmt, ap);
+		va_end(ap);
+	}
+
+	set->n_warnings++;
+}
+
+static bool
+is_other_item(const cfg_table* t, const char* name)
+{
+	if (t->other_items == NULL) {
+		return false;
+	}
+
+	for (const char* const* p = t->other_items; *p != NULL; p++) {
+		if (strcmp(*p, name) == 0) {
+			return true;
+		}
+	}
+
+	return false;
+}
+
 static int
 apply_value(const cfg_table* t, const cfg_item* item, void* base,
 		const char* value, char* err, size_t err_len)
@@ -671,9 +747,7 @@ apply_value(const cfg_table* t, const cfg_item* item, void* base,
 		// Accepted whatever the value; a number is kept (num-queues and
 		// threads-per-queue can still set service-threads).
 		*(uint32_t*)f = cfg_parse_u32(value, &v) ? v : 0;
-		log_warn("config item '%s' is obsolete (ACT 4) - %s", item->name,
-				item->help);
-		return 0;
+		return 0; // cfg_apply_line adds the warning
 	}
 	case CFG_U32: {
 		uint32_t v;
@@ -766,10 +840,10 @@ parse_names(const cfg_table* t, const cfg_item* item, cfg_names* names,
 			break;
 		}
 
-		if (strlen(tok) >= CFG_MAX_NAME) {
+		if (strlen(tok) >= ACT_MAX_NAME) {
 			snprintf(err, err_len, "config item '%s': device name '%.40s...' "
 					"is %zu characters, at most %d", item->name, tok,
-					strlen(tok), CFG_MAX_NAME - 1);
+					strlen(tok), ACT_MAX_NAME - 1);
 			rv = -1;
 			break;
 		}

@@ -10,7 +10,8 @@
  *
  * Syntax: one item per line; name and value separated by a colon and/or
  * white space; '#' starts a comment anywhere; blank lines ignored; an item
- * given twice takes the last value. Numbers are plain decimal (leading
+ * given twice takes the last value. The parser prints nothing: errors come
+ * back in err, warnings in the cfg_set. Numbers are plain decimal (leading
  * zeros allowed, "093" is 93) within 32 bits; flags are yes/y/true or
  * no/n/false in any case.
  */
@@ -21,11 +22,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "strbuf.h"
+#include "common/limits.h"
+#include "common/strbuf.h"
 
 #define CFG_MAX_ITEMS 64
-#define CFG_MAX_DEVICES 128
-#define CFG_MAX_NAME 128 // including the terminating NUL
 #define CFG_ERR_LEN 512
 
 typedef enum {
@@ -49,7 +49,7 @@ typedef enum {
 
 typedef struct cfg_names_s {
 	uint32_t n;
-	char names[CFG_MAX_DEVICES][CFG_MAX_NAME];
+	char names[ACT_MAX_DEVICES][ACT_MAX_NAME];
 } cfg_names;
 
 // A record-size histogram (docs/advanced-sizing.md): p[k] is the percentage of
@@ -87,15 +87,24 @@ typedef struct cfg_item_s {
 
 typedef struct cfg_table_s {
 	const char* program;          // "act_storage"
-	const struct cfg_table_s* other; // the other program's table: its own
-	                              // items are "applies to <other> only"
+	const char* other_program;    // "act_index": an item of other_items
+	const char* const* other_items; // (NULL-terminated) is reported as
+	                              // "applies to <other_program> only"
 	const cfg_item* items;
 	uint32_t n_items;
 	uint32_t max_devices;
 } cfg_table;
 
+// Warnings the parser gives back (it prints nothing itself): an obsolete
+// item, a line read as a comment inside a '#####' banner. The caller prints
+// them, "WARNING: " + each, in file order (cfg_warning).
+#define CFG_MAX_WARNINGS 64
+#define CFG_WARNING_LEN 192
+
 typedef struct cfg_set_s {
 	bool set[CFG_MAX_ITEMS];  // given in the file
+	uint32_t n_warnings;      // all of them, also past CFG_MAX_WARNINGS
+	char warnings[CFG_MAX_WARNINGS][CFG_WARNING_LEN];
 } cfg_set;
 
 // Parse a number / flag value (exposed for tests). Return false if the
@@ -122,6 +131,15 @@ int cfg_load(const cfg_table* t, const char* path, void* base, cfg_set* set,
 // Parse from a string holding a whole file (tests).
 int cfg_load_text(const cfg_table* t, const char* text, void* base,
 		cfg_set* set, char* err, size_t err_len);
+
+// The known item (not a legacy one) closest to an unknown name, or NULL
+// when none is close (suggest_closest).
+const cfg_item* cfg_suggest(const cfg_table* t, const char* name);
+
+// Warning i (0 .. n_warnings - 1) of the last load, without "WARNING: ".
+// Past CFG_MAX_WARNINGS, the last one says how many more there were.
+const char* cfg_warning(const cfg_set* set, uint32_t i, char* buf,
+		size_t len);
 
 // The table entry of an item, or NULL.
 const cfg_item* cfg_find(const cfg_table* t, const char* name);

@@ -2,24 +2,62 @@
  * cli.c - the command line of act_storage and act_index.
  */
 
-#include "cli.h"
+#include "common/cli.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "cfg_help.h"
-#include "log.h"
-#include "run.h"
-#include "version.h"
+#include "common/cfg_help.h"
+#include "common/log.h"
+#include "common/run.h"
+#include "common/version.h"
+
+//==========================================================
+// Globals.
+//
+
+static const char PREP_USAGE[] =
+	"usage: act_prep [--size BYTES] [--max-stall-sec SEC] DEVICE...\n"
+	"       act_prep --help | --version\n"
+	"\n"
+	"Prepares each DEVICE for an ACT test: writes zeros over every byte\n"
+	"(cleaning), then random data over every byte (salting). Several\n"
+	"devices are prepared in parallel.\n"
+	"\n"
+	"ALL DATA ON THE DEVICES IS DESTROYED. A device that is mounted, swap,\n"
+	"or held by md/LVM/dm is refused before anything is written.\n"
+	"\n"
+	"  DEVICE        a block device, or a regular file (prepared over its\n"
+	"                current size)\n"
+	"  --size BYTES  set a file's size to BYTES first (created if missing,\n"
+	"                grown or shrunk if not); a suffix K, M, G or T means\n"
+	"                KiB, MiB, GiB, TiB (default: the file's current size)\n"
+	"  --max-stall-sec SEC\n"
+	"                stop with exit status 3 when a device completes no\n"
+	"                write for SEC seconds - a hung drive (default 60,\n"
+	"                0: wait for ever)\n"
+
+	"\n"
+	"stdout: the size of each device and the phases; stderr: progress\n"
+	"(a live line on a terminal, a line every 5% otherwise).\n"
+	"exit status: 0 every byte of every device written, 1 usage error,\n"
+	"2 device error, 3 a device stopped responding (--max-stall-sec),\n"
+	"4 write error, 5 the output could not be written,\n"
+	"128+n stopped by signal n\n";
 
 //==========================================================
 // Forward declarations.
 //
 
 static void usage(const cli_program* p, FILE* out);
+static const char* opt_value(int argc, char* argv[], int* i,
+		const char* name);
+static int parse_size(const char* text, uint64_t* out);
+static int parse_sec(const char* text, uint32_t* out);
 static void find_companion(const char* name, char* conf, size_t conf_len,
 		char* latency, size_t latency_len);
 static void find_file(const char* base, const char* const* dirs,
@@ -31,8 +69,10 @@ static void find_file(const char* base, const char* const* dirs,
 
 int
 cli_args(int argc, char* argv[], const cli_program* p,
-		const char** config_path)
+		const char** config_path, bool* check)
 {
+	*check = false;
+
 	if (argc == 2 && (strcmp(argv[1], "--help") == 0 ||
 			strcmp(argv[1], "-h") == 0)) {
 		usage(p, stdout);
@@ -47,6 +87,19 @@ cli_args(int argc, char* argv[], const cli_program* p,
 	if (argc == 2 && strcmp(argv[1], "--config-help") == 0) {
 		cfg_help_print(p->table, stdout);
 		return EXIT_OK;
+	}
+
+	if (argc >= 2 && strcmp(argv[1], "--check") == 0) {
+		if (argc != 3 || argv[2][0] == '\0') {
+			fprintf(stderr, "ERROR: --check takes one config file\n\n");
+			usage(p, stderr);
+			return EXIT_USAGE;
+		}
+
+		*config_path = argv[2];
+		*check = true;
+
+		return -1;
 	}
 
 	char esc[256];
@@ -83,6 +136,81 @@ cli_args(int argc, char* argv[], const cli_program* p,
 	return -1;
 }
 
+int
+cli_prep_args(int argc, char* argv[], cli_prep* out)
+{
+	char err[256];
+	bool operands = false;
+
+	*out = (cli_prep){ .max_stall_sec = CLI_PREP_MAX_STALL_SEC };
+
+	for (int i = 1; i < argc; i++) {
+		const char* a = argv[i];
+
+		if (! operands && a[0] == '-') {
+			const char* v;
+
+			if (strcmp(a, "--") == 0) {
+				operands = true;
+			}
+			else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+				fputs(PREP_USAGE, stdout);
+				return EXIT_OK;
+			}
+			else if (strcmp(a, "--version") == 0) {
+				printf("act_prep %s\n", ACT_VERSION);
+				return EXIT_OK;
+			}
+			else if ((v = opt_value(argc, argv, &i, "--size")) != NULL) {
+				if (parse_size(v, &out->size) != 0 || out->size == 0) {
+					fprintf(stderr, "ERROR: --size: '%s' is not a size in "
+							"bytes (e.g. 1073741824, 512M, 2G)\n",
+							log_escape(v, err, sizeof(err)));
+					return EXIT_USAGE;
+				}
+			}
+			else if ((v = opt_value(argc, argv, &i, "--max-stall-sec")) !=
+					NULL) {
+				if (parse_sec(v, &out->max_stall_sec) != 0) {
+					fprintf(stderr, "ERROR: --max-stall-sec: '%s' is not a "
+							"number of seconds (0 to %u)\n",
+							log_escape(v, err, sizeof(err)), UINT32_MAX);
+					return EXIT_USAGE;
+				}
+			}
+			else {
+				fprintf(stderr, "ERROR: unknown option '%s'\n\n%s",
+						log_escape(a, err, sizeof(err)), PREP_USAGE);
+				return EXIT_USAGE;
+			}
+
+			continue;
+		}
+
+		if (out->n == ACT_MAX_DEVICES) {
+			fprintf(stderr, "ERROR: more than %d devices\n", ACT_MAX_DEVICES);
+			return EXIT_USAGE;
+		}
+
+		for (uint32_t j = 0; j < out->n; j++) {
+			if (strcmp(out->names[j], a) == 0) {
+				fprintf(stderr, "ERROR: device %s is named twice\n",
+						log_escape(a, err, sizeof(err)));
+				return EXIT_USAGE;
+			}
+		}
+
+		out->names[out->n++] = a;
+	}
+
+	if (out->n == 0) {
+		fputs(PREP_USAGE, stderr);
+		return EXIT_USAGE;
+	}
+
+	return -1;
+}
+
 //==========================================================
 // Local helpers.
 //
@@ -95,6 +223,7 @@ usage(const cli_program* p, FILE* out)
 
 	find_companion(p->name, conf, sizeof(conf), latency, sizeof(latency));
 	fprintf(out, "usage: %s CONFIG-FILE > LOG\n"
+			"       %s --check CONFIG-FILE\n"
 			"       %s --help | --version | --config-help\n"
 			"\n"
 			"%s"
@@ -102,6 +231,9 @@ usage(const cli_program* p, FILE* out)
 			"  CONFIG-FILE    the test's items, one 'name: value' per line;\n"
 			"                 an example with every item and its default:\n"
 			"                 %s\n"
+			"  --check        load and check the config, and claim its devices\n"
+			"                 as a run would - writing nothing; exit status 0\n"
+			"                 usable, 1 config error, 2 device error\n"
 			"  --config-help  every config item with its default, range and\n"
 			"                 meaning\n"
 			"\n"
@@ -113,8 +245,8 @@ usage(const cli_program* p, FILE* out)
 			"exit status: 0 done, 1 usage or config error, 2 device or setup\n"
 			"error, 3 load not kept up or a hung I/O (max-lag-sec), 4 I/O\n"
 			"errors (io-error-limit), 5 the log could not be written, 128+n\n"
-			"stopped by signal n\n", p->name, p->name, p->about, conf,
-			latency);
+			"stopped by signal n\n", p->name, p->name, p->name, p->about,
+			conf, latency);
 }
 
 // Where the example config and act_latency.py are, for this binary:
@@ -171,4 +303,102 @@ find_file(const char* base, const char* const* dirs, const char* stem,
 			return;
 		}
 	}
+}
+
+// The value of option name at argv[*i] ("--name VALUE", *i moves past it,
+// or "--name=VALUE"); NULL when argv[*i] is another argument. A missing
+// value is "" (an error for every option's parser).
+static const char*
+opt_value(int argc, char* argv[], int* i, const char* name)
+{
+	const char* a = argv[*i];
+	size_t len = strlen(name);
+
+	if (strncmp(a, name, len) != 0) {
+		return NULL;
+	}
+
+	if (a[len] == '=') {
+		return a + len + 1;
+	}
+
+	if (a[len] != '\0') {
+		return NULL;
+	}
+
+	return *i + 1 < argc ? argv[++*i] : "";
+}
+
+// Whole seconds, 0 to UINT32_MAX.
+static int
+parse_sec(const char* text, uint32_t* out)
+{
+	char* end;
+
+	if (text[0] < '0' || text[0] > '9') {
+		return -1;
+	}
+
+	errno = 0;
+
+	unsigned long long v = strtoull(text, &end, 10);
+
+	if (errno != 0 || *end != '\0' || v > UINT32_MAX) {
+		return -1;
+	}
+
+	*out = (uint32_t)v;
+
+	return 0;
+}
+
+// A size in bytes, with an optional suffix K, M, G or T (KiB ... TiB).
+static int
+parse_size(const char* text, uint64_t* out)
+{
+	char* end = NULL;
+
+	errno = 0;
+
+	if (text[0] < '0' || text[0] > '9') {
+		return -1;
+	}
+
+	unsigned long long v = strtoull(text, &end, 10);
+	uint64_t mult = 1;
+
+	if (errno != 0) {
+		return -1;
+	}
+
+	switch (*end) {
+	case '\0':
+		break;
+	case 'K': case 'k':
+		mult = 1ULL << 10;
+		end++;
+		break;
+	case 'M': case 'm':
+		mult = 1ULL << 20;
+		end++;
+		break;
+	case 'G': case 'g':
+		mult = 1ULL << 30;
+		end++;
+		break;
+	case 'T': case 't':
+		mult = 1ULL << 40;
+		end++;
+		break;
+	default:
+		return -1;
+	}
+
+	if (*end != '\0' || v > UINT64_MAX / mult) {
+		return -1;
+	}
+
+	*out = (uint64_t)v * mult;
+
+	return 0;
 }

@@ -1,6 +1,10 @@
 /*
- * cli.h - the command line of act_storage and act_index:
- * "PROG CONFIG-FILE | --help | --version | --config-help".
+ * cli.h - the command lines of the three programs. act_storage and
+ * act_index: "PROG CONFIG-FILE | --help | --version | --config-help".
+ * Also "PROG --check CONFIG-FILE": check the config and its devices,
+ * writing nothing.
+ * act_prep: "act_prep [--size BYTES] [--max-stall-sec SEC] [--] DEVICE...";
+ * "--" ends the options.
  *
  * --help names the example config and act_latency.py where they really
  * are: installed (make install: PREFIX/bin, PREFIX/share/act/config) or in
@@ -8,7 +12,11 @@
  */
 #pragma once
 
-#include "cfg.h"
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "common/cfg.h"
+#include "common/limits.h"
 
 typedef struct cli_program_s {
 	const char* name;          // "act_storage"
@@ -16,7 +24,22 @@ typedef struct cli_program_s {
 	const cfg_table* table;    // for --config-help
 } cli_program;
 
-// Returns -1 to go on with *config_path set, else the exit status (0 after
-// --help, --version or --config-help; EXIT_USAGE for a bad command line).
+// Returns -1 to go on with *config_path set (and *check: --check was
+// given), else the exit status (0 after --help, --version or
+// --config-help; EXIT_USAGE for a bad command line).
 int cli_args(int argc, char* argv[], const cli_program* p,
-		const char** config_path);
+		const char** config_path, bool* check);
+
+// act_prep's command line.
+#define CLI_PREP_MAX_STALL_SEC 60  // --max-stall-sec default
+
+typedef struct cli_prep_s {
+	uint64_t size;             // --size (0: not given)
+	uint32_t max_stall_sec;    // --max-stall-sec
+	const char* names[ACT_MAX_DEVICES];
+	uint32_t n;
+} cli_prep;
+
+// Returns -1 to go on with *out filled, else the exit status (0 after
+// --help or --version; EXIT_USAGE for a bad command line, said on stderr).
+int cli_prep_args(int argc, char* argv[], cli_prep* out);

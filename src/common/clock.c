@@ -2,7 +2,7 @@
  * clock.c - monotonic nanosecond clock and absolute sleeps.
  */
 
-#include "clock.h"
+#include "common/clock.h"
 
 #include <errno.h>
 #include <time.h>

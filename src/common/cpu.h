@@ -1,6 +1,7 @@
 /*
- * cpu.h - how busy the host's CPUs were (from /proc/stat), to tell a host
- * that can't generate the load from a drive that can't serve it.
+ * cpu.h - the host's CPUs: how many, how many threads it can start, and
+ * how busy they were (from /proc/stat), to tell a host that can't generate
+ * the load from a drive that can't serve it.
  */
 #pragma once
 
@@ -17,3 +18,11 @@ bool cpu_sample(cpu_times* t);
 
 // Percent of CPU time busy between two samples, or -1 if unknown.
 double cpu_busy_pct(const cpu_times* from, const cpu_times* to);
+
+// Online CPUs (at least 1).
+uint32_t cpu_online(void);
+
+// How many threads this host can start: kernel.threads-max and the soft
+// RLIMIT_NPROC, less a margin for everything else that runs (at most
+// 100000).
+uint64_t cpu_thread_limit(void);

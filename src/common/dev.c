@@ -2,7 +2,7 @@
  * dev.c - opening test devices: block devices and file-backed devices.
  */
 
-#include "dev.h"
+#include "common/dev.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -18,10 +18,10 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "blkdev.h"
-#include "guard.h"
-#include "holder.h"
-#include "log.h"
+#include "common/blkdev.h"
+#include "common/guard.h"
+#include "common/holder.h"
+#include "common/log.h"
 
 //==========================================================
 // Typedefs & constants.

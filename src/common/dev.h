@@ -20,8 +20,8 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
-#include "cfg.h"
-#include "holder.h"
+#include "common/limits.h"
+#include "common/holder.h"
 
 typedef struct dev_opts_s {
 	uint64_t file_size;     // bytes; 0 = use the file's current size
@@ -39,7 +39,7 @@ typedef struct dev_held_s {
 } dev_held;
 
 typedef struct dev_s {
-	char name[CFG_MAX_NAME];
+	char name[ACT_MAX_NAME];
 	int fd;
 	bool is_block;
 	bool to_create;         // did not exist: dev_open creates the file

@@ -2,7 +2,7 @@
  * devset.c - the devices of one run, opened together in one array.
  */
 
-#include "devset.h"
+#include "common/devset.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -12,9 +12,9 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "blkdev.h"
-#include "holder.h"
-#include "log.h"
+#include "common/blkdev.h"
+#include "common/holder.h"
+#include "common/log.h"
 
 //==========================================================
 // Typedefs & constants.
@@ -35,6 +35,28 @@ static void undo_first(devset* s, uint32_t n);
 
 int
 devset_open(devset* s, const char* const* names, uint32_t n,
+		const dev_opts* o)
+{
+	char err[ERR_LEN];
+
+	if (devset_claim(s, names, n, o) != 0) {
+		return -1;
+	}
+
+	// Every device passed its checks: now create, size and probe them.
+	for (uint32_t i = 0; i < n; i++) {
+		if (dev_open(&s->devs[i], o, s->devs, i, err, sizeof(err)) != 0) {
+			log_error("%s", err);
+			undo_first(s, n);
+			return -1;
+		}
+	}
+
+	return 0;
+}
+
+int
+devset_claim(devset* s, const char* const* names, uint32_t n,
 		const dev_opts* o)
 {
 	char err[ERR_LEN];
@@ -81,14 +103,6 @@ devset_open(devset* s, const char* const* names, uint32_t n,
 	// dev_open) is undone from the setup guard's thread (guard.h) with
 	// devset_undo.
 	s->n = n;
-
-	for (uint32_t i = 0; i < n; i++) {
-		if (dev_open(&s->devs[i], o, s->devs, i, err, sizeof(err)) != 0) {
-			log_error("%s", err);
-			undo_first(s, n);
-			return -1;
-		}
-	}
 
 	return 0;
 }

@@ -11,8 +11,8 @@
 
 #include <stdint.h>
 
-#include "dev.h"
-#include "strbuf.h"
+#include "common/dev.h"
+#include "common/strbuf.h"
 
 typedef struct devset_s {
 	dev* devs;       // n devices, in the order named
@@ -25,6 +25,15 @@ typedef struct devset_s {
 // Returns 0, or -1 having printed the ERROR line and undone the devices
 // opened so far.
 int devset_open(devset* s, const char* const* names, uint32_t n,
+		const dev_opts* o);
+
+// Only the first step of devset_open, writing nothing (act_storage
+// --check): claim every name - open once, check, hold (dev_claim), a
+// parent's devices listed in ACT_HELD_FDS not claimed again; a file to be
+// created is checked for creatability only. Nothing is created, resized or
+// written. The holds last until devset_close. Returns 0, or -1 having
+// printed the ERROR line and closed the devices claimed so far.
+int devset_claim(devset* s, const char* const* names, uint32_t n,
 		const dev_opts* o);
 
 // Setup is complete: apply pending file shrinks (see dev_commit). Returns

@@ -2,7 +2,7 @@
  * guard.c - the setup guard: the hung-I/O watchdog of device setup.
  */
 
-#include "guard.h"
+#include "common/guard.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -10,9 +10,10 @@
 #include <stdbool.h>
 #include <time.h>
 
-#include "clock.h"
-#include "log.h"
-#include "run.h"
+#include "common/clock.h"
+#include "common/log.h"
+#include "common/run.h"
+#include "common/stop.h"
 
 //==========================================================
 // Typedefs & constants.
@@ -176,7 +177,7 @@ static void
 end_process(int sig, uint64_t now)
 {
 	if (sig == 0) {
-		log_error("device %s is not responding: a %" PRIu32 "-byte %s at "
+		log_error("device %s " STOP_PHRASE_HUNG_IO ": a %" PRIu32 "-byte %s at "
 				"offset %" PRIu64 " has not completed after %.3f sec, more "
 				"than %s - %s", g_device, g_size, g_op, g_off,
 				(double)(now - g_start_ns) / NS_PER_SEC, g_cfg.limit_text,

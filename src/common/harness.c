@@ -1,8 +1,11 @@
 /*
- * harness.c - the run harness of act_storage and act_index.
+ * harness.c - the run harness of act_storage and act_index: the program
+ * descriptor's lifecycle - arguments, config, devices, workers set up, the
+ * run and its reports, the exit status. The workers themselves are
+ * worker.c, the hung-I/O watchdog watchdog.c (harness_priv.h).
  */
 
-#include "harness.h"
+#include "common/harness.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -11,82 +14,39 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "clock.h"
-#include "cpu.h"
-#include "guard.h"
-#include "io.h"
-#include "log.h"
-#include "rate.h"
-#include "run.h"
-#include "status.h"
-#include "version.h"
+#include "common/cli.h"
+#include "common/clock.h"
+#include "common/cpu.h"
+#include "common/guard.h"
+#include "common/harness_priv.h"
+#include "common/io.h"
+#include "common/log.h"
+#include "common/rate.h"
+#include "common/run.h"
+#include "common/status.h"
+#include "common/stop.h"
+#include "common/version.h"
 
 //==========================================================
 // Typedefs & constants.
 //
 
-#define MAX_KINDS 8
-
-// Worker threads: never more than this, nor more than the host allows
-// less a margin for the rest of the system.
-#define HOST_THREADS_MAX 100000
-#define HOST_THREADS_MARGIN 256
-
-// How long an I/O may be outstanding with max-lag-sec 0 before it is a hung
-// drive; how long the workers get to finish their I/Os when the test time
-// is up (with max-lag-sec, max-lag-sec + 1 s); how often the watchdog looks.
-#define HUNG_NO_LAG_NS (10 * NS_PER_SEC)
+// How long the workers get to finish their I/Os when the test time is up
+// (with max-lag-sec, max-lag-sec + 1 s; after a hung I/O, 1 s).
 #define DRAIN_NO_LAG_NS (3 * NS_PER_SEC)
 #define DRAIN_EXTRA_NS (1 * NS_PER_SEC)
 #define DRAIN_HUNG_NS (1 * NS_PER_SEC)
-#define WATCH_STEP_NS (100 * NS_PER_MS)
-
-// A worker that spent at least this share of its time in I/O since it was
-// last on schedule fell behind because of the drive.
-#define DRIVE_BOUND_SHARE 0.5
-
-// rate-process, in g_rate_processes order.
-typedef enum {
-	PROCESS_ALIGNED,
-	PROCESS_SPREAD,
-	PROCESS_POISSON
-} rate_mode;
-
-struct harness_s {
-	const harness_program* program;
-	void* prog;
-	harness_params params;
-	devset devs;
-	report rep;
-	status st;
-	bool setup_failed;         // a histogram could not be added
-	cpu_times cpu_start;
-
-	harness_kind kinds[MAX_KINDS];
-	uint32_t n_kinds;
-	harness_worker* workers;
-	uint32_t n_workers;
-
-	uint64_t start_ns;         // time 0 of every schedule and report
-	uint64_t max_lag_ns;
-	rate_mode mode;            // of the HARNESS_PACE_CLIENT kinds
-
-	char guard_limit[64];      // the setup guard's "more than ..."
-
-	pthread_t watchdog;
-	bool watchdog_started;
-	atomic_bool watchdog_stop;
-	atomic_bool hung;          // the watchdog found a hung I/O
-};
 
 //==========================================================
 // Forward declarations.
 //
 
+static int check_program(harness* h, const char* config_path);
+static int load_config(harness* h, const char* config_path);
+static uint32_t device_list(const harness* h, const char** list,
+		dev_opts* o);
 static int run_program(harness* h, const char* config_path);
 static int guarded_setup_devices(harness* h);
 static void guard_stopped(void* udata, int sig, int exit_status)
@@ -96,17 +56,10 @@ static int setup_workers(harness* h);
 static int start_workers(harness* h);
 static int run(harness* h, bool* joined);
 static void free_workers(harness* h);
-static void* worker_main(void* pv);
-static void lag_stop(harness_worker* w, uint64_t lag_ns);
-static void* watchdog_main(void* pv);
-static uint64_t hung_limit_ns(const harness* h);
-static void report_hung(harness* h, uint64_t limit_ns, bool run_over);
 static int setup_signal(harness* h);
 static void log_failed(int err);
 static void report_cb(uint32_t report_sec, void* udata);
 static bool log_sb(strbuf* sb, const char* what);
-static uint32_t n_cpus(void);
-static uint64_t host_thread_limit(void);
 
 //==========================================================
 // Public API.
@@ -129,8 +82,9 @@ harness_main(int argc, char* argv[], const harness_program* p, void* prog)
 	log_on_failure(log_failed);
 
 	const char* config_path = NULL;
+	bool check = false;
 	int rv = cli_args(argc, argv, &(cli_program){ .name = p->name,
-			.about = p->about, .table = p->table }, &config_path);
+			.about = p->about, .table = p->table }, &config_path, &check);
 
 	if (rv >= 0) {
 		return rv;
@@ -145,6 +99,12 @@ harness_main(int argc, char* argv[], const harness_program* p, void* prog)
 
 	h->program = p;
 	h->prog = prog;
+
+	if (check) {
+		rv = check_program(h, config_path);
+		free(h);
+		return rv;
+	}
 
 	bool joined = true;
 
@@ -241,8 +201,8 @@ harness_status_reads(harness* h, const hist* hg)
 void
 harness_add_kind(harness* h, const harness_kind* k)
 {
-	if (h->n_kinds == MAX_KINDS) {
-		log_error("too many thread kinds (at most %d)", MAX_KINDS);
+	if (h->n_kinds == HARNESS_MAX_KINDS) {
+		log_error("too many thread kinds (at most %d)", HARNESS_MAX_KINDS);
 		h->setup_failed = true;
 		return;
 	}
@@ -250,74 +210,99 @@ harness_add_kind(harness* h, const harness_kind* k)
 	h->kinds[h->n_kinds++] = *k;
 }
 
-int
-harness_io(harness_worker* w, const harness_req* r)
+//==========================================================
+// Setup.
+//
+
+// act_storage --check: load and validate the config, claim every device as
+// a run would (devset_claim), write nothing - no log on stdout, no byte to
+// a device, no file created or resized. Returns the exit status: 0 with
+// one line on stderr, EXIT_USAGE (config error) or EXIT_SETUP (device
+// error), having printed the run's own ERROR line.
+static int
+check_program(harness* h, const char* config_path)
 {
-	dev* d = harness_dev(w->h, r->dev_ix);
-	harness_inflight* f = &w->inflight;
+	log_no_stdout();
 
-	atomic_store_explicit(&f->device, d->name, memory_order_relaxed);
-	atomic_store_explicit(&f->op, r->op, memory_order_relaxed);
-	atomic_store_explicit(&f->size, r->size, memory_order_relaxed);
-	atomic_store_explicit(&f->off, r->off, memory_order_relaxed);
+	int rv = load_config(h, config_path);
 
-	uint64_t start = clock_ns();
-
-	atomic_store_explicit(&f->start_ns, start, memory_order_release);
-
-	int err = r->write ? io_write(d->fd, w->buf, r->size, r->off) :
-			io_read(d->fd, w->buf, r->size, r->off);
-	uint64_t end = clock_ns();
-
-	atomic_store_explicit(&f->start_ns, 0, memory_order_release);
-
-	w->last = (harness_last_io){
-		.device = d->name,
-		.op = r->op,
-		.size = r->size,
-		.off = r->off,
-		.took_ns = end - start
-	};
-
-	w->ev.io_ns += end - start;
-	w->ev.n_io++;
-
-	if (end - start > w->ev.longest.took_ns) {
-		w->ev.longest = w->last;
+	if (rv != 0) {
+		return rv;
 	}
 
-	if (err != 0) {
-		uint64_t n;
+	const char* list[ACT_MAX_DEVICES];
+	dev_opts o;
+	uint32_t n = device_list(h, list, &o);
 
-		if (io_failed(d->name, r->op, r->off, r->size, err, &n) &&
-				run_stop(EXIT_IO)) {
-			log_error("stopping: %" PRIu64 " I/O errors, more than "
-					"io-error-limit %" PRIu32, n, w->h->params.io_error_limit);
-		}
-
-		return err;
+	if (devset_claim(&h->devs, list, n, &o) != 0) {
+		return EXIT_SETUP;
 	}
 
-	if (run_going()) {
-		if (r->h != NULL) {
-			hist_insert_ns(r->h, end - start);
-		}
+	devset_close(&h->devs);
 
-		if (r->dev_h != NULL) {
-			hist_insert_ns(r->dev_h, end - start);
-		}
+	char esc[1024];
 
-		if (r->total != NULL) {
-			hist_insert_ns(r->total, end - w->due_ns);
-		}
+	log_note("%s: %s: the config and the %" PRIu32 " device%s are usable "
+			"- nothing was written", h->program->name,
+			log_escape(config_path, esc, sizeof(esc)), n, n == 1 ? "" : "s");
+
+	return EXIT_OK;
+}
+
+// Load, validate and derive the config; print its warnings. Returns 0, or
+// the exit status having printed the ERROR line.
+static int
+load_config(harness* h, const char* config_path)
+{
+	harness_params* prm = &h->params;
+	char err[1024];
+	int rv = h->program->load(h, config_path, cpu_online(), prm, err,
+			sizeof(err));
+
+	for (uint32_t i = 0; prm->set != NULL && i < prm->set->n_warnings &&
+			i < CFG_MAX_WARNINGS; i++) {
+		char more[CFG_WARNING_LEN];
+
+		log_warn("%s", cfg_warning(prm->set, i, more, sizeof(more)));
+	}
+
+	if (rv != 0) {
+		log_error("%s", err);
+		return EXIT_USAGE;
+	}
+
+	uint64_t max_threads = cpu_thread_limit();
+
+	if (prm->threads > max_threads) {
+		log_error("config item '%s': the config needs %" PRIu64 " threads, "
+				"more than this host can start (at most %" PRIu64 ": "
+				"kernel.threads-max and ulimit -u, less a margin)",
+				prm->threads_item, prm->threads, max_threads);
+		return EXIT_USAGE;
 	}
 
 	return 0;
 }
 
-//==========================================================
-// Setup.
-//
+// The config's device names into list, and how to open them into *o.
+// Returns how many.
+static uint32_t
+device_list(const harness* h, const char** list, dev_opts* o)
+{
+	const shared_cfg* c = h->params.cfg;
+
+	*o = (dev_opts){
+		.file_size = (uint64_t)c->file_size_mbytes * 1024 * 1024,
+		.dsync = ! c->disable_odsync,
+		.scheduler = c->scheduler_mode
+	};
+
+	for (uint32_t i = 0; i < c->devices.n; i++) {
+		list[i] = c->devices.names[i];
+	}
+
+	return c->devices.n;
+}
 
 // Everything up to the start of the workers. Returns -1 to go on and run,
 // else the exit status. Between steps, a SIGINT or SIGTERM that arrived
@@ -327,25 +312,13 @@ run_program(harness* h, const char* config_path)
 {
 	const harness_program* p = h->program;
 	harness_params* prm = &h->params;
-	char err[1024];
 	int rv;
 
 	log_out("\nACT version %s\n%s\n%s\n\n", ACT_VERSION, p->test_kind,
 			ACT_NOTICE);
 
-	if (p->load(h, config_path, n_cpus(), prm, err, sizeof(err)) != 0) {
-		log_error("%s", err);
-		return EXIT_USAGE;
-	}
-
-	uint64_t max_threads = host_thread_limit();
-
-	if (prm->threads > max_threads) {
-		log_error("config item '%s': the config needs %" PRIu64 " threads, "
-				"more than this host can start (at most %" PRIu64 ": "
-				"kernel.threads-max and ulimit -u, less a margin)",
-				prm->threads_item, prm->threads, max_threads);
-		return EXIT_USAGE;
+	if ((rv = load_config(h, config_path)) != 0) {
+		return rv;
 	}
 
 	strbuf sb;
@@ -357,14 +330,14 @@ run_program(harness* h, const char* config_path)
 		return EXIT_SETUP;
 	}
 
-	io_set_error_limit(prm->io_error_limit);
-	h->mode = strcmp(prm->rate_process, "poisson") == 0 ? PROCESS_POISSON :
-			strcmp(prm->rate_process, "spread") == 0 ? PROCESS_SPREAD :
+	io_set_error_limit(prm->cfg->io_error_limit);
+	h->mode = strcmp(prm->cfg->rate_process, "poisson") == 0 ? PROCESS_POISSON :
+			strcmp(prm->cfg->rate_process, "spread") == 0 ? PROCESS_SPREAD :
 			PROCESS_ALIGNED;
-	h->max_lag_ns = (uint64_t)prm->max_lag_sec * NS_PER_SEC;
-	h->st.us = prm->us_histograms;
-	h->st.duration_sec = prm->test_duration_sec;
-	report_init(&h->rep, prm->us_histograms ? HIST_US : HIST_MS);
+	h->max_lag_ns = (uint64_t)prm->cfg->max_lag_sec * NS_PER_SEC;
+	h->st.us = prm->cfg->us_histograms;
+	h->st.duration_sec = prm->cfg->test_duration_sec;
+	report_init(&h->rep, prm->cfg->us_histograms ? HIST_US : HIST_MS);
 
 	if ((rv = setup_signal(h)) != 0 || (rv = guarded_setup_devices(h)) != 0) {
 		return rv;
@@ -394,11 +367,11 @@ run_program(harness* h, const char* config_path)
 static int
 guarded_setup_devices(harness* h)
 {
-	uint64_t limit = hung_limit_ns(h);
+	uint64_t limit = watchdog_limit_ns(h);
 
 	if (h->max_lag_ns != 0) {
 		snprintf(h->guard_limit, sizeof(h->guard_limit), "max-lag-sec (%"
-				PRIu32 ")", h->params.max_lag_sec);
+				PRIu32 ")", h->params.cfg->max_lag_sec);
 	}
 	else {
 		snprintf(h->guard_limit, sizeof(h->guard_limit), "%" PRIu64 " sec",
@@ -431,7 +404,7 @@ guard_stopped(void* udata, int sig, int exit_status)
 	devset_undo(&h->devs);
 
 	if (sig != 0) {
-		log_final("stopped by signal %s after 0 sec\n", run_signal_name(sig));
+		log_final(STOP_PHRASE_SIGNAL " %s after 0 sec\n", run_signal_name(sig));
 	}
 
 	_exit(exit_status);
@@ -444,20 +417,11 @@ guard_stopped(void* udata, int sig, int exit_status)
 static int
 setup_devices(harness* h)
 {
-	const harness_params* prm = &h->params;
-	const cfg_names* names = prm->devices;
-	const char* list[CFG_MAX_DEVICES];
-	dev_opts o = {
-		.file_size = (uint64_t)prm->file_size_mbytes * 1024 * 1024,
-		.dsync = ! prm->disable_odsync,
-		.scheduler = prm->scheduler_mode
-	};
+	const char* list[ACT_MAX_DEVICES];
+	dev_opts o;
+	uint32_t n = device_list(h, list, &o);
 
-	for (uint32_t i = 0; i < names->n; i++) {
-		list[i] = names->names[i];
-	}
-
-	if (devset_open(&h->devs, list, names->n, &o) != 0) {
+	if (devset_open(&h->devs, list, n, &o) != 0) {
 		return -1;
 	}
 
@@ -501,7 +465,7 @@ setup_workers(harness* h)
 		n += kind->per_device ? h->devs.n : kind->n_threads;
 	}
 
-	h->workers = calloc(n == 0 ? 1 : n, sizeof(harness_worker));
+	h->workers = calloc(n == 0 ? 1 : n, sizeof(worker));
 
 	if (h->workers == NULL) {
 		log_error("out of memory for %" PRIu32 " threads", n);
@@ -530,7 +494,7 @@ setup_workers(harness* h)
 				continue;
 			}
 
-			harness_worker* w = &h->workers[h->n_workers];
+			harness_worker* w = &h->workers[h->n_workers].pub;
 
 			w->h = h;
 			w->kind = kind;
@@ -557,11 +521,11 @@ static int
 start_workers(harness* h)
 {
 	for (uint32_t i = 0; i < h->n_workers; i++) {
-		harness_worker* w = &h->workers[i];
+		worker* w = &h->workers[i];
 		int rv = run_thread_start(worker_main, w);
 
 		if (rv != 0) {
-			log_error("can't start %s thread: %s (errno %d)", w->kind->name,
+			log_error("can't start %s thread: %s (errno %d)", w->pub.kind->name,
 					strerror(rv), rv);
 			return -1;
 		}
@@ -574,7 +538,7 @@ static void
 free_workers(harness* h)
 {
 	for (uint32_t i = 0; i < h->n_workers; i++) {
-		free(h->workers[i].buf);
+		free(h->workers[i].pub.buf);
 	}
 
 	free(h->workers);
@@ -614,23 +578,21 @@ run(harness* h, bool* joined)
 	h->start_ns = clock_ns();
 
 	for (uint32_t i = 0; i < h->n_workers; i++) {
-		h->workers[i].ev.mark_ns = h->start_ns;
+		worker_mark(&h->workers[i], h->start_ns);
 	}
 
-	if (pthread_create(&h->watchdog, NULL, watchdog_main, h) != 0) {
+	if ((rv = watchdog_start(h)) != 0) {
 		log_error("can't start the watchdog thread: %s", strerror(errno));
 		return EXIT_SETUP;
 	}
-
-	h->watchdog_started = true;
 
 	if (start_workers(h) != 0) {
 		run_stop(EXIT_SETUP);
 		rv = EXIT_SETUP;
 	}
 	else {
-		rv = run_reports(h->start_ns, h->params.test_duration_sec,
-				h->params.report_interval_sec, report_cb, h);
+		rv = run_reports(h->start_ns, h->params.cfg->test_duration_sec,
+				h->params.cfg->report_interval_sec, report_cb, h);
 	}
 
 	// The workers finish their I/Os in flight - while the watchdog still
@@ -643,13 +605,12 @@ run(harness* h, bool* joined)
 
 	*joined = run_join(drain);
 
-	atomic_store(&h->watchdog_stop, true);
-	pthread_join(h->watchdog, NULL);
+	watchdog_stop(h);
 
 	if (! *joined) {
 		// Whatever is still in flight has been outstanding since before
 		// the end: a hung drive, even if it is below the watchdog's limit.
-		report_hung(h, 0, true);
+		watchdog_report_hung(h, 0, true);
 	}
 
 	io_flush_suppressed();
@@ -663,210 +624,6 @@ run(harness* h, bool* joined)
 	}
 
 	return rv;
-}
-
-// The worker skeleton: pace the kind's steps on their schedule and stop
-// the run when the thread falls more than max-lag-sec behind.
-static void*
-worker_main(void* pv)
-{
-	harness_worker* w = pv;
-	const harness_kind* k = w->kind;
-	harness* h = w->h;
-
-	if (k->pacing == HARNESS_PACE_NONE) {
-		while (run_going()) {
-			k->step(w);
-		}
-
-		return NULL;
-	}
-
-	rate_sched sched;
-
-	if (k->pacing == HARNESS_PACE_CLIENT && h->mode == PROCESS_POISSON) {
-		rate_init_poisson(&sched, h->start_ns, w->rate, &w->rnd);
-	}
-	else if (k->pacing == HARNESS_PACE_CLIENT &&
-			h->mode == PROCESS_SPREAD) {
-		uint32_t n_kind = k->per_device ? h->devs.n : k->n_threads;
-
-		rate_init(&sched, h->start_ns, w->rate, (double)w->ix /
-				(double)n_kind);
-	}
-	else {
-		rate_init(&sched, h->start_ns, w->rate, 0.0);
-	}
-
-	rate_wait_start(&sched);
-
-	while (run_going()) {
-		w->due_ns = rate_next_due_ns(&sched);
-		k->step(w);
-
-		uint64_t lag = rate_done_and_wait(&sched);
-
-		if (lag == 0) {
-			// On schedule: the evidence for a later lag starts here.
-			w->ev.mark_ns = clock_ns();
-			w->ev.mark_io_ns = w->ev.io_ns;
-			w->ev.mark_n_io = w->ev.n_io;
-			w->ev.longest.took_ns = 0;
-		}
-		else if (h->max_lag_ns != 0 && lag > h->max_lag_ns && run_going()) {
-			lag_stop(w, lag);
-			break;
-		}
-	}
-
-	return NULL;
-}
-
-// A worker is lag_ns behind schedule, more than max-lag-sec: unless the run
-// has already been stopped, say why - from the evidence of its own I/Os -
-// and stop it with EXIT_LAG (docs/beyond.md, "Telling a stalled drive from
-// too few threads").
-static void
-lag_stop(harness_worker* w, uint64_t lag_ns)
-{
-	const harness_kind* k = w->kind;
-	const harness_last_io* last = &w->last;
-	const harness_evidence* ev = &w->ev;
-	uint64_t max_lag_ns = w->h->max_lag_ns;
-	uint32_t max_lag_sec = w->h->params.max_lag_sec;
-
-	if (! run_stop(EXIT_LAG)) {
-		return; // the run was already stopped, and said why
-	}
-
-	uint64_t now = clock_ns();
-	double window = (double)(now - ev->mark_ns) / NS_PER_SEC;
-	double io = (double)(ev->io_ns - ev->mark_io_ns) / NS_PER_SEC;
-	uint64_t n_io = ev->n_io - ev->mark_n_io;
-	double share = window > 0.0 ? io / window : 0.0;
-	const harness_last_io* lo = &ev->longest;
-
-	if (last->took_ns > max_lag_ns) {
-		log_error("device %s stalled: a %" PRIu32 "-byte %s at offset %"
-				PRIu64 " took %.3f sec, more than max-lag-sec (%" PRIu32 ") - "
-				"the drive, not the thread count, is the limit", last->device,
-				last->size, last->op, last->off,
-				(double)last->took_ns / NS_PER_SEC, max_lag_sec);
-		log_error("drive(s) can't keep up - test stopped");
-	}
-	else if (share >= DRIVE_BOUND_SHARE && n_io != 0) {
-		log_error("%s can't keep up: %.3f sec behind schedule, more than "
-				"max-lag-sec (%" PRIu32 ")", k->name, (double)lag_ns / NS_PER_SEC,
-				max_lag_sec);
-		log_error("the drive is the limit: in the %.1f sec since this thread "
-				"was last on schedule its %" PRIu64 " I/Os took %.1f sec (%.0f%% "
-				"of the time, average %.3f sec; longest %.3f sec, a %" PRIu32
-				"-byte %s at offset %" PRIu64 " on %s) - drive(s) can't keep up - "
-				"test stopped", window, n_io, io, 100.0 * share,
-				io / (double)n_io, (double)lo->took_ns / NS_PER_SEC, lo->size,
-				lo->op, lo->off, lo->device);
-	}
-	else {
-		cpu_times cpu_now;
-		double busy = cpu_sample(&cpu_now) ?
-				cpu_busy_pct(&w->h->cpu_start, &cpu_now) : -1.0;
-		char cpus[64] = "";
-
-		if (busy >= 0.0) {
-			snprintf(cpus, sizeof(cpus), "; the CPUs were %.0f%% busy", busy);
-		}
-
-		log_error("%s can't keep up: %.3f sec behind schedule, more than "
-				"max-lag-sec (%" PRIu32 ")", k->name, (double)lag_ns / NS_PER_SEC,
-				max_lag_sec);
-		log_error("%s (in the %.1f sec since this thread was last on "
-				"schedule its I/Os took only %.0f%% of the time%s)", k->lag_advice,
-				window, 100.0 * share, cpus);
-	}
-}
-
-//==========================================================
-// The hung-I/O watchdog.
-//
-
-static void*
-watchdog_main(void* pv)
-{
-	harness* h = pv;
-	uint64_t limit = hung_limit_ns(h);
-	uint64_t step = limit / 4 < WATCH_STEP_NS ? limit / 4 : WATCH_STEP_NS;
-
-	while (! atomic_load(&h->watchdog_stop)) {
-		report_hung(h, limit, false);
-		clock_sleep_until(clock_ns() + step);
-	}
-
-	return NULL;
-}
-
-// max-lag-sec, or HUNG_NO_LAG_NS without it.
-static uint64_t
-hung_limit_ns(const harness* h)
-{
-	return h->max_lag_ns != 0 ? h->max_lag_ns : HUNG_NO_LAG_NS;
-}
-
-// Report every I/O in flight for longer than limit_ns (each once), and stop
-// the run with EXIT_LAG. run_over: the run has ended and its workers had
-// their time to finish.
-static void
-report_hung(harness* h, uint64_t limit_ns, bool run_over)
-{
-	for (uint32_t i = 0; i < h->n_workers; i++) {
-		harness_inflight* f = &h->workers[i].inflight;
-		uint64_t start = atomic_load_explicit(&f->start_ns,
-				memory_order_acquire);
-		uint64_t now = clock_ns(); // after start: never before it
-
-		if (start == 0 || now < start || now - start <= limit_ns ||
-				atomic_load(&f->reported)) {
-			continue;
-		}
-
-		const char* device = atomic_load_explicit(&f->device,
-				memory_order_relaxed);
-		const char* op = atomic_load_explicit(&f->op, memory_order_relaxed);
-		uint32_t size = (uint32_t)atomic_load_explicit(&f->size,
-				memory_order_relaxed);
-		uint64_t off = atomic_load_explicit(&f->off, memory_order_relaxed);
-
-		// Still the same I/O? (It may have ended while we read.)
-		if (atomic_load_explicit(&f->start_ns, memory_order_acquire) !=
-				start) {
-			continue;
-		}
-
-		atomic_store(&f->reported, true);
-		atomic_store(&h->hung, true);
-
-		double waited = (double)(now - start) / NS_PER_SEC;
-
-		if (run_over) {
-			log_error("device %s is not responding: a %" PRIu32 "-byte %s at "
-					"offset %" PRIu64 " has not completed after %.3f sec, still "
-					"outstanding when the run ended", device, size, op, off,
-					waited);
-		}
-		else if (h->max_lag_ns != 0) {
-			log_error("device %s is not responding: a %" PRIu32 "-byte %s at "
-					"offset %" PRIu64 " has not completed after %.3f sec, more "
-					"than max-lag-sec (%" PRIu32 ") - test stopped", device, size,
-					op, off, waited, h->params.max_lag_sec);
-		}
-		else {
-			log_error("device %s is not responding: a %" PRIu32 "-byte %s at "
-					"offset %" PRIu64 " has not completed after %.3f sec, more "
-					"than %" PRIu64 " sec - test stopped", device, size, op, off,
-					waited, HUNG_NO_LAG_NS / NS_PER_SEC);
-		}
-
-		run_stop(EXIT_LAG);
-	}
 }
 
 //==========================================================
@@ -894,7 +651,7 @@ setup_signal(harness* h)
 
 	devset_undo(&h->devs);
 	run_stop(EXIT_SIGNAL + sig);
-	log_final("stopped by signal %s after 0 sec\n", run_signal_name(sig));
+	log_final(STOP_PHRASE_SIGNAL " %s after 0 sec\n", run_signal_name(sig));
 
 	return EXIT_SIGNAL + sig;
 }
@@ -944,39 +701,3 @@ log_sb(strbuf* sb, const char* what)
 	return ok;
 }
 
-// Online CPUs (at least 1).
-static uint32_t
-n_cpus(void)
-{
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-
-	return n < 1 ? 1 : (uint32_t)n;
-}
-
-// How many worker threads this host can start: kernel.threads-max and the
-// soft RLIMIT_NPROC, less a margin for everything else that runs.
-static uint64_t
-host_thread_limit(void)
-{
-	uint64_t limit = HOST_THREADS_MAX;
-	FILE* f = fopen("/proc/sys/kernel/threads-max", "r");
-	unsigned long long v;
-
-	if (f != NULL) {
-		if (fscanf(f, "%llu", &v) == 1 && v < limit) {
-			limit = v;
-		}
-
-		fclose(f);
-	}
-
-	struct rlimit rl;
-
-	if (getrlimit(RLIMIT_NPROC, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
-			(uint64_t)rl.rlim_cur < limit) {
-		limit = (uint64_t)rl.rlim_cur;
-	}
-
-	return limit > 2 * HOST_THREADS_MARGIN ? limit - HOST_THREADS_MARGIN :
-			limit / 2;
-}

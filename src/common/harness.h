@@ -30,52 +30,29 @@
  */
 #pragma once
 
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cfg.h"
-#include "dev.h"
-#include "devset.h"
-#include "hist.h"
-#include "rand.h"
-#include "report.h"
-#include "strbuf.h"
+#include "common/cfg.h"
+#include "common/dev.h"
+#include "common/devset.h"
+#include "common/hist.h"
+#include "common/rand.h"
+#include "common/report.h"
+#include "common/shared_cfg.h"
+#include "common/strbuf.h"
 
 typedef struct harness_s harness;
 typedef struct harness_worker_s harness_worker;
 
 // What the harness needs of a program's config (filled by its load()).
 typedef struct harness_params_s {
-	const cfg_names* devices;
-	uint32_t file_size_mbytes;
-	bool disable_odsync;
-	const char* scheduler_mode;
-	uint32_t test_duration_sec;
-	uint32_t report_interval_sec;
-	bool us_histograms;
-	uint32_t max_lag_sec;
-	uint32_t io_error_limit;
-	const char* rate_process;  // "aligned", "spread" or "poisson"
+	const cfg_set* set;        // the config's warnings (also after an error)
+	const shared_cfg* cfg;     // the config's shared items (its `common`)
 	uint64_t threads;          // worker threads the config asks for
 	const char* threads_item;  // the item that asks for most of them
 } harness_params;
-
-// The harness_params of a program config struct whose shared items have
-// the field names of shared_cfg.h (storage_cfg, index_cfg).
-#define HARNESS_PARAMS_OF(c) ((harness_params){ \
-	.devices = &(c)->devices, \
-	.file_size_mbytes = (c)->file_size_mbytes, \
-	.disable_odsync = (c)->disable_odsync, \
-	.scheduler_mode = (c)->scheduler_mode, \
-	.test_duration_sec = (c)->test_duration_sec, \
-	.report_interval_sec = (c)->report_interval_sec, \
-	.us_histograms = (c)->us_histograms, \
-	.max_lag_sec = (c)->max_lag_sec, \
-	.io_error_limit = (c)->io_error_limit, \
-	.rate_process = (c)->rate_process \
-})
 
 // A program, described once.
 typedef struct harness_program_s {
@@ -85,7 +62,8 @@ typedef struct harness_program_s {
 	const cfg_table* table;    // for --config-help
 
 	// Load, validate and derive the config at path (n_cpus online CPUs for
-	// defaults); fill *p. Returns 0, or -1 with the message in err.
+	// defaults); fill *p (p->set even when it fails: the harness prints the
+	// warnings). Returns 0, or -1 with the message in err.
 	int (*load)(harness* h, const char* path, uint32_t n_cpus,
 			harness_params* p, char* err, size_t err_len);
 
@@ -130,37 +108,6 @@ typedef struct harness_kind_s {
 	void (*step)(harness_worker* w);
 } harness_kind;
 
-// One I/O of a worker (for the stall and lag messages).
-typedef struct harness_last_io_s {
-	const char* device;
-	const char* op;
-	uint32_t size;
-	uint64_t off;
-	uint64_t took_ns;
-} harness_last_io;
-
-// The I/O a worker has in flight, as the hung-I/O watchdog (another
-// thread) reads it: start_ns is published last (0: none in flight).
-typedef struct harness_inflight_s {
-	atomic_uint_fast64_t start_ns;
-	_Atomic(const char*) device;
-	_Atomic(const char*) op;
-	atomic_uint_fast32_t size;
-	atomic_uint_fast64_t off;
-	atomic_bool reported;      // the watchdog has reported it
-} harness_inflight;
-
-// What a worker's I/Os cost since it was last on schedule: when it falls
-// behind, this tells a drive that is too slow from a host that is.
-typedef struct harness_evidence_s {
-	uint64_t io_ns;            // time in I/O, since the start
-	uint64_t n_io;
-	uint64_t mark_ns;          // when the thread was last on schedule
-	uint64_t mark_io_ns;       // io_ns then
-	uint64_t mark_n_io;        // n_io then
-	harness_last_io longest;   // the longest I/O since then
-} harness_evidence;
-
 // A worker thread, as its step function sees it.
 struct harness_worker_s {
 	harness* h;
@@ -172,9 +119,6 @@ struct harness_worker_s {
 	rand_t rnd;
 	uint64_t due_ns;           // when the current step was due
 	uint64_t cursor;           // the program's own per-thread state
-	harness_last_io last;      // its last I/O
-	harness_evidence ev;
-	harness_inflight inflight;
 };
 
 // One synchronous I/O of a step (harness_io).

@@ -30,11 +30,11 @@
  * it needs more). A histogram with no data prints just its name line.
  */
 
-#include "hist.h"
+#include "common/hist.h"
 
 #include <inttypes.h>
 
-#include "clock.h"
+#include "common/clock.h"
 
 //==========================================================
 // Typedefs & constants.

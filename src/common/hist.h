@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "strbuf.h"
+#include "common/strbuf.h"
 
 #define HIST_N_BUCKETS 65
 

@@ -2,7 +2,7 @@
  * holder.c - who holds a device, and the devices a parent holds for us.
  */
 
-#include "holder.h"
+#include "common/holder.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -17,7 +17,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "strbuf.h"
+#include "common/strbuf.h"
 
 //==========================================================
 // Typedefs & constants.

@@ -2,7 +2,7 @@
  * io.c - whole synchronous I/Os, and counting the ones that fail.
  */
 
-#include "io.h"
+#include "common/io.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "log.h"
+#include "common/clock.h"
+#include "common/log.h"
 
 //==========================================================
 // Globals.

@@ -2,7 +2,7 @@
  * log.c - the log on stdout, and diagnostics on stderr.
  */
 
-#include "log.h"
+#include "common/log.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -35,6 +35,7 @@ static bool g_stdout_tty = false;
 static bool g_same_file = false;    // stdout and stderr are one file/pipe
 static bool g_stderr_tty = false;
 static bool g_status_shown = false;
+static bool g_no_stdout = false;    // log_no_stdout: stderr only
 
 //==========================================================
 // Forward declarations.
@@ -106,6 +107,15 @@ log_init(char* err, size_t err_len)
 }
 
 void
+log_no_stdout(void)
+{
+	pthread_mutex_lock(&g_lock);
+	g_no_stdout = true;
+	g_closed = true;
+	pthread_mutex_unlock(&g_lock);
+}
+
+void
 log_on_failure(void (*fn)(int err))
 {
 	pthread_mutex_lock(&g_lock);
@@ -163,7 +173,8 @@ log_error(const char* fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vput("ERROR: ", fmt, ap, false, ! g_stdout_tty && ! g_same_file);
+	vput("ERROR: ", fmt, ap, false, g_no_stdout ||
+			(! g_stdout_tty && ! g_same_file));
 	va_end(ap);
 }
 

@@ -24,6 +24,10 @@
 // can't take the log (it was closed, or is open read-only).
 int log_init(char* err, size_t err_len);
 
+// No log (act_storage --check): from now on nothing is written to stdout,
+// and ERROR lines go to stderr only.
+void log_no_stdout(void);
+
 // fn is called once, from the thread whose log write failed first, with
 // its errno (after the message is on stderr).
 void log_on_failure(void (*fn)(int err));

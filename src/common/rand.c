@@ -2,7 +2,7 @@
  * rand.c - fast per-thread pseudo-random numbers and buffer fills.
  */
 
-#include "rand.h"
+#include "common/rand.h"
 
 #include <pthread.h>
 #include <stdatomic.h>

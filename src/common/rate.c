@@ -2,12 +2,12 @@
  * rate.c - pacing on an absolute schedule.
  */
 
-#include "rate.h"
+#include "common/rate.h"
 
 #include <math.h>
 
-#include "clock.h"
-#include "run.h"
+#include "common/clock.h"
+#include "common/run.h"
 
 //==========================================================
 // Forward declarations.

@@ -18,7 +18,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "rand.h"
+#include "common/rand.h"
 
 typedef struct rate_sched_s {
 	uint64_t start_ns;

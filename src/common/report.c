@@ -2,7 +2,7 @@
  * report.c - the run's named histograms and the interval reports.
  */
 
-#include "report.h"
+#include "common/report.h"
 
 #include <inttypes.h>
 #include <stdio.h>

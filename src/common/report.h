@@ -10,8 +10,8 @@
 
 #include <stdint.h>
 
-#include "hist.h"
-#include "strbuf.h"
+#include "common/hist.h"
+#include "common/strbuf.h"
 
 #define REPORT_MAX_NAME 160
 

@@ -3,7 +3,7 @@
  * the report clock.
  */
 
-#include "run.h"
+#include "common/run.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -14,8 +14,9 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "clock.h"
-#include "log.h"
+#include "common/clock.h"
+#include "common/log.h"
+#include "common/stop.h"
 
 //==========================================================
 // Typedefs & constants.
@@ -150,7 +151,7 @@ run_reports(uint64_t start_ns, uint32_t duration_sec, uint32_t interval_sec,
 
 			if (sig != 0) {
 				run_stop(EXIT_SIGNAL + sig);
-				log_final("stopped by signal %s after %" PRIu64 " sec\n",
+				log_final(STOP_PHRASE_SIGNAL " %s after %" PRIu64 " sec\n",
 						run_signal_name(sig),
 						(clock_ns() - start_ns) / NS_PER_SEC);
 				return EXIT_SIGNAL + sig;

@@ -3,7 +3,7 @@
  * share.
  */
 
-#include "shared_cfg.h"
+#include "common/shared_cfg.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -27,19 +27,18 @@ const char* const g_scheduler_modes[] = {
 
 uint32_t
 shared_cfg_service_threads(const cfg_table* t, const cfg_set* set,
-		uint32_t* service_threads, uint32_t num_queues,
-		uint32_t threads_per_queue, uint32_t n_cpus)
+		shared_cfg* c, uint32_t n_cpus)
 {
 	if (cfg_is_set(t, set, "service-threads")) {
 		return 0;
 	}
 
-	uint64_t legacy = (uint64_t)num_queues * threads_per_queue;
+	uint64_t legacy = (uint64_t)c->num_queues * c->threads_per_queue;
 
 	if (cfg_is_set(t, set, "num-queues") &&
 			cfg_is_set(t, set, "threads-per-queue") && legacy != 0 &&
 			legacy <= UINT32_MAX) {
-		*service_threads = (uint32_t)legacy;
+		c->service_threads = (uint32_t)legacy;
 		return 0;
 	}
 
@@ -47,7 +46,7 @@ shared_cfg_service_threads(const cfg_table* t, const cfg_set* set,
 		n_cpus = 1;
 	}
 
-	*service_threads = 5 * n_cpus;
+	c->service_threads = 5 * n_cpus;
 
 	return n_cpus;
 }

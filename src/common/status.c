@@ -1,13 +1,14 @@
 /*
- * status.c - the live status line.
+ * status.c - the live status line, and status_fit: the most detailed
+ * line that fits the terminal (act_prep's progress line uses it too).
  */
 
-#include "status.h"
+#include "common/status.h"
 
 #include <inttypes.h>
 
-#include "log.h"
-#include "strbuf.h"
+#include "common/log.h"
+#include "common/strbuf.h"
 
 //==========================================================
 // Typedefs & constants.
@@ -20,13 +21,19 @@
 #define DETAIL_READS 2
 #define DETAIL_LEAST 3
 
+// What format_line shows (status_fit's ctx).
+typedef struct line_ctx_s {
+	const status* st;
+	uint32_t report_sec;
+	const double* achieved;
+	double over_pct;
+} line_ctx;
+
 //==========================================================
 // Forward declarations.
 //
 
-static void format_line(const status* st, uint32_t report_sec,
-		const double* achieved, double over_pct, uint32_t detail,
-		strbuf* sb);
+static void format_line(uint32_t detail, strbuf* sb, const void* ctx);
 
 //==========================================================
 // Public API.
@@ -82,17 +89,25 @@ status_show(status* st, uint32_t report_sec)
 
 	st->prev_sec = report_sec;
 
-	// The most detailed line that fits the terminal.
+	status_fit(DETAIL_LEAST + 1, format_line, &(line_ctx){ .st = st,
+			.report_sec = report_sec, .achieved = achieved,
+			.over_pct = over_pct });
+}
+
+void
+status_fit(uint32_t n_detail, status_format_fn format, const void* ctx)
+{
 	size_t width = log_stderr_columns() - 1;
 	strbuf sb;
 
 	sb_init_grow(&sb);
 
-	for (uint32_t detail = DETAIL_FULL; ; detail++) {
+	for (uint32_t detail = 0; ; detail++) {
 		sb.len = 0;
-		format_line(st, report_sec, achieved, over_pct, detail, &sb);
+		format(detail, &sb, ctx);
 
-		if (sb_overflowed(&sb) || sb.len <= width || detail == DETAIL_LEAST) {
+		if (sb_overflowed(&sb) || sb.len <= width ||
+				detail + 1 >= n_detail) {
 			break;
 		}
 	}
@@ -102,7 +117,7 @@ status_show(status* st, uint32_t report_sec)
 			sb.buf[width] = '\0';
 		}
 
-		log_status(sb.buf);
+		log_status(sb.buf != NULL ? sb.buf : "");
 	}
 
 	sb_free(&sb);
@@ -117,9 +132,13 @@ status_show(status* st, uint32_t report_sec)
 // "... reads 2000/s writes 1000/s ...  >1ms 0.05%"; then the reads only;
 // then "0:00:12/24:00:00  >1ms 0.05%".
 static void
-format_line(const status* st, uint32_t report_sec, const double* achieved,
-		double over_pct, uint32_t detail, strbuf* sb)
+format_line(uint32_t detail, strbuf* sb, const void* ctx)
 {
+	const line_ctx* c = ctx;
+	const status* st = c->st;
+	uint32_t report_sec = c->report_sec;
+	const double* achieved = c->achieved;
+	double over_pct = c->over_pct;
 	char elapsed[32];
 	char total[32];
 	char eta[32];

@@ -9,7 +9,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "hist.h"
+#include "common/hist.h"
+#include "common/strbuf.h"
 
 #define STATUS_MAX_RATES 8
 
@@ -37,3 +38,12 @@ void status_add_rate(status* st, const char* label, const hist* h,
 
 // The line for the report due at report_sec.
 void status_show(status* st, uint32_t report_sec);
+
+// Writes the line at a level of detail (0: the most) into sb.
+typedef void (*status_format_fn)(uint32_t detail, strbuf* sb,
+		const void* ctx);
+
+// Show on stderr's terminal line (log_status) the most detailed of the
+// n_detail levels whose line fits the terminal's width - the least
+// detailed one cut to the width if none does. Nothing when memory ran out.
+void status_fit(uint32_t n_detail, status_format_fn format, const void* ctx);

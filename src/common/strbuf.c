@@ -2,7 +2,7 @@
  * strbuf.c - bounded string building.
  */
 
-#include "strbuf.h"
+#include "common/strbuf.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -15,14 +15,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "dev.h"
-#include "harness.h"
-#include "hist.h"
-#include "index_cfg.h"
-#include "log.h"
-#include "rand.h"
-#include "run.h"
-#include "strbuf.h"
+#include "common/dev.h"
+#include "common/harness.h"
+#include "common/hist.h"
+#include "common/log.h"
+#include "common/rand.h"
+#include "common/run.h"
+#include "common/stop.h"
+#include "common/strbuf.h"
+#include "index/index_cfg.h"
 
 //==========================================================
 // Typedefs & constants.
@@ -96,13 +97,15 @@ load(harness* h, const char* path, uint32_t n_cpus, harness_params* p,
 {
 	index_cfg* c = &((index_ctx*)harness_prog(h))->cfg;
 
+	p->set = &c->set;
+
 	if (index_cfg_load(c, path, n_cpus, err, err_len) != 0) {
 		return -1;
 	}
 
-	*p = HARNESS_PARAMS_OF(c);
-	p->threads = (uint64_t)c->service_threads + c->cache_threads;
-	p->threads_item = c->cache_threads > c->service_threads ?
+	p->cfg = &c->common;
+	p->threads = (uint64_t)c->common.service_threads + c->cache_threads;
+	p->threads_item = c->cache_threads > c->common.service_threads ?
 			"cache-threads" : "service-threads";
 
 	return 0;
@@ -157,7 +160,7 @@ setup_run(harness* h)
 		}
 	}
 
-	if (c->total_latency) {
+	if (c->common.total_latency) {
 		x->total_reads = harness_hist(h, "total-reads");
 	}
 
@@ -168,10 +171,10 @@ setup_run(harness* h)
 
 	harness_add_kind(h, &(harness_kind){
 		.name = "service threads",
-		.lag_advice = "ACT can't do the requested load - test stopped - "
+		.lag_advice = STOP_PHRASE_HOST_LIMIT " - test stopped - "
 				"try configuring more service-threads",
 		.pacing = HARNESS_PACE_CLIENT,
-		.n_threads = c->service_threads,
+		.n_threads = c->common.service_threads,
 		.rate = (double)c->service_thread_reads_per_sec,
 		.buf_size = INDEX_IO_SIZE,
 		.step = service_step
@@ -182,7 +185,7 @@ setup_run(harness* h)
 	// docs/act_index.md), paced per bundle of CACHE_BUNDLE pairs.
 	harness_add_kind(h, &(harness_kind){
 		.name = "cache threads",
-		.lag_advice = "ACT can't do the requested load - test stopped - "
+		.lag_advice = STOP_PHRASE_HOST_LIMIT " - test stopped - "
 				"try configuring more cache-threads",
 		.pacing = HARNESS_PACE_CLIENT,
 		.n_threads = c->cache_threads,

@@ -2,13 +2,12 @@
  * index_cfg.c - act_index's config items, validation and derived rates.
  */
 
-#include "index_cfg.h"
+#include "index/index_cfg.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "shared_cfg.h"
-#include "storage_cfg.h"
+#include "common/shared_cfg.h"
 
 //==========================================================
 // Typedefs & constants.
@@ -42,9 +41,23 @@ static const cfg_item ITEMS[] = {
 	SHARED_ITEMS_LEGACY(index_cfg),
 };
 
+// act_storage's own items (its table's names that are not ours): "applies
+// to act_storage only". test_cfg_tables checks the list against
+// act_storage's table, so it cannot drift - and act_index need not link
+// that table.
+static const char* const STORAGE_ITEMS[] = {
+	"record-bytes", "record-bytes-range-max", "large-block-op-kbytes",
+	"update-pct", "no-defrag-reads", "compress-pct", "commit-to-device",
+	"commit-min-bytes", "tomb-raider", "tomb-raider-sleep-usec",
+	"storage-read-histogram", "storage-write-histogram",
+	"read-size-offset", "write-size-offset", "lbr-req-offset",
+	"lbw-req-offset", "total-lbw-per-sec", "direct-frees", NULL
+};
+
 const cfg_table g_index_cfg_table = {
 	.program = "act_index",
-	.other = &g_storage_cfg_table,
+	.other_program = "act_storage",
+	.other_items = STORAGE_ITEMS,
 	.items = ITEMS,
 	.n_items = sizeof(ITEMS) / sizeof(ITEMS[0]),
 	.max_devices = INDEX_MAX_DEVICES
@@ -108,43 +121,43 @@ static int
 finish(index_cfg* c, uint32_t n_cpus, char* err, size_t len)
 {
 	c->n_cpus = shared_cfg_service_threads(&g_index_cfg_table, &c->set,
-			&c->service_threads, c->num_queues, c->threads_per_queue, n_cpus);
+			&c->common, n_cpus);
 
 	static const char* const HISTS[] = { "reads", "writes", "total-reads",
 		NULL };
 
-	if (shared_cfg_check_hist_names(&c->devices, HISTS, err, len) != 0) {
+	if (shared_cfg_check_hist_names(&c->common.devices, HISTS, err, len) != 0) {
 		return -1;
 	}
 
-	if (c->read_reqs_per_sec == 0 && c->write_reqs_per_sec == 0) {
+	if (c->common.read_reqs_per_sec == 0 && c->common.write_reqs_per_sec == 0) {
 		snprintf(err, len, "read-reqs-per-sec and write-reqs-per-sec are "
 				"both 0 - there is no load to run");
 		return -1;
 	}
 
-	uint64_t write_eff = (uint64_t)c->replication_factor *
-			c->write_reqs_per_sec;
+	uint64_t write_eff = (uint64_t)c->common.replication_factor *
+			c->common.write_reqs_per_sec;
 
 	double cache = (double)write_eff * 100.0 /
-			(double)(100 - c->defrag_lwm_pct);
+			(double)(100 - c->common.defrag_lwm_pct);
 
 	if (cache >= 18446744073709551616.0) {
 		snprintf(err, len, "rates too large: write-reqs-per-sec %" PRIu32
 				" x replication-factor %" PRIu32 " with defrag-lwm-pct %" PRIu32
-				" overflows 64 bits", c->write_reqs_per_sec,
-				c->replication_factor, c->defrag_lwm_pct);
+				" overflows 64 bits", c->common.write_reqs_per_sec,
+				c->common.replication_factor, c->common.defrag_lwm_pct);
 		return -1;
 	}
 
-	c->service_thread_reads_per_sec = c->read_reqs_per_sec + write_eff;
+	c->service_thread_reads_per_sec = c->common.read_reqs_per_sec + write_eff;
 	c->cache_thread_reads_and_writes_per_sec = (uint64_t)cache;
 
-	if (c->service_thread_reads_per_sec < c->service_threads) {
+	if (c->service_thread_reads_per_sec < c->common.service_threads) {
 		snprintf(err, len, "load config too small: %" PRIu64 " service-thread "
 				"reads per second for %" PRIu32 " service-threads (each thread "
 				"needs at least 1 per second)", c->service_thread_reads_per_sec,
-				c->service_threads);
+				c->common.service_threads);
 		return -1;
 	}
 

@@ -7,37 +7,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cfg.h"
-#include "strbuf.h"
+#include "common/cfg.h"
+#include "common/shared_cfg.h"
+#include "common/strbuf.h"
 
 #define INDEX_MAX_DEVICES 16
 
 typedef struct index_cfg_s {
-	// Items, in echo order.
-	cfg_names devices;
-	uint32_t file_size_mbytes;
-	uint32_t service_threads;
+	// Items: the shared ones, then act_index's own.
+	shared_cfg common;
 	uint32_t cache_threads;
-	uint32_t test_duration_sec;
-	uint32_t report_interval_sec;
-	bool us_histograms;
-	uint32_t read_reqs_per_sec;
-	uint32_t write_reqs_per_sec;
-	uint32_t replication_factor;
-	uint32_t defrag_lwm_pct;
-	bool disable_odsync;
-	uint32_t max_lag_sec;
-	const char* scheduler_mode;
-
-	// Our additions (docs/beyond.md).
-	uint32_t io_error_limit;
-	bool total_latency;
-	const char* rate_process;
-
-	// Legacy ACT 4 items.
-	uint32_t num_queues;
-	uint32_t threads_per_queue;
-	uint32_t legacy_ignored;
 
 	cfg_set set;
 

@@ -28,16 +28,20 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "dev.h"
-#include "devset.h"
-#include "guard.h"
-#include "io.h"
-#include "log.h"
-#include "rand.h"
-#include "run.h"
-#include "strbuf.h"
-#include "version.h"
+#include "common/cli.h"
+#include "common/clock.h"
+#include "common/dev.h"
+#include "common/devset.h"
+#include "common/guard.h"
+#include "common/io.h"
+#include "common/limits.h"
+#include "common/log.h"
+#include "common/rand.h"
+#include "common/run.h"
+#include "common/status.h"
+#include "common/stop.h"
+#include "common/strbuf.h"
+#include "common/version.h"
 
 //==========================================================
 // Typedefs & constants.
@@ -49,9 +53,7 @@
 #define PROGRESS_STEP_PCT 5
 #define TTY_REFRESH_NS (500 * NS_PER_MS)
 #define LOG_REFRESH_NS (1 * NS_PER_SEC)
-#define MAX_DEVICES 128
 #define JOIN_TIMEOUT_NS (5 * NS_PER_SEC)
-#define MAX_STALL_SEC_DEFAULT 60
 #define STALL_JOIN_TIMEOUT_NS (1 * NS_PER_SEC)
 // How often a device's thread looks for writers that ended; how long,
 // once act_prep is stopped, it waits for the rest (less than
@@ -103,55 +105,23 @@ struct prep_s {
 	uint64_t max_stall_ns;             // 0: no stall watchdog
 };
 
-//==========================================================
-// Globals.
-//
-
-
-static const char USAGE[] =
-	"usage: act_prep [--size BYTES] [--max-stall-sec SEC] DEVICE...\n"
-	"       act_prep --help | --version\n"
-	"\n"
-	"Prepares each DEVICE for an ACT test: writes zeros over every byte\n"
-	"(cleaning), then random data over every byte (salting). Several\n"
-	"devices are prepared in parallel.\n"
-	"\n"
-	"ALL DATA ON THE DEVICES IS DESTROYED. A device that is mounted, swap,\n"
-	"or held by md/LVM/dm is refused before anything is written.\n"
-	"\n"
-	"  DEVICE        a block device, or a regular file (prepared over its\n"
-	"                current size)\n"
-	"  --size BYTES  set a file's size to BYTES first (created if missing,\n"
-	"                grown or shrunk if not); a suffix K, M, G or T means\n"
-	"                KiB, MiB, GiB, TiB (default: the file's current size)\n"
-	"  --max-stall-sec SEC\n"
-	"                stop with exit status 3 when a device completes no\n"
-	"                write for SEC seconds - a hung drive (default 60,\n"
-	"                0: wait for ever)\n"
-	"\n"
-	"stdout: the size of each device and the phases; stderr: progress\n"
-	"(a live line on a terminal, a line every 5% otherwise).\n"
-	"exit status: 0 every byte of every device written, 1 usage error,\n"
-	"2 device error, 3 a device stopped responding (--max-stall-sec),\n"
-	"4 write error, 5 the output could not be written,\n"
-	"128+n stopped by signal n\n";
+// What format_progress shows (status_fit's ctx).
+typedef struct progress_ctx_s {
+	const prep* r;
+	uint64_t eta;                      // of the slowest device, seconds
+} progress_ctx;
 
 //==========================================================
 // Forward declarations.
 //
 
-static const char* opt_value(int argc, char* argv[], int* i,
-		const char* name);
-static int parse_size(const char* text, uint64_t* out);
-static int parse_sec(const char* text, uint32_t* out);
 static void* prep_device(void* pv);
 static int run_phase(prep_dev* p, phase ph);
 static void* writer(void* pv);
 static void join_writers(prep_dev* p, pthread_t* threads, uint32_t n);
 static int write_tail(prep_dev* p, phase ph, uint8_t* buf);
 static void show_progress(prep* r, bool final);
-static void format_progress(const prep* r, uint32_t detail, uint64_t eta,
-		strbuf* sb);
+static void format_progress(uint32_t detail, strbuf* sb, const void* ctx);
 static int wait_for_devices(prep* r);
 static bool find_stalls(prep* r);
 static void report_stalls(const prep* r);
@@ -166,10 +136,6 @@ static void guard_stopped(void* udata, int sig, int exit_status)
 int
 main(int argc, char* argv[])
 {
-	uint64_t size = 0;
-	uint32_t max_stall_sec = MAX_STALL_SEC_DEFAULT;
-	const char* names[MAX_DEVICES];
-	uint32_t n = 0;
 	char err[256];
 
 	// First of all: a Ctrl-C during setup waits to be taken (and setup is
@@ -183,69 +149,17 @@ main(int argc, char* argv[])
 
 	log_on_failure(log_failed);
 
-	for (int i = 1; i < argc; i++) {
-		const char* a = argv[i];
+	cli_prep args;
+	int crv = cli_prep_args(argc, argv, &args);
 
-		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-			fputs(USAGE, stdout);
-			return EXIT_OK;
-		}
-
-		if (strcmp(a, "--version") == 0) {
-			printf("act_prep %s\n", ACT_VERSION);
-			return EXIT_OK;
-		}
-
-		const char* v;
-
-		if ((v = opt_value(argc, argv, &i, "--size")) != NULL) {
-			if (parse_size(v, &size) != 0 || size == 0) {
-				fprintf(stderr, "ERROR: --size: '%s' is not a size in bytes "
-						"(e.g. 1073741824, 512M, 2G)\n",
-						log_escape(v, err, sizeof(err)));
-				return EXIT_USAGE;
-			}
-
-			continue;
-		}
-
-		if ((v = opt_value(argc, argv, &i, "--max-stall-sec")) != NULL) {
-			if (parse_sec(v, &max_stall_sec) != 0) {
-				fprintf(stderr, "ERROR: --max-stall-sec: '%s' is not a number "
-						"of seconds (0 to %u)\n",
-						log_escape(v, err, sizeof(err)), UINT32_MAX);
-				return EXIT_USAGE;
-			}
-
-			continue;
-		}
-
-		if (a[0] == '-') {
-			fprintf(stderr, "ERROR: unknown option '%s'\n\n%s",
-					log_escape(a, err, sizeof(err)), USAGE);
-			return EXIT_USAGE;
-		}
-
-		if (n == MAX_DEVICES) {
-			fprintf(stderr, "ERROR: more than %d devices\n", MAX_DEVICES);
-			return EXIT_USAGE;
-		}
-
-		for (uint32_t j = 0; j < n; j++) {
-			if (strcmp(names[j], a) == 0) {
-				fprintf(stderr, "ERROR: device %s is named twice\n",
-						log_escape(a, err, sizeof(err)));
-				return EXIT_USAGE;
-			}
-		}
-
-		names[n++] = a;
+	if (crv >= 0) {
+		return crv;
 	}
 
-	if (n == 0) {
-		fputs(USAGE, stderr);
-		return EXIT_USAGE;
-	}
+	uint64_t size = args.size;
+	uint32_t max_stall_sec = args.max_stall_sec;
+	const char* const* names = args.names;
+	uint32_t n = args.n;
 
 	// --size sizes files: for a block device it is a usage error.
 	for (uint32_t i = 0; i < n && size != 0; i++) {
@@ -322,7 +236,7 @@ main(int argc, char* argv[])
 			return EXIT_LOG;
 		}
 
-		log_error("stopped by signal %s before any byte was written",
+		log_error(STOP_PHRASE_SIGNAL " %s before any byte was written",
 				run_signal_name(sig));
 		return EXIT_SIGNAL + sig;
 	}
@@ -619,7 +533,7 @@ wait_for_devices(prep* r)
 		if (sig != 0) {
 			run_stop(EXIT_SIGNAL + sig);
 			show_progress(r, true);
-			log_error("stopped by signal %s - the devices are NOT fully "
+			log_error(STOP_PHRASE_SIGNAL " %s - the devices are NOT fully "
 					"prepared", run_signal_name(sig));
 			return EXIT_SIGNAL + sig;
 		}
@@ -688,8 +602,8 @@ report_stalls(const prep* r)
 			continue;
 		}
 
-		log_error("device %s is not responding: no write has completed for "
-				"%.1f sec while %s (%" PRIu64 " of %" PRIu64 " bytes written), "
+		log_error("device %s " STOP_PHRASE_HUNG_IO ": no write has "
+				"completed for %.1f sec while %s (%" PRIu64 " of %" PRIu64 " bytes written), "
 				"more than --max-stall-sec %" PRIu64 " - stopped, the devices "
 				"are NOT fully prepared", p->d->name,
 				(double)(now - p->seen_ns) / NS_PER_SEC,
@@ -750,33 +664,17 @@ show_progress(prep* r, bool final)
 		return;
 	}
 
-	size_t width = log_stderr_columns() - 1;
-	strbuf sb;
-
-	sb_init_grow(&sb);
-
-	for (uint32_t detail = 0; n_busy != 0 && detail < 4; detail++) {
-		sb.len = 0;
-		format_progress(r, detail, eta_all, &sb);
-
-		if (sb_overflowed(&sb) || sb.len <= width) {
-			break;
-		}
+	if (n_busy == 0) {
+		log_status("");
 	}
-
-	if (! sb_overflowed(&sb)) {
-		if (sb.len > width) {
-			sb.buf[width] = '\0';
-		}
-
-		log_status(sb.buf != NULL ? sb.buf : "");
+	else {
+		status_fit(4, format_progress, &(progress_ctx){ .r = r,
+				.eta = eta_all });
 	}
 
 	if (final) {
 		fputc('\n', stderr);
 	}
-
-	sb_free(&sb);
 }
 
 // The terminal line at a level of detail: 0 "cleaning /dev/sdb 45% 1532
@@ -784,8 +682,10 @@ show_progress(prep* r, bool final)
 // sdc salt 12% | ETA 0:31:02"; 2 "2 devices: 45% 12% ETA 0:31:02"; 3 the
 // mean only.
 static void
-format_progress(const prep* r, uint32_t detail, uint64_t eta, strbuf* sb)
+format_progress(uint32_t detail, strbuf* sb, const void* ctx)
 {
+	const prep* r = ((const progress_ctx*)ctx)->r;
+	uint64_t eta = ((const progress_ctx*)ctx)->eta;
 	uint32_t n = 0;
 	uint64_t pct_sum = 0;
 	char hms[32];
@@ -847,7 +747,7 @@ guard_stopped(void* udata, int sig, int exit_status)
 	devset_undo(&r->set);
 
 	if (sig != 0) {
-		log_error("stopped by signal %s before any byte was written",
+		log_error(STOP_PHRASE_SIGNAL " %s before any byte was written",
 				run_signal_name(sig));
 	}
 
@@ -868,99 +768,5 @@ log_failed(int err)
 // Command line.
 //
 
-// The value of option name at argv[*i] ("--name VALUE", *i moves past it,
-// or "--name=VALUE"); NULL when argv[*i] is another argument. A missing
-// value is "" (an error for every option's parser).
-static const char*
-opt_value(int argc, char* argv[], int* i, const char* name)
-{
-	const char* a = argv[*i];
-	size_t len = strlen(name);
 
-	if (strncmp(a, name, len) != 0) {
-		return NULL;
-	}
 
-	if (a[len] == '=') {
-		return a + len + 1;
-	}
-
-	if (a[len] != '\0') {
-		return NULL;
-	}
-
-	return *i + 1 < argc ? argv[++*i] : "";
-}
-
-// Whole seconds, 0 to UINT32_MAX.
-static int
-parse_sec(const char* text, uint32_t* out)
-{
-	char* end;
-
-	if (text[0] < '0' || text[0] > '9') {
-		return -1;
-	}
-
-	errno = 0;
-
-	unsigned long long v = strtoull(text, &end, 10);
-
-	if (errno != 0 || *end != '\0' || v > UINT32_MAX) {
-		return -1;
-	}
-
-	*out = (uint32_t)v;
-
-	return 0;
-}
-
-static int
-parse_size(const char* text, uint64_t* out)
-{
-	char* end = NULL;
-
-	errno = 0;
-
-	if (text[0] < '0' || text[0] > '9') {
-		return -1;
-	}
-
-	unsigned long long v = strtoull(text, &end, 10);
-	uint64_t mult = 1;
-
-	if (errno != 0) {
-		return -1;
-	}
-
-	switch (*end) {
-	case '\0':
-		break;
-	case 'K': case 'k':
-		mult = 1ULL << 10;
-		end++;
-		break;
-	case 'M': case 'm':
-		mult = 1ULL << 20;
-		end++;
-		break;
-	case 'G': case 'g':
-		mult = 1ULL << 30;
-		end++;
-		break;
-	case 'T': case 't':
-		mult = 1ULL << 40;
-		end++;
-		break;
-	default:
-		return -1;
-	}
-
-	if (*end != '\0' || v > UINT64_MAX / mult) {
-		return -1;
-	}
-
-	*out = (uint64_t)v * mult;
-
-	return 0;
-}

@@ -20,15 +20,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clock.h"
-#include "dev.h"
-#include "harness.h"
-#include "hist.h"
-#include "log.h"
-#include "rand.h"
-#include "run.h"
-#include "storage_cfg.h"
-#include "strbuf.h"
+#include "common/clock.h"
+#include "common/dev.h"
+#include "common/harness.h"
+#include "common/hist.h"
+#include "common/log.h"
+#include "common/rand.h"
+#include "common/run.h"
+#include "common/stop.h"
+#include "common/strbuf.h"
+#include "storage/storage_cfg.h"
 
 //==========================================================
 // Typedefs & constants.
@@ -55,16 +56,13 @@ typedef struct geometry_s {
 // The program's context.
 typedef struct storage_s {
 	storage_cfg cfg;
-	geometry geo[CFG_MAX_DEVICES];
+	geometry geo[ACT_MAX_DEVICES];
 	hist* reads;
 	hist* writes;
 	hist* lb_reads;
 	hist* lb_writes;
 	hist* total_reads;
 	hist* total_writes;
-	// Statistics hook for tests: how often each histogram size was drawn
-	// (reads, writes), written to the file named by $ACT_SIZE_STATS.
-	atomic_uint_fast64_t size_counts[2][CFG_SIZE_HIST_MAX + 1];
 } storage;
 
 static const char ABOUT[] =
@@ -80,7 +78,6 @@ static int load(harness* h, const char* path, uint32_t n_cpus,
 static void echo(harness* h, strbuf* sb);
 static int setup_device(harness* h, uint32_t i, strbuf* sb);
 static void setup_run(harness* h);
-static void finish(harness* h);
 static void service_step(harness_worker* w);
 static void large_block_read_step(harness_worker* w);
 static void large_block_write_step(harness_worker* w);
@@ -90,8 +87,8 @@ static uint32_t pick_size(rand_t* r, uint32_t min, uint32_t max,
 		uint32_t unit);
 static uint64_t pick_offset(rand_t* r, const geometry* g, uint32_t max_size,
 		uint32_t unit);
-static uint32_t draw_size(storage* s, rand_t* r, const storage_sizes* sizes,
-		const uint32_t* size_of, uint32_t which);
+static uint32_t draw_size(rand_t* r, const storage_sizes* sizes,
+		const uint32_t* size_of);
 static uint32_t round_up(uint32_t v, uint32_t to);
 
 static const harness_program PROGRAM = {
@@ -102,8 +99,7 @@ static const harness_program PROGRAM = {
 	.load = load,
 	.echo = echo,
 	.setup_device = setup_device,
-	.setup_run = setup_run,
-	.finish = finish
+	.setup_run = setup_run
 };
 
 //==========================================================
@@ -128,17 +124,20 @@ load(harness* h, const char* path, uint32_t n_cpus, harness_params* p,
 {
 	storage_cfg* c = &((storage*)harness_prog(h))->cfg;
 
+	p->set = &c->set;
+
 	if (storage_cfg_load(c, path, n_cpus, err, err_len) != 0) {
 		return -1;
 	}
 
-	*p = HARNESS_PARAMS_OF(c);
+	p->cfg = &c->common;
 
 	uint64_t per_device = (c->large_block_reads_per_sec > 0.0 ? 1 : 0) +
 			(c->large_block_writes_per_sec > 0.0 ? 1 : 0) +
 			(c->tomb_raider ? 1 : 0);
 
-	p->threads = (uint64_t)c->service_threads + per_device * c->devices.n;
+	p->threads = (uint64_t)c->common.service_threads +
+			per_device * c->common.devices.n;
 	p->threads_item = "service-threads";
 
 	return 0;
@@ -229,7 +228,7 @@ setup_run(harness* h)
 	const storage_cfg* c = &s->cfg;
 	uint32_t n_devices = harness_n_devices(h);
 	bool reads = c->internal_read_reqs_per_sec != 0;
-	bool lbs = c->write_reqs_per_sec != 0;
+	bool lbs = c->common.write_reqs_per_sec != 0;
 	bool writes = c->commit_to_device && lbs;
 
 	if (reads) {
@@ -255,7 +254,7 @@ setup_run(harness* h)
 		}
 	}
 
-	if (c->total_latency) {
+	if (c->common.total_latency) {
 		if (reads) {
 			s->total_reads = harness_hist(h, "total-reads");
 		}
@@ -289,10 +288,10 @@ setup_run(harness* h)
 
 	harness_add_kind(h, &(harness_kind){
 		.name = "service threads",
-		.lag_advice = "ACT can't do the requested load - test stopped - "
+		.lag_advice = STOP_PHRASE_HOST_LIMIT " - test stopped - "
 				"try configuring more service-threads",
 		.pacing = HARNESS_PACE_CLIENT,
-		.n_threads = c->service_threads,
+		.n_threads = c->common.service_threads,
 		.rate = (double)c->internal_read_reqs_per_sec +
 				(double)c->internal_write_reqs_per_sec,
 		.buf_size = buf_size,
@@ -301,7 +300,7 @@ setup_run(harness* h)
 
 	harness_add_kind(h, &(harness_kind){
 		.name = "large-block reads",
-		.lag_advice = "ACT can't do the requested load - test stopped - "
+		.lag_advice = STOP_PHRASE_HOST_LIMIT " - test stopped - "
 				"the host, not the drive, is the limit",
 		.pacing = HARNESS_PACE_START,
 		.per_device = true,
@@ -312,7 +311,7 @@ setup_run(harness* h)
 
 	harness_add_kind(h, &(harness_kind){
 		.name = "large-block writes",
-		.lag_advice = "ACT can't do the requested load - test stopped - "
+		.lag_advice = STOP_PHRASE_HOST_LIMIT " - test stopped - "
 				"the host, not the drive, is the limit",
 		.pacing = HARNESS_PACE_START,
 		.per_device = true,
@@ -330,40 +329,6 @@ setup_run(harness* h)
 			.step = tomb_raider_step
 		});
 	}
-}
-
-// The statistics hook: one line per histogram size - kind, index, size
-// (before rounding to the device), probability, times drawn.
-static void
-finish(harness* h)
-{
-	storage* s = harness_prog(h);
-	const char* path = getenv("ACT_SIZE_STATS");
-
-	if (path == NULL || *path == '\0') {
-		return;
-	}
-
-	FILE* f = fopen(path, "w");
-
-	if (f == NULL) {
-		log_warn("can't write ACT_SIZE_STATS file %s: %s", path,
-				strerror(errno));
-		return;
-	}
-
-	const storage_sizes* all[2] = { &s->cfg.read_sizes, &s->cfg.write_sizes };
-	static const char* const kind[2] = { "reads", "writes" };
-
-	for (uint32_t w = 0; w < 2; w++) {
-		for (uint32_t i = 0; i < all[w]->n; i++) {
-			fprintf(f, "%s %" PRIu32 " %" PRIu32 " %.6f %" PRIu64 "\n", kind[w],
-					i, all[w]->size[i], all[w]->prob[i],
-					(uint64_t)atomic_load(&s->size_counts[w][i]));
-		}
-	}
-
-	fclose(f);
 }
 
 //==========================================================
@@ -387,7 +352,7 @@ service_step(harness_worker* w)
 	if (write) {
 		r.op = "write";
 		r.size = c->write_sizes.n != 0 ?
-				draw_size(s, &w->rnd, &c->write_sizes, g->write_size_of, 1) :
+				draw_size(&w->rnd, &c->write_sizes, g->write_size_of) :
 				pick_size(&w->rnd, g->write_min, g->write_max, g->write_unit);
 		r.off = pick_offset(&w->rnd, g, g->write_max, g->write_unit);
 		r.h = s->writes;
@@ -398,7 +363,7 @@ service_step(harness_worker* w)
 	else {
 		r.op = "read";
 		r.size = c->read_sizes.n != 0 ?
-				draw_size(s, &w->rnd, &c->read_sizes, g->read_size_of, 0) :
+				draw_size(&w->rnd, &c->read_sizes, g->read_size_of) :
 				pick_size(&w->rnd, g->read_min, g->read_max, g->min_io);
 		r.off = pick_offset(&w->rnd, g, g->read_max, g->min_io);
 		r.h = s->reads;
@@ -490,17 +455,11 @@ pick_size(rand_t* r, uint32_t min, uint32_t max, uint32_t unit)
 }
 
 // A size drawn from a size histogram's distribution (docs/advanced-sizing.md),
-// as rounded for the device; counted for the statistics hook.
+// as rounded for the device.
 static uint32_t
-draw_size(storage* s, rand_t* r, const storage_sizes* sizes,
-		const uint32_t* size_of, uint32_t which)
+draw_size(rand_t* r, const storage_sizes* sizes, const uint32_t* size_of)
 {
-	uint32_t i = storage_sizes_pick(sizes, rand_unit(r));
-
-	atomic_fetch_add_explicit(&s->size_counts[which][i], 1,
-			memory_order_relaxed);
-
-	return size_of[i];
+	return size_of[storage_sizes_pick(sizes, rand_unit(r))];
 }
 
 // A unit-aligned offset such that the largest possible I/O still ends

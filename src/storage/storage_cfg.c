@@ -8,7 +8,7 @@
  * does.
  */
 
-#include "storage_cfg.h"
+#include "storage/storage_cfg.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -16,8 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "index_cfg.h"
-#include "shared_cfg.h"
+#include "common/shared_cfg.h"
 
 //==========================================================
 // Typedefs & constants.
@@ -136,12 +135,20 @@ static const cfg_item ITEMS[] = {
 	SHARED_ITEMS_LEGACY(storage_cfg),
 };
 
+// act_index's own items (its table's names that are not ours): "applies to
+// act_index only". test_cfg_tables checks the list against act_index's
+// table, so it cannot drift - and act_storage need not link that table.
+static const char* const INDEX_ITEMS[] = {
+	"cache-threads", NULL
+};
+
 const cfg_table g_storage_cfg_table = {
 	.program = "act_storage",
-	.other = &g_index_cfg_table,
+	.other_program = "act_index",
+	.other_items = INDEX_ITEMS,
 	.items = ITEMS,
 	.n_items = sizeof(ITEMS) / sizeof(ITEMS[0]),
-	.max_devices = 128
+	.max_devices = ACT_MAX_DEVICES
 };
 
 //==========================================================
@@ -297,18 +304,18 @@ finish(storage_cfg* c, uint32_t n_cpus, char* err, size_t len)
 {
 	const cfg_table* t = &g_storage_cfg_table;
 
-	c->n_cpus = shared_cfg_service_threads(t, &c->set, &c->service_threads,
-			c->num_queues, c->threads_per_queue, n_cpus);
+	c->n_cpus = shared_cfg_service_threads(t, &c->set, &c->common,
+			n_cpus);
 
 	static const char* const HISTS[] = { "reads", "writes",
 		"large-block-reads", "large-block-writes", "total-reads",
 		"total-writes", NULL };
 
-	if (shared_cfg_check_hist_names(&c->devices, HISTS, err, len) != 0) {
+	if (shared_cfg_check_hist_names(&c->common.devices, HISTS, err, len) != 0) {
 		return -1;
 	}
 
-	if (c->read_reqs_per_sec == 0 && c->write_reqs_per_sec == 0) {
+	if (c->common.read_reqs_per_sec == 0 && c->common.write_reqs_per_sec == 0) {
 		snprintf(err, len, "read-reqs-per-sec and write-reqs-per-sec are "
 				"both 0 - there is no load to run");
 		return -1;
@@ -352,11 +359,11 @@ finish(storage_cfg* c, uint32_t n_cpus, char* err, size_t len)
 	}
 
 	if (c->record_bytes == 0) {
-		uint64_t reads = (uint64_t)c->read_reqs_per_sec +
-				(uint64_t)c->write_reqs_per_sec * c->update_pct / 100;
+		uint64_t reads = (uint64_t)c->common.read_reqs_per_sec +
+				(uint64_t)c->common.write_reqs_per_sec * c->update_pct / 100;
 
 		if ((reads != 0 && c->read_hist.n == 0) ||
-				(c->write_reqs_per_sec != 0 && c->write_hist.n == 0)) {
+				(c->common.write_reqs_per_sec != 0 && c->write_hist.n == 0)) {
 			snprintf(err, len, "config item 'record-bytes': 0 needs %s "
 					"(record sizes come from the size histograms)",
 					reads != 0 && c->read_hist.n == 0 ?
@@ -372,7 +379,7 @@ finish(storage_cfg* c, uint32_t n_cpus, char* err, size_t len)
 		return -1;
 	}
 
-	if (c->disable_odsync && c->commit_to_device) {
+	if (c->common.disable_odsync && c->commit_to_device) {
 		snprintf(err, len, "config items 'disable-odsync' and "
 				"'commit-to-device' can't both be yes");
 		return -1;
@@ -384,17 +391,17 @@ finish(storage_cfg* c, uint32_t n_cpus, char* err, size_t len)
 static int
 derive(storage_cfg* c, char* err, size_t len)
 {
-	uint64_t internal_reads = (uint64_t)c->read_reqs_per_sec +
-			(uint64_t)c->write_reqs_per_sec * c->update_pct / 100;
-	uint64_t write_base = (uint64_t)c->replication_factor *
-			c->write_reqs_per_sec;
+	uint64_t internal_reads = (uint64_t)c->common.read_reqs_per_sec +
+			(uint64_t)c->common.write_reqs_per_sec * c->update_pct / 100;
+	uint64_t write_base = (uint64_t)c->common.replication_factor *
+			c->common.write_reqs_per_sec;
 
 	if (internal_reads > UINT32_MAX || write_base > UINT32_MAX) {
 		snprintf(err, len, "rates too large: read-reqs-per-sec %" PRIu32
 				", write-reqs-per-sec %" PRIu32 ", replication-factor %" PRIu32
 				" give more than 4294967295 requests per second",
-				c->read_reqs_per_sec, c->write_reqs_per_sec,
-				c->replication_factor);
+				c->common.read_reqs_per_sec, c->common.write_reqs_per_sec,
+				c->common.replication_factor);
 		return -1;
 	}
 
@@ -431,7 +438,7 @@ derive(storage_cfg* c, char* err, size_t len)
 
 	double original_lb_rate = write_base == 0 ? 0.0 : (double)write_base /
 			(double)c->records_per_large_block;
-	double amplification = 100.0 / (double)(100 - c->defrag_lwm_pct);
+	double amplification = 100.0 / (double)(100 - c->common.defrag_lwm_pct);
 
 	c->large_block_reads_per_sec = original_lb_rate * amplification;
 	c->large_block_writes_per_sec = c->commit_to_device ?
@@ -460,11 +467,11 @@ derive(storage_cfg* c, char* err, size_t len)
 		return -1;
 	}
 
-	if (service_load != 0 && service_load < c->service_threads) {
+	if (service_load != 0 && service_load < c->common.service_threads) {
 		snprintf(err, len, "load config too small: %" PRIu64 " internal "
 				"requests per second for %" PRIu32 " service-threads (each "
 				"thread needs at least 1 per second)", service_load,
-				c->service_threads);
+				c->common.service_threads);
 		return -1;
 	}
 

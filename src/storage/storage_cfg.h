@@ -7,8 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cfg.h"
-#include "strbuf.h"
+#include "common/cfg.h"
+#include "common/shared_cfg.h"
+#include "common/strbuf.h"
 
 #define STORAGE_MAX_RECORD_BYTES (8u * 1024 * 1024)
 #define STORAGE_MAX_LB_KBYTES 8192u
@@ -27,35 +28,18 @@ typedef struct storage_sizes_s {
 } storage_sizes;
 
 typedef struct storage_cfg_s {
-	// Items, in echo order.
-	cfg_names devices;
-	uint32_t file_size_mbytes;
-	uint32_t service_threads;
-	uint32_t test_duration_sec;
-	uint32_t report_interval_sec;
-	bool us_histograms;
-	uint32_t read_reqs_per_sec;
-	uint32_t write_reqs_per_sec;
+	// Items: the shared ones, then act_storage's own.
+	shared_cfg common;
 	uint32_t record_bytes;
 	uint32_t record_bytes_range_max;
 	uint32_t large_block_op_kbytes;
-	uint32_t replication_factor;
 	uint32_t update_pct;
-	uint32_t defrag_lwm_pct;
 	bool no_defrag_reads;
 	uint32_t compress_pct;
-	bool disable_odsync;
 	bool commit_to_device;
 	uint32_t commit_min_bytes;
 	bool tomb_raider;
 	uint32_t tomb_raider_sleep_usec;
-	uint32_t max_lag_sec;
-	const char* scheduler_mode;
-
-	// Our additions (docs/beyond.md).
-	uint32_t io_error_limit;
-	bool total_latency;
-	const char* rate_process;
 
 	// Workloads from production (docs/advanced-sizing.md).
 	cfg_size_hist read_hist;
@@ -66,11 +50,6 @@ typedef struct storage_cfg_s {
 	uint32_t lbw_req_offset;
 	uint32_t total_lbw_per_sec;
 	uint32_t direct_frees;
-
-	// Legacy ACT 4 items.
-	uint32_t num_queues;
-	uint32_t threads_per_queue;
-	uint32_t legacy_ignored;
 
 	cfg_set set;
 

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cfg.h"
-#include "storage_cfg.h"
+#include "common/cfg.h"
+#include "storage/storage_cfg.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
 

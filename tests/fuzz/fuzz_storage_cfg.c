@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "storage_cfg.h"
-#include "strbuf.h"
+#include "common/strbuf.h"
+#include "storage/storage_cfg.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
 

@@ -207,10 +207,10 @@ class Result:
                                        cut(self.err)))
 
 
-def run(args, timeout=60, prefix=None, env=None):
+def run(args, timeout=60, prefix=None, env=None, cwd=None):
     """Run a command (args: list; a bare config path runs act_storage on
-    it), capturing stdout and stderr as text. Never hangs: killed after
-    timeout seconds."""
+    it) in cwd (default: ours), capturing stdout and stderr as text. Never
+    hangs: killed after timeout seconds."""
     if isinstance(args, str):
         args = [binary(), args]
     if prefix:
@@ -218,7 +218,7 @@ def run(args, timeout=60, prefix=None, env=None):
     t0 = time.monotonic()
     p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          stdin=subprocess.DEVNULL, universal_newlines=True,
-                         errors="replace", env=env)
+                         errors="replace", env=env, cwd=cwd)
     out, err, timed_out = communicate(p, timeout)
     return Result(p.returncode, out, err, time.monotonic() - t0, timed_out)
 

@@ -8,7 +8,10 @@ with a bad one (`abc`, `-1`, `1.5`, 2^32, `10s`, empty), a device named
 twice: exit 1, the message naming the option and the value. A
 nonexistent device without --size: exit 2 with an ERROR naming it. A
 directory (with and without --size): exit 2. A nonexistent directory
-under --size: exit 2. An existing file named with a nonexistent one: exit 2
+under --size: exit 2. `--` ends the options: `act_prep -- -weird-name`
+prepares a file named `-weird-name` (exit 0, every byte rewritten), and
+`--help` after `--` is a device name. An existing file named with a
+nonexistent one: exit 2
 and the existing file untouched (every device is checked before any is
 written). In every error case no file is created, removed or modified
 (content, size and mtime of everything in the temp dir compared).
@@ -96,6 +99,24 @@ def main():
             diff = itest.dir_state_diff(before, itest.dir_state(root))
             c.check(diff == "", "%s: files created or modified" % what,
                     diff)
+
+        # "--" ends the options: a device may start with '-'.
+        weird = os.path.join(root, "-weird-name")
+        itest.fill_file(weird, 1024 * 1024, b"\xa5")
+        r = itest.run([prog, "--", "-weird-name"], timeout=60, cwd=root)
+        c.eq("-- -weird-name: exit status", 0, r.rc, r.describe())
+        c.check("salting device -weird-name" in r.out,
+                "-- -weird-name: not prepared", r.describe())
+        with open(weird, "rb") as f:
+            data = f.read()
+        c.check(len(data) == 1024 * 1024 and b"\xa5" * 4096 not in data,
+                "-- -weird-name: not rewritten")
+        os.unlink(weird)
+        r = itest.run([prog, "--", "--help"], timeout=20, cwd=root)
+        c.eq("-- --help: a device, missing: exit status", 2, r.rc,
+             r.describe())
+        c.check("ERROR: can't use device --help" in r.err,
+                "-- --help: not taken as a device", r.describe())
 
         r = itest.run([prog, "--help"], timeout=20)
         c.eq("--help: exit status", 0, r.rc, r.describe())

@@ -12,9 +12,9 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
-#include "cfg.h"
-#include "index_cfg.h"
-#include "storage_cfg.h"
+#include "common/cfg.h"
+#include "index/index_cfg.h"
+#include "storage/storage_cfg.h"
 #include "unit.h"
 
 typedef struct {
@@ -200,8 +200,8 @@ test_device_list(void)
 			sizeof(err));
 
 	CHECK(rv == 0, "device list: %s", err);
-	CHECK_U64("number of devices", 5, c->devices.n);
-	CHECK_STR("device 3", "/dev/c", c->devices.names[2]);
+	CHECK_U64("number of devices", 5, c->common.devices.n);
+	CHECK_STR("device 3", "/dev/c", c->common.devices.names[2]);
 
 	char buf[8192];
 	strbuf sb;
@@ -229,7 +229,8 @@ test_device_list(void)
 		rv = storage_cfg_load_text(c, text, 2, err, sizeof(err));
 
 		if (n == 128) {
-			CHECK(rv == 0 && c->devices.n == 128, "128 devices: %s", err);
+			CHECK(rv == 0 && c->common.devices.n == 128, "128 devices: %s",
+					err);
 		}
 		else {
 			CHECK(rv != 0, "129 devices accepted");
@@ -423,7 +424,11 @@ test_legacy(void)
 
 	CHECK(rv == 0, "legacy config: %s", err);
 	CHECK_U64("service-threads from num-queues x threads-per-queue", 6,
-			c->service_threads);
+			c->common.service_threads);
+	// The parser prints nothing: each legacy item is a warning given back.
+	CHECK_U64("one warning per legacy item", 5, c->set.n_warnings);
+	CHECK_STR("legacy warning text", "config item 'num-queues' is obsolete "
+			"(ACT 4) - service-threads replaces it", c->set.warnings[0]);
 	CHECK_U64("no CPU line when legacy items give service-threads", 0,
 			c->n_cpus);
 
@@ -431,14 +436,55 @@ test_legacy(void)
 			"test-duration-sec: 10\nread-reqs-per-sec: 2000\n"
 			"num-queues: 2\nthreads-per-queue: 3\nservice-threads: 9\n", 4, err,
 			sizeof(err));
-	CHECK(rv == 0 && c->service_threads == 9,
-			"service-threads wins over legacy items: %u", c->service_threads);
+	CHECK(rv == 0 && c->common.service_threads == 9,
+			"service-threads wins over legacy items: %u",
+			c->common.service_threads);
 
 	rv = storage_cfg_load_text(c, "device-names: /dev/x\n"
 			"test-duration-sec: 10\nread-reqs-per-sec: 2000\n"
 			"num-queues: 2\n", 4, err, sizeof(err));
-	CHECK(rv == 0 && c->service_threads == 20 && c->n_cpus == 4,
-			"num-queues alone: default 5 x CPUs, got %u", c->service_threads);
+	CHECK(rv == 0 && c->common.service_threads == 20 && c->n_cpus == 4,
+			"num-queues alone: default 5 x CPUs, got %u",
+			c->common.service_threads);
+	free(c);
+}
+
+// Warnings come back in the cfg_set, in file order; past
+// CFG_MAX_WARNINGS the last one counts the rest.
+static void
+test_warnings(void)
+{
+	storage_cfg* c = calloc(1, sizeof(storage_cfg));
+	char err[CFG_ERR_LEN] = "";
+	char buf[CFG_WARNING_LEN];
+
+	int rv = storage_cfg_load_text(c, "##########\nact config file\n"
+			"##########\ndevice-names: /dev/x\ntest-duration-sec: 10\n"
+			"use-valloc: 1\nread-reqs-per-sec: 2000\n", 4, err, sizeof(err));
+
+	CHECK(rv == 0, "banner config: %s", err);
+	CHECK_U64("banner + legacy: two warnings", 2, c->set.n_warnings);
+	CHECK_STR("banner warning first", "config line 2 is inside a '#####' "
+			"banner: read as a comment: act config file",
+			cfg_warning(&c->set, 0, buf, sizeof(buf)));
+	CHECK_STR("then the legacy one", "config item 'use-valloc' is obsolete "
+			"(ACT 4) - buffers are always aligned",
+			cfg_warning(&c->set, 1, buf, sizeof(buf)));
+
+	char text[8192] = "device-names: /dev/x\ntest-duration-sec: 10\n"
+			"read-reqs-per-sec: 2000\n";
+
+	for (int i = 0; i < CFG_MAX_WARNINGS + 5; i++) {
+		strcat(text, "use-valloc: 1\n");
+	}
+
+	rv = storage_cfg_load_text(c, text, 4, err, sizeof(err));
+	CHECK(rv == 0, "many legacy lines: %s", err);
+	CHECK_U64("every warning counted", CFG_MAX_WARNINGS + 5,
+			c->set.n_warnings);
+	CHECK_STR("the last shown counts the rest", "6 more config warnings "
+			"not shown", cfg_warning(&c->set, CFG_MAX_WARNINGS - 1, buf,
+			sizeof(buf)));
 	free(c);
 }
 
@@ -453,6 +499,7 @@ main(void)
 	test_every_flag();
 	test_unknown();
 	test_legacy();
+	test_warnings();
 
 	return unit_end("test_cfg");
 }

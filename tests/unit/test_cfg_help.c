@@ -1,5 +1,5 @@
 /*
- * Description: cfg_help - the "did you mean" suggestion for misspelt items
+ * Description: cfg_suggest - the "did you mean" suggestion for misspelt items
  * of both programs (case, '_' for '-', missing or extra dashes, words in
  * another order, a few edits; nothing for legacy items, the other
  * program's items or names too far off), and the config help: its exact
@@ -14,10 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cfg.h"
-#include "cfg_help.h"
-#include "index_cfg.h"
-#include "storage_cfg.h"
+#include "common/cfg.h"
+#include "common/cfg_help.h"
+#include "index/index_cfg.h"
+#include "storage/storage_cfg.h"
 #include "tiny_cfg.h"
 #include "unit.h"
 
@@ -67,7 +67,7 @@ test_suggest(void)
 {
 	for (size_t i = 0; i < sizeof(SUGGESTS) / sizeof(SUGGESTS[0]); i++) {
 		const suggest_case* k = &SUGGESTS[i];
-		const cfg_item* got = cfg_help_suggest(k->t, k->name);
+		const cfg_item* got = cfg_suggest(k->t, k->name);
 		char ctx[160];
 
 		snprintf(ctx, sizeof(ctx), "%s: suggestion for '%s'", k->t->program,

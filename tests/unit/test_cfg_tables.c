@@ -15,15 +15,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cfg.h"
-#include "index_cfg.h"
-#include "storage_cfg.h"
+#include "common/cfg.h"
+#include "index/index_cfg.h"
+#include "storage/storage_cfg.h"
 #include "tiny_cfg.h"
 #include "unit.h"
 
 //==========================================================
 // The real tables.
 //
+
+static void check_other_items(const cfg_table* t, const cfg_table* other);
 
 static void
 test_real_tables(void)
@@ -35,9 +37,47 @@ test_real_tables(void)
 		int rv = cfg_table_check(tables[i], err, sizeof(err));
 
 		CHECK(rv == 0, "%s table: %s", tables[i]->program, err);
-		CHECK(tables[i]->other == tables[1 - i], "%s: other is not %s",
-				tables[i]->program, tables[1 - i]->program);
+		CHECK(strcmp(tables[i]->other_program, tables[1 - i]->program) == 0,
+				"%s: other_program is not %s", tables[i]->program,
+				tables[1 - i]->program);
+		check_other_items(tables[i], tables[1 - i]);
 	}
+}
+
+// t->other_items must be exactly the names of other's items that t does
+// not have, in other's order: each program links only its own table, and
+// this list is what names the other program's items.
+static void
+check_other_items(const cfg_table* t, const cfg_table* other)
+{
+	const char* const* p = t->other_items;
+
+	CHECK(p != NULL, "%s: no other_items", t->program);
+
+	if (p == NULL) {
+		return;
+	}
+
+	for (uint32_t i = 0; i < other->n_items; i++) {
+		const char* name = other->items[i].name;
+
+		if (cfg_find(t, name) != NULL) {
+			continue;
+		}
+
+		CHECK(*p != NULL && strcmp(*p, name) == 0, "%s: other_items lacks "
+				"%s's item '%s' (or has '%s' in its place)", t->program,
+				other->program, name, *p != NULL ? *p : "(end)");
+
+		if (*p == NULL) {
+			return;
+		}
+
+		p++;
+	}
+
+	CHECK(*p == NULL, "%s: other_items names '%s', which is not an item of "
+			"%s only", t->program, *p, other->program);
 }
 
 //==========================================================
@@ -169,7 +209,7 @@ static const table_case TABLES[] = {
 		"item 'hist' has no plain default (a size histogram)" },
 	{ "max_devices 0", NAMES_ONLY, N(NAMES_ONLY), 0,
 		"item 'devs': the table's max_devices 0 is not 1..128" },
-	{ "max_devices too many", NAMES_ONLY, N(NAMES_ONLY), CFG_MAX_DEVICES + 1,
+	{ "max_devices too many", NAMES_ONLY, N(NAMES_ONLY), ACT_MAX_DEVICES + 1,
 		"item 'devs': the table's max_devices 129 is not 1..128" },
 };
 
@@ -234,7 +274,7 @@ test_broken_tables(void)
 #define SET_BLOCK_END "#-- rarely change"
 
 typedef struct {
-	char name[CFG_MAX_NAME];
+	char name[ACT_MAX_NAME];
 	char value[1024];
 	bool commented;
 	bool to_set;     // in the first blocks: a value to set, not the default
@@ -277,7 +317,7 @@ read_conf(const char* path, conf_line* out, uint32_t max)
 
 		size_t len = strspn(p, "abcdefghijklmnopqrstuvwxyz0123456789-");
 
-		if (len == 0 || len >= CFG_MAX_NAME || p[len] != ':' ||
+		if (len == 0 || len >= ACT_MAX_NAME || p[len] != ':' ||
 				! (*p >= 'a' && *p <= 'z')) {
 			continue;
 		}

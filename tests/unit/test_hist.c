@@ -7,8 +7,8 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-#include "hist.h"
-#include "strbuf.h"
+#include "common/hist.h"
+#include "common/strbuf.h"
 #include "unit.h"
 
 typedef struct {

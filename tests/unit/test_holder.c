@@ -15,7 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "holder.h"
+#include "common/holder.h"
 #include "unit.h"
 
 typedef struct {

@@ -6,7 +6,7 @@
 
 #include <stdlib.h>
 
-#include "index_cfg.h"
+#include "index/index_cfg.h"
 #include "unit.h"
 
 #define DEV "device-names: /dev/x\ntest-duration-sec: 1\nservice-threads: 4\n"
@@ -159,8 +159,9 @@ test_echo(void)
 
 	rv = index_cfg_load(c, "config/act_index.conf", 2, err, sizeof(err));
 	CHECK(rv == 0, "config/act_index.conf: %s", err);
-	CHECK(c->read_reqs_per_sec == 2000 && c->write_reqs_per_sec == 1000 &&
-			c->devices.n == 1, "config/act_index.conf is not 1x on 1 device");
+	CHECK(c->common.read_reqs_per_sec == 2000 &&
+			c->common.write_reqs_per_sec == 1000 && c->common.devices.n == 1,
+			"config/act_index.conf is not 1x on 1 device");
 	free(c);
 }
 

@@ -6,7 +6,7 @@
 
 #include <stdlib.h>
 
-#include "rand.h"
+#include "common/rand.h"
 #include "unit.h"
 
 typedef struct {

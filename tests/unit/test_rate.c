@@ -7,9 +7,9 @@
 
 #include <math.h>
 
-#include "clock.h"
-#include "rand.h"
-#include "rate.h"
+#include "common/clock.h"
+#include "common/rand.h"
+#include "common/rate.h"
 #include "unit.h"
 
 typedef struct {

@@ -8,7 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "storage_cfg.h"
+#include "storage/storage_cfg.h"
 #include "unit.h"
 
 #define PAPER_READ "100.00,100.00,100.00,100.00,100.00,100.00,100.00," \
@@ -333,7 +333,7 @@ test_paper_file(void)
 
 	if (rv == 0) {
 		CHECK_U64("service-threads = num-queues x threads-per-queue", 140,
-				c->service_threads);
+				c->common.service_threads);
 		sb_init(&sb, buf, sizeof(buf));
 		storage_cfg_echo(c, &sb);
 		CHECK_CONTAINS("additions echoed in documented order", "max-lag-sec: 10\n"

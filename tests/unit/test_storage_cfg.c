@@ -6,7 +6,7 @@
 
 #include <stdlib.h>
 
-#include "storage_cfg.h"
+#include "storage/storage_cfg.h"
 #include "unit.h"
 
 #define DEV "device-names: /tmp/exdev/dev_y\ntest-duration-sec: 1\n" \
@@ -333,9 +333,10 @@ test_example_file(void)
 			sizeof(err));
 
 	CHECK(rv == 0, "config/act_storage.conf: %s", err);
-	CHECK(c->read_reqs_per_sec == 2000 && c->write_reqs_per_sec == 1000,
-			"config/act_storage.conf is not 1x: %u / %u", c->read_reqs_per_sec,
-			c->write_reqs_per_sec);
+	CHECK(c->common.read_reqs_per_sec == 2000 &&
+			c->common.write_reqs_per_sec == 1000,
+			"config/act_storage.conf is not 1x: %u / %u",
+			c->common.read_reqs_per_sec, c->common.write_reqs_per_sec);
 
 	FILE* f = fopen("config/act_storage.conf", "r");
 	static char text[65536];

@@ -6,7 +6,7 @@
 
 #include <stdlib.h>
 
-#include "strbuf.h"
+#include "common/strbuf.h"
 #include "unit.h"
 
 typedef struct {

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cfg.h"
+#include "common/cfg.h"
 
 typedef struct {
 	uint32_t n;
