@@ -6,11 +6,9 @@ phrase its log line carries (STOP_KIND_TABLE, on the STOP_PHRASE_* macros).
 analysis/act/logfile/stops.py holds the same table for Python
 (STOP_KINDS = {token: phrase}). This test reads both and checks they are
 the same tokens with the same phrases - so rewording a log line in C
-cannot silently change what the analysis recognises. Skipped (77) while
-stops.py does not exist yet.
+cannot silently change what the analysis recognises.
 """
 
-import importlib.util
 import os
 import re
 import sys
@@ -19,7 +17,6 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import itest  # noqa: E402
 
 STOP_H = os.path.join(itest.REPO, "src", "common", "stop.h")
-STOPS_PY = os.path.join(itest.REPO, "analysis", "act", "logfile", "stops.py")
 
 
 def c_table(c):
@@ -50,12 +47,8 @@ def main():
     c.check(set(table) == {"host-limit", "drive-limit", "hung-io",
                            "io-errors", "signal"},
             "stop.h: unexpected tokens %s" % sorted(table))
-    if not os.path.exists(STOPS_PY):
-        itest.skip("%s does not exist yet (C table: %s)"
-                   % (os.path.relpath(STOPS_PY, itest.REPO), table))
-    spec = importlib.util.spec_from_file_location("act_stops", STOPS_PY)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    sys.path.insert(0, os.path.join(itest.REPO, "analysis"))
+    from act.logfile import stops as mod
     py = getattr(mod, "STOP_KINDS", None)
     if c.check(isinstance(py, dict), "stops.py: no STOP_KINDS dict"):
         for token in sorted(set(table) | set(py)):

@@ -23,7 +23,7 @@ STOP_KINDS = {
     # "ERROR: device /dev/sdb is not responding: a 1536-byte read ..."
     "hung-io": "is not responding",
     # "ERROR: stopping: 11 I/O errors, more than io-error-limit 10"
-    "io-errors": "I/O errors, more than io-error-limit",
+    "io-errors": "more than io-error-limit",
     # "stopped by signal SIGINT after 12 sec"
     "signal": "stopped by signal",
 }
