@@ -23,7 +23,7 @@ import expect  # noqa: E402
 from act.certify import main as cmain  # noqa: E402
 from act.certify import plan, runner  # noqa: E402
 from act.certify.fmt import fmt_duration  # noqa: E402
-from act.certify.shared import UserError  # noqa: E402
+from act.cli import UsageError as UserError  # noqa: E402
 
 
 def check_ladder(c):

@@ -9,7 +9,8 @@ import os
 import re
 import stat
 
-from act.certify.shared import EXIT_SETUP, UserError
+from act import EXIT_SETUP
+from act.cli import UsageError
 
 
 def mount_users(dev):
@@ -133,51 +134,51 @@ def _hold_one(dev, held, stats):
             st = os.fstat(fd)
             os.close(fd)
     except FileNotFoundError:
-        raise UserError("device %s does not exist - check the name (a "
+        raise UsageError("device %s does not exist - check the name (a "
                         "file-backed trial device must be created "
                         "first, e.g. act_prep --size 1G FILE)" % dev,
-                        EXIT_SETUP) from None
+                        status=EXIT_SETUP) from None
     except OSError as e:
-        raise UserError("can't use device %s: %s" % (dev, e.strerror),
-                        EXIT_SETUP) from None
+        raise UsageError("can't use device %s: %s" % (dev, e.strerror),
+                        status=EXIT_SETUP) from None
     for other, ost in stats.items():
         if _same_device(st, ost):
-            raise UserError("devices %s and %s are the same drive - name "
-                            "each drive once" % (other, dev), EXIT_SETUP)
+            raise UsageError("devices %s and %s are the same drive - name "
+                            "each drive once" % (other, dev), status=EXIT_SETUP)
     if stat.S_ISBLK(st.st_mode):
         try:
             fd = os.open(dev, os.O_RDONLY | os.O_EXCL | os.O_CLOEXEC)
         except OSError as e:
             if e.errno != errno.EBUSY:
-                raise UserError("can't open device %s: %s"
-                                % (dev, e.strerror), EXIT_SETUP) from None
+                raise UsageError("can't open device %s: %s"
+                                % (dev, e.strerror), status=EXIT_SETUP) from None
             users = mount_users(dev)
             holders = device_holders(st)
             if holders and not users:
-                raise UserError(_held_by_test(dev, holders), EXIT_SETUP) \
+                raise UsageError(_held_by_test(dev, holders), status=EXIT_SETUP) \
                     from None
-            raise UserError("device %s is in use (%s) - refusing to write "
+            raise UsageError("device %s is in use (%s) - refusing to write "
                             "to it" % (dev, "; ".join(users) if users else
                                        "mounted, swap, or held by "
-                                       "md/LVM/dm"), EXIT_SETUP) from None
+                                       "md/LVM/dm"), status=EXIT_SETUP) from None
     elif stat.S_ISREG(st.st_mode):
         if st.st_mode & 0o222 == 0:
-            raise UserError("device file %s is read-only - the test "
-                            "writes to it" % dev, EXIT_SETUP)
+            raise UsageError("device file %s is read-only - the test "
+                            "writes to it" % dev, status=EXIT_SETUP)
         fd = os.open(dev, os.O_RDONLY | os.O_CLOEXEC)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             os.close(fd)
-            raise UserError(_held_by_test(dev, device_holders(st)),
-                            EXIT_SETUP) from None
+            raise UsageError(_held_by_test(dev, device_holders(st)),
+                            status=EXIT_SETUP) from None
     else:
-        raise UserError("device %s is neither a block device nor a "
-                        "regular file" % dev, EXIT_SETUP)
+        raise UsageError("device %s is neither a block device nor a "
+                        "regular file" % dev, status=EXIT_SETUP)
     if not _same_device(os.fstat(fd), st):
         os.close(fd)
-        raise UserError("device %s changed while it was being checked - "
-                        "refusing to write to it" % dev, EXIT_SETUP)
+        raise UsageError("device %s changed while it was being checked - "
+                        "refusing to write to it" % dev, status=EXIT_SETUP)
     held[dev] = fd
     stats[dev] = st
 

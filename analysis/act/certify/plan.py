@@ -6,7 +6,8 @@ a campaign)."""
 import re
 
 from act.certify.fmt import fmt_duration, fmt_load, fmt_num
-from act.certify.shared import UserError
+from act.certify import EXIT_USAGE
+from act.cli import UsageError
 
 
 ONE_X_READS = 2000              # per device: the README's "1x"
@@ -51,9 +52,11 @@ def parse_positive(text, what):
     try:
         x = float(text)
     except ValueError:
-        raise UserError("%s must be a number, not %r" % (what, text)) from None
+        raise UsageError("%s must be a number, not %r" % (what, text),
+                         status=EXIT_USAGE) from None
     if not (x > 0) or x != x or x == float("inf"):
-        raise UserError("%s must be more than 0, not %r" % (what, text))
+        raise UsageError("%s must be more than 0, not %r" % (what, text),
+                         status=EXIT_USAGE)
     return x
 
 
@@ -61,12 +64,14 @@ def parse_ladder(text, load):
     loads = [parse_positive(t.strip(), "--ladder load")
              for t in text.split(",") if t.strip()]
     if not loads:
-        raise UserError("--ladder needs loads, e.g. --ladder 40,60,80")
+        raise UsageError("--ladder needs loads, e.g. --ladder 40,60,80",
+                         status=EXIT_USAGE)
     if loads[0] <= load:
-        raise UserError("--ladder loads must be above the target load %s"
-                        % fmt_load(load))
+        raise UsageError("--ladder loads must be above the target load %s"
+                        % fmt_load(load), status=EXIT_USAGE)
     if any(b <= a for a, b in zip(loads, loads[1:])):
-        raise UserError("--ladder loads must increase: %s" % text)
+        raise UsageError("--ladder loads must increase: %s" % text,
+                         status=EXIT_USAGE)
     return loads
 
 
