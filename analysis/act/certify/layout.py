@@ -46,9 +46,9 @@ def find_program(name):
     if path:
         return os.path.abspath(path)
     raise UsageError("can't find %s (looked in $ACT_BIN, %s, %s/target/bin "
-                    "and PATH) - run make" % (name, here,
-                                              os.path.dirname(here)),
-                    status=EXIT_SETUP)
+                     "and PATH) - run make" % (name, here,
+                                               os.path.dirname(here)),
+                     status=EXIT_SETUP)
 
 
 def find_base_config(index):
@@ -64,9 +64,9 @@ def find_base_config(index):
         if os.path.isfile(path):
             return path
     raise UsageError("can't find the example config %s (in ../config%s or "
-                    "../share/act/config beside %s) - give --config"
-                    % (name, ", ../../config" if in_zipapp() else "", here),
-                    status=EXIT_CONFIG)
+                     "../share/act/config beside %s) - give --config"
+                     % (name, ", ../../config" if in_zipapp() else "", here),
+                     status=EXIT_CONFIG)
 
 
 def read_text(path, what, status):
@@ -75,5 +75,5 @@ def read_text(path, what, status):
             return f.read()
     except OSError as e:
         raise UsageError("can't read %s %s: %s" % (what, path,
-                                                  e.strerror or e),
-                        status=status) from None
+                                                   e.strerror or e),
+                         status=status) from None

@@ -36,10 +36,12 @@ renamed, not deleted).  --report DIR renders the reports again.
 
 Exit status: 0 certified at the target load; 1 not certified (a criterion
 failed or a run did not complete; with --report also: not finished); 2
-setup error (a device missing or in use, a program or act_latency.py not
-found, DIR not usable, a program's device/setup error or unwritable log,
-act_prep failed); 64 usage error (the command line); 78 config error (the
-base config is unreadable or a program refused it); 128+n stopped by
+setup error (a device missing or in use, a program not found, DIR not
+usable, a program's device/setup error - also from its --check before the
+campaign starts - or unwritable log, act_prep failed); 64 usage error (the
+command line); 78 config error (the base config is unreadable or a program
+refused it, by --check before the campaign starts or when run); 128+n
+stopped by
 signal n (130 for Ctrl-C) - continue with --resume DIR.
 """
 
@@ -49,6 +51,8 @@ import re
 import stat
 import sys
 
+from act import EXIT_SETUP, VERSION
+from act.certify import EXIT_CONFIG, EXIT_USAGE, PROG
 from act.certify.devices import Held, hold_devices, release_devices
 from act.certify.fmt import fmt_load, say, utc_now, warn
 from act.certify.host import host_identity, program_version
@@ -58,10 +62,9 @@ from act.certify.layout import (
 from act.certify.plan import (
     DEFAULT_HOURS, DEFAULT_STRESS_FACTOR, HOUR, default_ladder, parse_ladder,
     parse_positive, plan_steps, plan_text, rates, step_config)
+from act.certify.precheck import busy_reason, check_campaign
 from act.certify.report import write_reports
 from act.certify.runner import Progress, install_signal_handlers, run_campaign
-from act import EXIT_SETUP, VERSION
-from act.certify import EXIT_CONFIG, EXIT_USAGE, PROG
 from act.cli import ArgumentParser, UsageError
 from act.certify.state import (
     STATE_FORMAT, load_state, lock_dir, save_state, state_path, still_running)
@@ -143,9 +146,9 @@ def parse_args(argv):
     if args.resume is not None or args.report is not None:
         if plan_opts:
             raise UsageError("%s takes no other option (the plan is in "
-                            "DIR/state.json): remove %s"
-                            % ("--resume" if args.resume else "--report",
-                               ", ".join(plan_opts)), status=EXIT_USAGE)
+                             "DIR/state.json): remove %s"
+                             % ("--resume" if args.resume else "--report",
+                                ", ".join(plan_opts)), status=EXIT_USAGE)
         return args
     missing = [o for o, v in (("--device", args.devices),
                               ("--load", args.load), ("--out", args.out))
@@ -162,7 +165,7 @@ def parse_args(argv):
             args.duration = int(args.seconds)
         except ValueError:
             raise UsageError("--seconds must be a whole number, not %r"
-                            % args.seconds, status=EXIT_USAGE) from None
+                             % args.seconds, status=EXIT_USAGE) from None
         if args.duration < 1:
             raise UsageError("--seconds must be at least 1", status=EXIT_USAGE)
     else:
@@ -190,7 +193,7 @@ def parse_args(argv):
         r, w = rates(load, 1)
         if r < 1 or w < 1:
             raise UsageError("load %s is too small: under 1 write/s per "
-                            "device" % fmt_load(load), status=EXIT_USAGE)
+                             "device" % fmt_load(load), status=EXIT_USAGE)
     return args
 
 
@@ -199,7 +202,7 @@ def check_device_names(devices):
     for d in devices:
         if not d or re.search(r"[\s,#]", d):
             raise UsageError("device name %r: must not be empty nor contain "
-                            "white space, ',' or '#'" % d, status=EXIT_USAGE)
+                             "white space, ',' or '#'" % d, status=EXIT_USAGE)
         real = os.path.realpath(d)
         if real in seen:
             raise UsageError("device %s given twice (%s)" % (d, seen[real]),
@@ -217,10 +220,14 @@ def new_campaign(args):
     base_text = read_text(base_path, "the base config", EXIT_CONFIG)
     devices = [os.path.abspath(d) if not d.startswith("/") else d
                for d in args.devices]
-    Held.fds = hold_devices(devices)
+    Held.fds = hold_devices(devices, explain=lambda dev: busy_reason(
+        tools["program"], dev))
     dirpath = os.path.abspath(args.out)
     steps = plan_steps(devices, args.load, args.stress_factor, args.duration,
                        args.ladder, args.prep)
+    # the program's own checks of every config on the held devices,
+    # before anything is written (--dry-run too)
+    check_campaign(tools["program"], base_text, base_path, devices, steps)
     state = {
         "format": STATE_FORMAT, "status": "planned",
         "command": [PROG] + list(args.argv),
@@ -242,12 +249,12 @@ def new_campaign(args):
         return 0
     if os.path.exists(state_path(dirpath)):
         raise UsageError("%s already holds a campaign: continue it with "
-                        "--resume %s, or render it with --report %s"
-                        % (dirpath, dirpath, dirpath), status=EXIT_USAGE)
+                         "--resume %s, or render it with --report %s"
+                         % (dirpath, dirpath, dirpath), status=EXIT_USAGE)
     if os.path.exists(dirpath) and (not os.path.isdir(dirpath) or
                                     os.listdir(dirpath)):
         raise UsageError("%s exists and is not an empty directory" % dirpath,
-                        status=EXIT_SETUP)
+                         status=EXIT_SETUP)
     install_signal_handlers()
     try:
         os.makedirs(dirpath, exist_ok=True)
@@ -267,7 +274,7 @@ def new_campaign(args):
         save_state(dirpath, state)
     except OSError as e:
         raise UsageError("can't set up %s: %s" % (dirpath, e.strerror or e),
-                        status=EXIT_SETUP) from None
+                         status=EXIT_SETUP) from None
     say(plan_text(state, dirpath, False))
     say("")
     try:
@@ -298,9 +305,12 @@ def resume_campaign(dirpath):
             if s["status"] == "running" and pid and still_running(
                     pid, dirpath):
                 raise UsageError("step %d's program is still running (pid "
-                                "%d) - stop it first" % (s["number"], pid),
-                                status=EXIT_SETUP)
-        Held.fds = hold_devices(c["devices"])
+                                 "%d) - stop it first" % (s["number"], pid),
+                                 status=EXIT_SETUP)
+        Held.fds = hold_devices(c["devices"], explain=lambda dev:
+                                busy_reason(tools["program"], dev))
+        check_campaign(tools["program"], None, None, c["devices"],
+                       state["steps"], dirpath)
         state.setdefault("resumes", []).append({"at": utc_now(),
                                                 "host": host_identity()})
         todo = [s for s in state["steps"] if s["status"] not in ("done",

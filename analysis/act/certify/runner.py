@@ -183,7 +183,7 @@ def run_program(argv, log_path, err_path, step, steps, progress, save):
                                     pass_fds=fds, preexec_fn=_child_setup)
     except OSError as e:
         raise UsageError("can't run %s: %s" % (argv[0], e.strerror or e),
-                        status=EXIT_SETUP) from None
+                         status=EXIT_SETUP) from None
     _Stop.child = proc
     step["pid"] = proc.pid
     save()

@@ -36,13 +36,13 @@ def load_state(dirpath):
             state = json.load(f)
     except FileNotFoundError:
         raise UsageError("%s has no campaign (no state.json)" % dirpath,
-                        status=EXIT_SETUP) from None
+                         status=EXIT_SETUP) from None
     except (OSError, ValueError) as e:
         raise UsageError("can't read %s: %s" % (path, getattr(
             e, "strerror", None) or e), status=EXIT_SETUP) from None
     if not isinstance(state, dict) or state.get("format") != STATE_FORMAT:
         raise UsageError("%s is not an act_certify state file (%s)"
-                        % (path, STATE_FORMAT), status=EXIT_SETUP)
+                         % (path, STATE_FORMAT), status=EXIT_SETUP)
     return state
 
 
@@ -56,7 +56,7 @@ def lock_dir(dirpath):
     except OSError:
         os.close(fd)
         raise UsageError("another act_certify is running the campaign in %s"
-                        % dirpath, status=EXIT_SETUP) from None
+                         % dirpath, status=EXIT_SETUP) from None
     return fd
 
 
