@@ -47,11 +47,10 @@ signal n (130 for Ctrl-C) - continue with --resume DIR.
 
 import argparse
 import os
-import re
 import stat
 import sys
 
-from act import EXIT_SETUP, VERSION
+from act import CONFIG_COMMENT, DEVICE_SEPARATORS, EXIT_SETUP, VERSION
 from act.certify import EXIT_CONFIG, EXIT_USAGE, PROG
 from act.certify.devices import Held, hold_devices, release_devices
 from act.certify.fmt import fmt_load, say, utc_now, warn
@@ -198,11 +197,17 @@ def parse_args(argv):
 
 
 def check_device_names(devices):
+    """Each name can be written in a config's device-names: not empty, no
+    white space, none of the C parser's separators, no comment sign."""
     seen = {}
     for d in devices:
-        if not d or re.search(r"[\s,#]", d):
+        if not d or any(ch.isspace() or ch in DEVICE_SEPARATORS or
+                        ch == CONFIG_COMMENT for ch in d):
             raise UsageError("device name %r: must not be empty nor contain "
-                             "white space, ',' or '#'" % d, status=EXIT_USAGE)
+                             "white space, %s or '%s'" % (d, ", ".join(
+                                 "'%s'" % ch for ch in DEVICE_SEPARATORS
+                                 if not ch.isspace()), CONFIG_COMMENT),
+                             status=EXIT_USAGE)
         real = os.path.realpath(d)
         if real in seen:
             raise UsageError("device %s given twice (%s)" % (d, seen[real]),
