@@ -16,6 +16,9 @@ target/bin ($ACT_BIN), on file devices:
   wrong (a stand-in that exits 0), a plain message;
 - run_check: a program that can't run; the last stderr line when there is
   no ERROR line;
+- the command line: a base config the program refuses ends a campaign
+  (also --dry-run) with exit status 78 and the program's words, before
+  DIR is created;
 - set_items without comments keeps every line's number (the program's
   messages give line numbers of the base config).
 
@@ -24,6 +27,7 @@ Skipped when target/bin/act_storage is not built."""
 import fcntl
 import os
 import stat
+import subprocess
 import sys
 import tempfile
 
@@ -137,6 +141,27 @@ def check_run_check(c, td):
          precheck.run_check(script, BASE, held=False))
 
 
+def check_command_line(c, td):
+    dev = make_file(os.path.join(td, "cli.img"))
+    bad = os.path.join(td, "bad.conf")
+    with open(bad, "w") as f:
+        f.write(read(BASE) + "bogus-item: 1\n")
+    env = dict(os.environ, ACT_BIN=BIN)
+    for extra in ([], ["--dry-run"]):
+        out = os.path.join(td, "out")
+        r = subprocess.run([sys.executable, os.path.join(
+            expect.ANALYSIS, "act_certify.py"), "--device", dev, "--load",
+            "1", "--seconds", "2", "--config", bad, "--out", out] + extra,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+            universal_newlines=True, timeout=120)
+        what = "a refused base config%s" % (" (--dry-run)" if extra else "")
+        c.eq("%s: exit status" % what, (78, ""), (r.returncode, r.stdout))
+        c.check("act_storage refuses the base config %s: unknown config "
+                "item 'bogus-item'" % bad in r.stderr, "%s: not the "
+                "program's words" % what, r.stderr)
+        c.check(not os.path.exists(out), "%s: DIR created" % what)
+
+
 def check_set_items(c):
     text = "a: 1\n# c\nread-reqs-per-sec: 5\nb: 2\n"
     c.eq("set_items without comments: lines kept in place",
@@ -156,6 +181,7 @@ def main():
         check_campaign(c, td)
         check_busy(c, td)
         check_run_check(c, td)
+        check_command_line(c, td)
     check_set_items(c)
     c.finish()
 
