@@ -1,6 +1,8 @@
 """The head of an ACT log, up to its HISTOGRAM NAMES block: the version,
 the config echo, the derived configuration, the device lines, the identity
-block and the start time (docs/log-format.md, sections 1-5)."""
+block and the start time (docs/log-format.md, sections 1-5): read_header()
+for an analysis (checked), scan_header() as far as it goes, log_identity()
+the drives' identity, sizes and start time of a log file."""
 
 import re
 

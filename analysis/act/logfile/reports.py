@@ -2,7 +2,8 @@
 (docs/log-format.md, sections 6-7): parse_block() reads one report,
 hist_vector() makes a histogram a bucket vector, run_end() tells from the
 end of the log body whether the run completed, stopped (RunEnd.stop: the
-kind of stop, stops.STOP_KINDS) or was cut short.
+kind of stop, stops.STOP_KINDS) or was cut short; last_errors() gives the
+last ERROR / stop lines of a log file.
 
 The fast path that streams a whole body is scanner.py; both read reports
 the same way: a histogram line "NAME (N total)" of a known name, its
