@@ -10,6 +10,13 @@ The entry scripts (analysis/act_latency.py, ...) are a few lines each;
 
 VERSION = "6.7"                   # act's version (src/common/version.h)
 
+# The C programs' config grammar and limits, the one Python copy (checked
+# against the C sources by tests/python/test_cli.py):
+DEVICE_SEPARATORS = ",; \t"      # between device-names (src/common/cfg.c)
+CONFIG_COMMENT = "#"              # starts a comment in a config line
+MAX_DEVICES = 128                 # devices in a config (src/common/limits.h)
+MAX_NAME = 128                    # bytes of a name, with the C string's NUL
+
 # The exit statuses of the C programs act_storage, act_index and act_prep
 # (src/common/run.h): the one Python copy.
 EXIT_OK = 0

@@ -9,19 +9,24 @@ import sys
 
 
 class UsageError(Exception):
-    """A user error: reported as one message on stderr, exit status 2
-    (followed by the notes that explain it, if any)."""
+    """A user error: reported as one message on stderr (followed by the
+    notes that explain it, if any) and an exit status: status, or when it
+    is None the tool's usage status (run_main's usage_status, 2)."""
 
-    def __init__(self, message, notes=()):
+    def __init__(self, message, notes=(), status=None):
         super().__init__(message)
         self.notes = list(notes)
+        self.status = status
 
 
 class ArgumentParser(argparse.ArgumentParser):
-    """argparse that raises UsageError instead of exiting."""
+    """argparse that raises UsageError instead of exiting; its message
+    ends with hint."""
+
+    hint = " (see --help)"
 
     def error(self, message):
-        raise UsageError(message + " (see --help)")
+        raise UsageError(message + self.hint)
 
 
 def drop_stdout():

@@ -1,22 +1,25 @@
 #!/usr/bin/env python3
-"""Description: how act_certify reads logs and analyses a step
-(analysis/act/certify/logs.py and analyse.py), called directly - the
-oracle for the switch to act.logfile and in-process act_latency:
+"""Description: how act_certify reads logs and analyses a step, called
+directly - the behaviour recorded before act_certify moved onto
+act.logfile and an in-process act.latency, kept since:
 
-- log_identity (identity, start time and size lines, the header only),
-  log_last_report, log_errors (the last ERROR / stopped lines), and
-  first_error (stderr's first ERROR line, else the log's, else stderr's
-  last line) on hand-written logs;
+- act.logfile's header.log_identity (identity, start time and size
+  lines, the header only), follow.last_report, reports.last_errors (the
+  last ERROR / stopped lines), and certify.runner.first_error (stderr's
+  first ERROR line, else the log's, else stderr's last line) on
+  hand-written logs;
 - LogFollower on a log written piece by piece (cut inside lines): reads
   over 1 ms per report - buckets above 0 in a millisecond log, above 10
   (1024 us) in a microsecond one, bucket lines continued, other
   histograms ignored - and window() over the last N seconds;
-- table_part and the act_latency.py error text;
+- the analysis errors, worded as act_latency.py words them (its first
+  two messages): not a log, no complete slice (with its note);
 - analyse_log on a real 10-second log with the criteria's 3600-second
-  slice: act_latency.py can't find a slice, so it is analysed again in
-  1-second slices with a note (the re-analysis the review found never
-  driven), giving the verdict document, the table and the plot; a missing
-  log; step_analysis's cache (kept while the log is unchanged)."""
+  slice: no slice is found, so it is analysed again in 1-second slices
+  with a note (the re-analysis the review found never driven), giving the
+  verdict document, the table and the plot - in-process: no program is
+  run; a missing log; the kind of stop of a stopped log (RunEnd.stop);
+  step_analysis's cache (kept while the log is unchanged)."""
 
 import os
 import shutil
@@ -26,20 +29,36 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import expect  # noqa: E402
 
-from act.certify import analyse, logs  # noqa: E402
+import subprocess  # noqa: E402
+
+from act.certify import analyse, runner  # noqa: E402
+from act.logfile import follow, header, reports  # noqa: E402
 
 EXAMPLE = os.path.join(expect.REPO, "tests", "analysis", "fixtures",
                        "example_storage.log")
 
+FIXTURES = os.path.dirname(EXAMPLE)
+
+# A whole header (act.logfile reads the config blocks and the histogram
+# names a real log has).
 HEADER = """ACT version 6.7
+ACT-STORAGE CONFIGURATION
+report-interval-sec: 1
+microsecond-histograms: %s
+
 /dev/x model = Acme 1, serial = S-1, firmware = F 2
 /dev/y model = unknown, serial = unknown, firmware = unknown
 start time = 2026-11-25T10:00:00Z
 /dev/x size = 1000 bytes, 16 large blocks, minimum IO size = 512 bytes
 /dev/y size = 2048 bytes
-microsecond-histograms: %s
+
+DERIVED CONFIGURATION
+read-reqs-per-sec: 1
+
 HISTOGRAM NAMES
 reads
+/dev/x-reads
+large-block-writes
 /dev/z model = late, serial = late, firmware = late
 """
 REPORTS = """after 1 sec:
@@ -76,20 +95,20 @@ def check_readers(c, td):
         "/dev/y": {"model": "unknown", "serial": "unknown",
                    "firmware": "unknown"}},
         {"/dev/x": 1000, "/dev/y": 2048}, "2026-11-25T10:00:00Z"),
-        logs.log_identity(log))
+        header.log_identity(log))
     c.eq("log_identity of no log", ({}, {}, None),
-         logs.log_identity(os.path.join(td, "none")))
-    c.eq("log_last_report", 2, logs.log_last_report(log))
-    c.eq("log_last_report of a header only", 0, logs.log_last_report(
+         header.log_identity(os.path.join(td, "none")))
+    c.eq("log_last_report", 2, follow.last_report(log))
+    c.eq("log_last_report of a header only", 0, follow.last_report(
         write(os.path.join(td, "h.log"), HEADER % "no") or
         os.path.join(td, "h.log")))
     c.eq("log_last_report of no log", 0,
-         logs.log_last_report(os.path.join(td, "none")))
+         follow.last_report(os.path.join(td, "none")))
     c.eq("log_errors: the last three", [
         "ERROR: two", "stopped by signal SIGINT after 2 sec",
-        "ERROR: three"], logs.log_errors(log))
-    c.eq("log_errors, limit 1", ["ERROR: three"], logs.log_errors(log, 1))
-    c.eq("log_errors of no log", [], logs.log_errors(os.path.join(td, "x")))
+        "ERROR: three"], reports.last_errors(log))
+    c.eq("log_errors, limit 1", ["ERROR: three"], reports.last_errors(log, 1))
+    c.eq("log_errors of no log", [], reports.last_errors(os.path.join(td, "x")))
 
     err = os.path.join(td, "a.err")
     for what, err_text, log_text, want in (
@@ -102,9 +121,9 @@ def check_readers(c, td):
             ("nothing", "", "", "")):
         write(err, err_text)
         write(log, log_text)
-        c.eq("first_error: %s" % what, want, logs.first_error(err, log))
+        c.eq("first_error: %s" % what, want, runner.first_error(err, log))
     c.eq("first_error without files", "",
-         logs.first_error(os.path.join(td, "x"), os.path.join(td, "y")))
+         runner.first_error(os.path.join(td, "x"), os.path.join(td, "y")))
 
 
 def check_follower(c, td):
@@ -113,7 +132,7 @@ def check_follower(c, td):
             ("yes", US_REPORTS, [(1, 50, 10)])):
         log = os.path.join(td, "f.log")
         write(log, "")
-        f = logs.LogFollower(log)
+        f = follow.LogFollower(log)
         f.poll()
         c.eq("LogFollower (%s): nothing yet" % micro, None, f.window(60))
         text = HEADER % micro + reports
@@ -122,36 +141,42 @@ def check_follower(c, td):
             f.poll()
         c.eq("LogFollower, microsecond-histograms %s: (sec, reads, over "
              "1 ms)" % micro, want_points, list(f.points))
-    f = logs.LogFollower(os.path.join(td, "w.log"))
+    f = follow.LogFollower(os.path.join(td, "w.log"))
     write(f.path, HEADER % "no" + REPORTS)
     f.poll()
     c.eq("window(1): the last second", (5.0, 1), f.window(1))
     c.eq("window(60): since the start", (100.0 * 20 / 300, 2), f.window(60))
-    f = logs.LogFollower(os.path.join(td, "none.log"))
+    f = follow.LogFollower(os.path.join(td, "none.log"))
     f.poll()
     c.eq("LogFollower of no log", None, f.window(60))
 
 
-def check_text(c):
-    out = ("act_latency.py -l x\n\nHISTOGRAM NAMES\nreads\n\n"
-           "        reads\n1  0.00\n\n")
-    c.eq("table_part: from the table on", "        reads\n1  0.00",
-         analyse.table_part(out))
-    c.eq("table_part without a config echo", "text",
-         analyse.table_part("\ntext\n"))
-    c.eq("the act_latency.py error: its first two lines",
-         "error: a / note: b", analyse._latency_error(
-             "act_latency.py: error: a\n\nact_latency.py: note: b\nc\n"))
-    c.eq("the act_latency.py error when it says nothing",
-         "act_latency.py failed", analyse._latency_error(""))
+def check_errors(c, td):
+    bad = os.path.join(td, "bad.log")
+    write(bad, "hello\n")
+    c.eq("the analysis error of a file that is no log",
+         "error: %s is not an ACT log: no 'ACT version' line" % bad,
+         analyse.analyse_log(bad, 3600, False)["error"])
+    odd = os.path.join(FIXTURES, "odd_end.log")
+    c.eq("the analysis error when no slice fits: its note too",
+         "error: could not find 8 seconds of data in %s / note: slice of 8 "
+         "sec is longer than the run (7 sec): no slice is complete; use a "
+         "shorter -t" % odd, analyse.analyse_log(odd, 7, False)["error"])
 
 
 def check_analyse(c, td):
-    tools = {"latency": os.path.join(expect.ANALYSIS, "act_latency.py")}
     log = os.path.join(td, "01-test1-target-1x.log")
     shutil.copy(EXAMPLE, log)
     plot = os.path.join(td, "p.svg")
-    a = analyse.analyse_log(tools, log, 3600, False, plot)
+
+    def no_program(*args, **kwargs):
+        raise AssertionError("a program was run: %r" % (args,))
+    saved = subprocess.Popen
+    subprocess.Popen = no_program
+    try:
+        a = analyse.analyse_log(log, 3600, False, plot)
+    finally:
+        subprocess.Popen = saved
     c.eq("analyse_log, a 10-second run and a 3600-second slice: the "
          "slice and the note", (1, ["the run ended before one 3600-second "
                                     "slice: analysed in 1-second slices"]),
@@ -166,9 +191,16 @@ def check_analyse(c, td):
             "analyse_log: the table does not start with its heading",
             a["table"])
     c.check("<svg" in (a["svg"] or ""), "analyse_log: no plot")
+    c.eq("analyse_log: the plot file", a["svg"], open(plot).read())
+    c.eq("analyse_log of a complete run: no stop", None, a["stop"])
     c.eq("analyse_log of a missing log", "no log", analyse.analyse_log(
-        tools, os.path.join(td, "none.log"), 3600, False)["error"])
-    a = analyse.analyse_log(tools, log, 2, True)
+        os.path.join(td, "none.log"), 3600, False)["error"])
+    for name, kind in (("stopped_lag.log", "host-limit"),
+                       ("stopped_sigint.log", "signal")):
+        c.eq("analyse_log of %s: the kind of stop" % name, kind,
+             analyse.analyse_log(os.path.join(FIXTURES, name), 1,
+                                 False)["stop"])
+    a = analyse.analyse_log(log, 2, True)
     c.eq("analyse_log, --stress and a slice that fits: no note", (2, []),
          (a["slice_sec"], a["notes"]))
     c.check(((a["doc"] or {}).get("check") or {}).get("stress"),
@@ -180,18 +212,18 @@ def check_analyse(c, td):
             "files": {"log": os.path.basename(log), "plot": "01.svg"}}
     state = {"steps": [step]}
     cache = {}
-    first = analyse.step_analysis(td, state, step, tools, cache)
+    first = analyse.step_analysis(td, state, step, cache)
     c.eq("step_analysis: the log's last errors", [], first["log_errors"])
-    c.check(analyse.step_analysis(td, state, step, tools, cache) is first,
+    c.check(analyse.step_analysis(td, state, step, cache) is first,
             "step_analysis analysed an unchanged log again")
     write(log, "ERROR: late\n", "a")
-    again = analyse.step_analysis(td, state, step, tools, cache)
+    again = analyse.step_analysis(td, state, step, cache)
     c.check(again is not first, "step_analysis kept the analysis of a log "
             "that changed")
     c.eq("step_analysis: the new error line", ["ERROR: late"],
          again["log_errors"])
     c.eq("step_analysis of a planned step", {}, analyse.step_analysis(
-        td, state, dict(step, status="planned"), tools, cache))
+        td, state, dict(step, status="planned"), cache))
 
 
 def main():
@@ -199,7 +231,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix="act-analyse-test-") as td:
         check_readers(c, td)
         check_follower(c, td)
-        check_text(c)
+        check_errors(c, td)
         check_analyse(c, td)
     c.finish()
 

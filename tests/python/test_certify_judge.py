@@ -15,7 +15,8 @@ called directly on hand-made analyses and states, every branch:
   device alone passed" for tests 3 and 4), certified without a ceiling,
   and with one: every rung passed, a rung failed (also the first), and the
   ceiling not determined yet; a trial or not.
-- host_limited, and through build_summary (report.py, on a prepared
+- host_limited (by the step's kind of stop, "host-limit"), and through
+  build_summary (report.py, on a prepared
   analysis cache, no act_latency.py run) the warnings the review found
   never driven: rejudge finding a changed result, a log that can't be
   analysed now, the host-limited warning, a drive whose identity changed
@@ -262,11 +263,17 @@ HOST_MSG = ("did not complete: ERROR: could not keep up - the host, not "
 
 
 def check_host_limited(c):
+    """The kind of stop of each step's log (RunEnd.stop) decides, not the
+    words of its message."""
     st = mark(campaign(), {1: ("done", "INCOMPLETE", HOST_MSG),
                            2: ("done", "INCOMPLETE", "more cache-threads"),
                            3: ("done", "INCOMPLETE", "drive stalled"),
                            4: ("interrupted", None, HOST_MSG),
-                           5: ("done", "PASS", None)})
+                           5: ("done", "PASS", None),
+                           6: ("done", "INCOMPLETE", HOST_MSG)})
+    for n, stop in ((1, "host-limit"), (2, "host-limit"), (3, "drive-limit"),
+                    (4, "host-limit"), (5, None), (6, "hung-io")):
+        st["steps"][n - 1]["stop"] = stop
     c.eq("host_limited: the steps the host stopped", [1, 2],
          [s["number"] for s in judge.host_limited(st["steps"])])
 
@@ -307,14 +314,15 @@ def check_summary_warnings(c):
         for s, a in ((st["steps"][0], {"doc": doc("PASS")}),
                      (st["steps"][1], {"doc": doc(
                          "FAIL", False, stop_reason="ERROR: could not keep "
-                         "up - the host, not the drive")}),
+                         "up - the host, not the drive"),
+                         "stop": "host-limit"}),
                      (st["steps"][2], {"error": "no log"})):
             src = st["steps"][s["same_run_as"] - 1] if s["same_run_as"] \
                 else s
             fs = os.stat(os.path.join(td, src["files"]["log"]))
             cache[(s["number"], fs.st_size, fs.st_mtime_ns)] = a
         before = copy.deepcopy(st)
-        warnings = judge.rejudge(td, st, {}, cache)
+        warnings = judge.rejudge(td, st, cache)
         c.eq("rejudge: the warnings", [
             "step 1: judged PASS from its log now, was FAIL when it ran",
             "step 3: its log can't be analysed now (no log); its recorded "
@@ -324,7 +332,7 @@ def check_summary_warnings(c):
         c.eq("rejudge: the new message of step 2", "did not complete: "
              "ERROR: could not keep up - the host, not the drive",
              st["steps"][1]["message"])
-        s = report.build_summary(td, before, {}, cache)
+        s = report.build_summary(td, before, cache)
         c.eq("build_summary: the warnings", [
             "step 1: judged PASS from its log now, was FAIL when it ran",
             "step 3: its log can't be analysed now (no log); its recorded "

@@ -23,7 +23,7 @@ import expect  # noqa: E402
 from act.certify import main as cmain  # noqa: E402
 from act.certify import plan, runner  # noqa: E402
 from act.certify.fmt import fmt_duration  # noqa: E402
-from act.certify.shared import UserError  # noqa: E402
+from act.cli import UsageError as UserError  # noqa: E402
 
 
 def check_ladder(c):
@@ -290,8 +290,22 @@ def check_index(c):
                          "DIR/state.json): remove --index")
 
 
+def check_device_names(c):
+    """The characters a device name can't have are the C config parser's
+    separators (act.DEVICE_SEPARATORS), white space and the comment sign."""
+    for name in ("a;b", "a,b", "a b", "a\tb", "a#b", ""):
+        c.raises("device name %r" % name, UserError,
+                 cmain.check_device_names, [name], expect_status=64,
+                 expect_text="device name %r: must not be empty nor contain "
+                 "white space, ',', ';' or '#'" % name)
+    c.raises("a device given twice", UserError, cmain.check_device_names,
+             ["/d/a", "/d/../d/a"], expect_status=64)
+    cmain.check_device_names(["/dev/sdb", "/dev/disk/by-id/x-y_z.1"])
+
+
 def main():
     c = expect.Checker("test_certify_plan")
+    check_device_names(c)
     check_ladder(c)
     check_numbers(c)
     check_steps(c)

@@ -26,7 +26,7 @@ import expect  # noqa: E402
 
 from act.certify import main as cmain  # noqa: E402
 from act.certify import plan, state  # noqa: E402
-from act.certify.shared import UserError  # noqa: E402
+from act.cli import UsageError as UserError  # noqa: E402
 
 
 def new_state(td, devices):

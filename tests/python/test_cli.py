@@ -24,6 +24,21 @@ class Constants(unittest.TestCase):
             m = re.search(r'#define ACT_VERSION "([^"]+)"', f.read())
         self.assertEqual(m.group(1), act.VERSION)
 
+    def test_config_grammar_and_limits_are_the_c_programs(self):
+        with open(os.path.join(actlog.ROOT, "src", "common",
+                               "limits.h")) as f:
+            c = dict((n, int(v)) for n, v in re.findall(
+                r"#define ACT_(MAX_[A-Z]+) (\d+)", f.read()))
+        self.assertEqual(c, {"MAX_DEVICES": act.MAX_DEVICES,
+                             "MAX_NAME": act.MAX_NAME})
+        with open(os.path.join(actlog.ROOT, "src", "common",
+                               "cfg.c")) as f:
+            text = f.read()
+        m = re.search(r'#define DEVICE_SEPARATORS "([^"]*)"', text)
+        self.assertEqual(m.group(1).replace("\\t", "\t"),
+                         act.DEVICE_SEPARATORS)
+        self.assertIn("strchr(copy, '%s')" % act.CONFIG_COMMENT, text)
+
     def test_exit_statuses_are_run_h(self):
         with open(os.path.join(actlog.ROOT, "src", "common", "run.h")) as f:
             c = dict((n, int(v)) for n, v in

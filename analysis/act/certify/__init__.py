@@ -8,15 +8,25 @@ One concept per module:
   devices   the devices, held exclusively for the whole campaign
   host      the host's identity and the program's version
   runner    the supervised child, signals, the progress line, the steps
-  analyse   act_latency.py on a step's log (for now as a program)
+  analyse   act.latency on a step's log, in-process
   judge     a step's result, skips, the campaign's verdict and ceiling
   report    summary.json and summary.md (write_reports writes all three)
   html      report.html
-  layout    where the programs, act_latency.py and the configs are
+  layout    where the programs and the configs are
             (source tree, installed, zipapp)
   fmt       numbers, loads, durations and signals as text; say and warn
 
-and two modules of act_certify's own copies, to be replaced by the shared
-package once merged (branch pylat): shared (VERSION, exit statuses,
-UserError, ArgumentParser -> act, act.cli) and logs (the log readers ->
-act.logfile)."""
+
+What act_certify shares with the other tools comes from act (VERSION, the
+C programs' exit statuses and PROGRAM_STATUS), act.cli (UsageError,
+ArgumentParser) and act.logfile (the log readers); its own exit statuses
+are below."""
+
+PROG = "act_certify.py"
+
+# act_certify's exit statuses (its --help); 2 is act.EXIT_SETUP, as for
+# the C programs.
+EXIT_CERTIFIED = 0
+EXIT_NOT_CERTIFIED = 1
+EXIT_USAGE = 64                   # sysexits EX_USAGE
+EXIT_CONFIG = 78                  # sysexits EX_CONFIG

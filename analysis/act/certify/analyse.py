@@ -1,111 +1,128 @@
-"""A step's analysis: act_latency.py run on its log (the JSON verdict, the
-table, the plot), cached per log size.
+"""A step's analysis: act.latency on its log, in-process (the verdict
+document, the table, the plot, how the run ended), cached per log size.
 
-For now act_latency.py runs as a program; once act.latency is merged
-(branch pylat) this calls it in-process instead."""
+act_latency.py's own command line is not involved: its options are parsed
+by act.latency.main.parse_args (the same defaults and checks), the
+analysis is act.latency.analysis.analyse, the document export.json_document,
+the table and --check report text.*, the plot plot.svg_document."""
 
+import gc
 import json
 import os
-import subprocess
-import sys
 
-from act.certify.logs import log_errors, log_last_report
+from act.cli import UsageError
+from act.latency.analysis import analyse, no_slice_error
+from act.latency.export import json_document
+from act.latency.judge import DEFAULT_CRITERIA
+from act.latency.main import check_histograms, parse_args
+from act.latency.plot import svg_document
+from act.latency.text import check_lines, judged_lists
+from act.logfile.follow import last_report
+from act.logfile.header import judged_histograms, read_header
+from act.logfile.reports import last_errors
+from act.logfile.stops import stop_kind_of
+
+SCALE_WARNING = "can't find histograms' scale, assuming milliseconds"
 
 
-def run_latency(tools, argv, timeout=600):
+def _error_text(lines):
+    """An analysis error as one line: its first two messages (warnings
+    included), as act_latency.py would print them, without its name."""
+    return " / ".join(lines[:2]) or "act_latency.py failed"
+
+
+def _usage_lines(e):
+    return ["error: %s" % e] + ["note: %s" % n for n in e.notes]
+
+
+def _analyse_once(log, slice_sec, stress, lines):
+    """One analysis of log in slice_sec slices: (Analysis, table lines)
+    or raises UsageError; lines gets the warnings."""
+    argv = ["-l", log, "-t", str(slice_sec), "-x", "--check"] + \
+        (["--stress"] if stress else [])
+    args = parse_args(argv)
+    args.argv = argv
     try:
-        r = subprocess.run([sys.executable, tools["latency"]] + argv,
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           universal_newlines=True, errors="replace",
-                           timeout=timeout, stdin=subprocess.DEVNULL,
-                           start_new_session=True)
-    except subprocess.TimeoutExpired:
-        return 2, "", "act_latency.py timed out"
+        f = open(log, "rb")
     except OSError as e:
-        return 2, "", "can't run act_latency.py: %s" % (e.strerror or e)
-    return r.returncode, r.stdout, r.stderr
+        raise UsageError("cannot open the log %s: %s"
+                         % (log, e.strerror or e)) from None
+    with f:
+        try:
+            header = read_header(f, log)
+            if header.microsecond is None:
+                lines.append("warning: " + SCALE_WARNING)
+            # the histograms the criteria judge: reads, and writes with
+            # commit-to-device
+            args.histograms = ["reads"] + [
+                n for n in header.names if n in judged_histograms(header)
+                and n != "reads"] if "reads" in header.names else ["reads"]
+            check_histograms(args, header)
+            table = []
+            gc_was_enabled = gc.isenabled()
+            gc.disable()
+            try:
+                a = analyse(args, header, f, table.extend, preamble=False,
+                            quiet=True, empty_ok=True)
+            finally:
+                if gc_was_enabled:
+                    gc.enable()
+        except OSError as e:
+            raise UsageError("cannot read the log %s: %s"
+                             % (log, e.strerror or e)) from None
+    lines += ["warning: %s" % w for w in a.warnings]
+    return a, table
 
 
-def table_part(text):
-    """act_latency.py's output without the command line and config echo:
-    from the table on."""
-    lines = text.split("\n")
-    try:
-        i = lines.index("HISTOGRAM NAMES")
-    except ValueError:
-        return text.strip("\n")
-    while i < len(lines) and lines[i] != "":
-        i += 1
-    return "\n".join(lines[i:]).strip("\n")
-
-
-def analyse_log(tools, log, slice_sec, stress, plot=None):
-    """act_latency.py's verdict (JSON), table and plot for one log. Returns
-    a dict: doc (the JSON document or None), table, svg, error, notes,
-    slice_sec, histograms."""
+def analyse_log(log, slice_sec, stress, plot=None):
+    """The verdict document (act_latency/1), table and plot of one log.
+    Returns a dict: doc (the document or None), table, svg, error, notes,
+    slice_sec, histograms, stop (RunEnd.stop: the kind of stop, or None)."""
     out = {"doc": None, "table": None, "svg": None, "error": None,
-           "notes": [], "slice_sec": slice_sec, "histograms": ["reads"]}
+           "notes": [], "slice_sec": slice_sec, "histograms": ["reads"],
+           "stop": None}
     if not os.path.isfile(log):
         out["error"] = "no log"
         return out
-    mode = ["--check"] + (["--stress"] if stress else [])
-
-    def hargs():
-        return [a for h in out["histograms"] for a in ("-h", h)]
-
-    def json_run():
-        return run_latency(tools, ["-l", log, "-t", str(out["slice_sec"])] +
-                           hargs() + mode + ["--json"])
-
-    rc, so, se = json_run()
-    if rc == 2 and "could not find" in se:
-        last = log_last_report(log)
-        if 0 < last < out["slice_sec"]:
+    lines = []
+    try:
+        a, table = _analyse_once(log, slice_sec, stress, lines)
+        last = last_report(log)
+        if not a.ends and 0 < last < slice_sec:
+            # the run ended before one slice: analyse it in shorter ones
             out["slice_sec"] = max(1, last // 10)
             out["notes"].append("the run ended before one %d-second slice: "
                                 "analysed in %d-second slices"
                                 % (slice_sec, out["slice_sec"]))
-            rc, so, se = json_run()
-    if rc not in (0, 1):
-        out["error"] = _latency_error(se)
+            lines = []
+            a, table = _analyse_once(log, out["slice_sec"], stress, lines)
+        if not a.ends:
+            raise no_slice_error(a)
+    except UsageError as e:
+        out["error"] = _error_text(lines + _usage_lines(e))
         return out
-    try:
-        doc = json.loads(so)
-    except ValueError:
-        out["error"] = "act_latency.py printed no JSON"
-        return out
-    extra = (doc.get("check") or {}).get("not_analysed") or []
-    if extra:
-        out["histograms"] += [h for h in extra if h not in out["histograms"]]
-        rc, so, se = json_run()
-        try:
-            doc = json.loads(so) if rc in (0, 1) else doc
-        except ValueError:
-            pass
-    out["doc"] = doc
-    argv = ["-l", log, "-t", str(out["slice_sec"]), "-x"] + hargs() + mode
+    out["histograms"] = list(a.args.histograms)
+    out["stop"] = a.run.stop
+    # through JSON, as a reader of act_latency --json gets it
+    out["doc"] = json.loads(json.dumps(json_document(a)))
+    table += check_lines(a.results, a.criteria, a.header.microsecond,
+                         a.args.criteria != DEFAULT_CRITERIA, a.run,
+                         stress, *judged_lists(a))
+    out["table"] = "\n".join(table).strip("\n")
     if plot:
-        argv += ["--plot", plot]
-    rc, so, se = run_latency(tools, argv)
-    if rc in (0, 1):
-        out["table"] = table_part(so)
-        if plot:
-            try:
-                with open(plot, encoding="utf-8", errors="replace") as f:
-                    out["svg"] = f.read()
-            except OSError:
-                pass
+        svg = svg_document(a)
+        try:
+            with open(plot, "w", encoding="utf-8", errors="replace") as f:
+                f.write(svg)
+            out["svg"] = svg
+        except OSError:
+            out["table"] = None     # as when act_latency.py --plot failed
     return out
 
 
-def _latency_error(stderr):
-    lines = [l for l in stderr.strip().split("\n") if l]
-    return " / ".join(l.replace("act_latency.py: ", "") for l in lines[:2]) \
-        or "act_latency.py failed"
-
-
-def step_analysis(dirpath, state, step, tools, cache):
-    """act_latency.py's analysis of a step's log (cached per log size)."""
+def step_analysis(dirpath, state, step, cache):
+    """The analysis of a step's log (cached per log size), with the log's
+    last ERROR lines and the kind of its stop."""
     if step["kind"] == "prep" or step["status"] in ("planned", "skipped"):
         return {}
     src = state["steps"][step["same_run_as"] - 1] if step["same_run_as"] \
@@ -119,9 +136,11 @@ def step_analysis(dirpath, state, step, tools, cache):
     if key in cache:
         return cache[key]
     plot = os.path.join(dirpath, step["files"]["plot"])
-    a = analyse_log(tools, log, step["slice_sec"],
-                    step["judge"] == "stress", plot)
-    a["log_errors"] = log_errors(log)
+    a = analyse_log(log, step["slice_sec"], step["judge"] == "stress", plot)
+    a["log_errors"] = last_errors(log)
+    if a["doc"] is None:
+        # no analysis: the kind its last ERROR lines name
+        a["stop"] = stop_kind_of(a["log_errors"])
     if step["status"] == "done":
         cache[key] = a
     return a

@@ -5,7 +5,7 @@ import signal
 import sys
 import time
 
-from act.certify.shared import PROG
+from act.certify import PROG
 
 
 def fmt_num(x):

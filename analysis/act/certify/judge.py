@@ -6,8 +6,8 @@ finished steps again for a report."""
 from act.certify.analyse import step_analysis
 from act.certify.fmt import fmt_load, fmt_num
 from act.certify.plan import HOUR, devices_text
-from act.certify.shared import (
-    EXIT_CERTIFIED, EXIT_NOT_CERTIFIED, PROGRAM_STATUS)
+from act import PROGRAM_STATUS
+from act.certify import EXIT_CERTIFIED, EXIT_NOT_CERTIFIED
 
 
 RESULT_PASS, RESULT_FAIL, RESULT_INCOMPLETE = "PASS", "FAIL", "INCOMPLETE"
@@ -153,18 +153,15 @@ def campaign_verdict(state):
     return v
 
 
-HOST_LIMIT = ("more service-threads", "more cache-threads",
-              "the host, not the drive")
-
-
 def host_limited(steps):
     """Steps whose run stopped because the host, not the drive, could not
-    keep the load (act's lag diagnosis)."""
+    keep the load (act's lag diagnosis): the kind of stop of the step's log
+    (RunEnd.stop, kept in the step as "stop") is "host-limit"."""
     return [s for s in steps if s["status"] == "done" and
-            any(h in (s.get("message") or "") for h in HOST_LIMIT)]
+            s.get("stop") == "host-limit"]
 
 
-def rejudge(dirpath, state, tools, cache):
+def rejudge(dirpath, state, cache):
     """Judges every finished test again from its log (what --report
     promises); returns warnings for results that changed or logs that
     can't be analysed now. The state is changed in memory only."""
@@ -172,13 +169,14 @@ def rejudge(dirpath, state, tools, cache):
     for st in state["steps"]:
         if st["kind"] == "prep" or st["status"] != "done":
             continue
-        a = step_analysis(dirpath, state, st, tools, cache)
+        a = step_analysis(dirpath, state, st, cache)
         if a.get("doc") is None and st["exit_status"] == 0:
             warnings.append("step %d: its log can't be analysed now (%s); "
                             "its recorded result is shown"
                             % (st["number"], a.get("error")))
             continue
         result, message = judge_step(st, a)
+        st["stop"] = a.get("stop")
         if result != st["result"]:
             warnings.append("step %d: judged %s from its log now, was %s "
                             "when it ran" % (st["number"], result,

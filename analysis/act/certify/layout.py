@@ -1,4 +1,4 @@
-"""Where act_certify finds the programs, act_latency.py and the example
+"""Where act_certify finds the programs and the example
 configs: in the source tree (analysis/act_certify.py), installed
 (PREFIX/bin, PREFIX/share/act/config), or as a zipapp (target/bin/ or
 PREFIX/bin/act_certify.py)."""
@@ -6,7 +6,9 @@ PREFIX/bin/act_certify.py)."""
 import os
 import shutil
 
-from act.certify.shared import EXIT_CONFIG, EXIT_SETUP, UserError
+from act import EXIT_SETUP
+from act.certify import EXIT_CONFIG
+from act.cli import UsageError
 
 
 def package_root():
@@ -43,21 +45,10 @@ def find_program(name):
     path = shutil.which(name)
     if path:
         return os.path.abspath(path)
-    raise UserError("can't find %s (looked in $ACT_BIN, %s, %s/target/bin "
-                    "and PATH) - run make" % (name, here,
-                                              os.path.dirname(here)),
-                    EXIT_SETUP)
-
-
-def find_latency_script():
-    path = os.path.join(script_dir(), "act_latency.py")
-    if os.path.isfile(path):
-        return path
-    found = shutil.which("act_latency.py")
-    if found:
-        return found
-    raise UserError("can't find act_latency.py beside %s or on PATH"
-                    % script_dir(), EXIT_SETUP)
+    raise UsageError("can't find %s (looked in $ACT_BIN, %s, %s/target/bin "
+                     "and PATH) - run make" % (name, here,
+                                               os.path.dirname(here)),
+                     status=EXIT_SETUP)
 
 
 def find_base_config(index):
@@ -72,10 +63,10 @@ def find_base_config(index):
         path = os.path.join(d, name)
         if os.path.isfile(path):
             return path
-    raise UserError("can't find the example config %s (in ../config%s or "
-                    "../share/act/config beside %s) - give --config"
-                    % (name, ", ../../config" if in_zipapp() else "", here),
-                    EXIT_CONFIG)
+    raise UsageError("can't find the example config %s (in ../config%s or "
+                     "../share/act/config beside %s) - give --config"
+                     % (name, ", ../../config" if in_zipapp() else "", here),
+                     status=EXIT_CONFIG)
 
 
 def read_text(path, what, status):
@@ -83,6 +74,6 @@ def read_text(path, what, status):
         with open(path, encoding="utf-8", errors="surrogateescape") as f:
             return f.read()
     except OSError as e:
-        raise UserError("can't read %s %s: %s" % (what, path,
-                                                  e.strerror or e),
-                        status) from None
+        raise UsageError("can't read %s %s: %s" % (what, path,
+                                                   e.strerror or e),
+                         status=status) from None

@@ -36,32 +36,35 @@ renamed, not deleted).  --report DIR renders the reports again.
 
 Exit status: 0 certified at the target load; 1 not certified (a criterion
 failed or a run did not complete; with --report also: not finished); 2
-setup error (a device missing or in use, a program or act_latency.py not
-found, DIR not usable, a program's device/setup error or unwritable log,
-act_prep failed); 64 usage error (the command line); 78 config error (the
-base config is unreadable or a program refused it); 128+n stopped by
+setup error (a device missing or in use, a program not found, DIR not
+usable, a program's device/setup error - also from its --check before the
+campaign starts - or unwritable log, act_prep failed); 64 usage error (the
+command line); 78 config error (the base config is unreadable or a program
+refused it, by --check before the campaign starts or when run); 128+n
+stopped by
 signal n (130 for Ctrl-C) - continue with --resume DIR.
 """
 
 import argparse
 import os
-import re
 import stat
 import sys
 
+from act import CONFIG_COMMENT, DEVICE_SEPARATORS, EXIT_SETUP, VERSION
+from act.certify import EXIT_CONFIG, EXIT_USAGE, PROG
 from act.certify.devices import Held, hold_devices, release_devices
 from act.certify.fmt import fmt_load, say, utc_now, warn
 from act.certify.host import host_identity, program_version
 from act.certify.judge import campaign_verdict
 from act.certify.layout import (
-    find_base_config, find_latency_script, find_program, read_text)
+    find_base_config, find_program, read_text)
 from act.certify.plan import (
     DEFAULT_HOURS, DEFAULT_STRESS_FACTOR, HOUR, default_ladder, parse_ladder,
     parse_positive, plan_steps, plan_text, rates, step_config)
+from act.certify.precheck import busy_reason, check_campaign
 from act.certify.report import write_reports
 from act.certify.runner import Progress, install_signal_handlers, run_campaign
-from act.certify.shared import (
-    ArgumentParser, EXIT_CONFIG, EXIT_SETUP, PROG, UserError, VERSION)
+from act.cli import ArgumentParser, UsageError
 from act.certify.state import (
     STATE_FORMAT, load_state, lock_dir, save_state, state_path, still_running)
 
@@ -86,6 +89,7 @@ def build_parser():
                "setup error, 64 usage error,\n78 config error, 128+n "
                "stopped by signal n (130 Ctrl-C: continue with --resume "
                "DIR).")
+    p.hint = ""                     # argparse's message as it is
     p.add_argument("--version", action="version",
                    version="%s %s" % (PROG, VERSION),
                    help="print the version and exit")
@@ -137,41 +141,45 @@ def parse_args(argv):
         ("--index", args.index), ("--out", args.out),
         ("--dry-run", args.dry_run)) if v]
     if args.resume is not None and args.report is not None:
-        raise UserError("--resume and --report go alone")
+        raise UsageError("--resume and --report go alone", status=EXIT_USAGE)
     if args.resume is not None or args.report is not None:
         if plan_opts:
-            raise UserError("%s takes no other option (the plan is in "
-                            "DIR/state.json): remove %s"
-                            % ("--resume" if args.resume else "--report",
-                               ", ".join(plan_opts)))
+            raise UsageError("%s takes no other option (the plan is in "
+                             "DIR/state.json): remove %s"
+                             % ("--resume" if args.resume else "--report",
+                                ", ".join(plan_opts)), status=EXIT_USAGE)
         return args
     missing = [o for o, v in (("--device", args.devices),
                               ("--load", args.load), ("--out", args.out))
                if not v]
     if missing:
-        raise UserError("missing %s (see --help)" % ", ".join(missing))
+        raise UsageError("missing %s (see --help)" % ", ".join(missing),
+                         status=EXIT_USAGE)
     args.load = parse_positive(args.load, "--load")
     if args.hours is not None and args.seconds is not None:
-        raise UserError("--hours and --seconds: give one of them")
+        raise UsageError("--hours and --seconds: give one of them",
+                         status=EXIT_USAGE)
     if args.seconds is not None:
         try:
             args.duration = int(args.seconds)
         except ValueError:
-            raise UserError("--seconds must be a whole number, not %r"
-                            % args.seconds) from None
+            raise UsageError("--seconds must be a whole number, not %r"
+                             % args.seconds, status=EXIT_USAGE) from None
         if args.duration < 1:
-            raise UserError("--seconds must be at least 1")
+            raise UsageError("--seconds must be at least 1", status=EXIT_USAGE)
     else:
         hours = parse_positive(args.hours, "--hours") \
             if args.hours is not None else DEFAULT_HOURS
         args.duration = int(round(hours * HOUR))
         if args.duration < 1:
-            raise UserError("--hours %s is under a second" % args.hours)
+            raise UsageError("--hours %s is under a second" % args.hours,
+                             status=EXIT_USAGE)
     args.stress_factor = DEFAULT_STRESS_FACTOR \
         if args.stress_factor is None \
         else parse_positive(args.stress_factor, "--stress-factor")
     if args.stress_factor <= 1:
-        raise UserError("--stress-factor must be more than 1")
+        raise UsageError("--stress-factor must be more than 1",
+                         status=EXIT_USAGE)
     if args.ladder is not None:
         args.ceiling = True
         args.ladder = parse_ladder(args.ladder, args.load)
@@ -183,27 +191,33 @@ def parse_args(argv):
     for load in [args.load, args.load * args.stress_factor] + args.ladder:
         r, w = rates(load, 1)
         if r < 1 or w < 1:
-            raise UserError("load %s is too small: under 1 write/s per "
-                            "device" % fmt_load(load))
+            raise UsageError("load %s is too small: under 1 write/s per "
+                             "device" % fmt_load(load), status=EXIT_USAGE)
     return args
 
 
 def check_device_names(devices):
+    """Each name can be written in a config's device-names: not empty, no
+    white space, none of the C parser's separators, no comment sign."""
     seen = {}
     for d in devices:
-        if not d or re.search(r"[\s,#]", d):
-            raise UserError("device name %r: must not be empty nor contain "
-                            "white space, ',' or '#'" % d)
+        if not d or any(ch.isspace() or ch in DEVICE_SEPARATORS or
+                        ch == CONFIG_COMMENT for ch in d):
+            raise UsageError("device name %r: must not be empty nor contain "
+                             "white space, %s or '%s'" % (d, ", ".join(
+                                 "'%s'" % ch for ch in DEVICE_SEPARATORS
+                                 if not ch.isspace()), CONFIG_COMMENT),
+                             status=EXIT_USAGE)
         real = os.path.realpath(d)
         if real in seen:
-            raise UserError("device %s given twice (%s)" % (d, seen[real]))
+            raise UsageError("device %s given twice (%s)" % (d, seen[real]),
+                             status=EXIT_USAGE)
         seen[real] = d
 
 
 def new_campaign(args):
     program = "act_index" if args.index else "act_storage"
-    tools = {"program": find_program(program),
-             "latency": find_latency_script()}
+    tools = {"program": find_program(program)}
     if args.prep:
         tools["act_prep"] = find_program("act_prep")
     base_path = os.path.abspath(args.config) if args.config \
@@ -211,10 +225,14 @@ def new_campaign(args):
     base_text = read_text(base_path, "the base config", EXIT_CONFIG)
     devices = [os.path.abspath(d) if not d.startswith("/") else d
                for d in args.devices]
-    Held.fds = hold_devices(devices)
+    Held.fds = hold_devices(devices, explain=lambda dev: busy_reason(
+        tools["program"], dev))
     dirpath = os.path.abspath(args.out)
     steps = plan_steps(devices, args.load, args.stress_factor, args.duration,
                        args.ladder, args.prep)
+    # the program's own checks of every config on the held devices,
+    # before anything is written (--dry-run too)
+    check_campaign(tools["program"], base_text, base_path, devices, steps)
     state = {
         "format": STATE_FORMAT, "status": "planned",
         "command": [PROG] + list(args.argv),
@@ -235,13 +253,13 @@ def new_campaign(args):
         say(plan_text(state, dirpath, True))
         return 0
     if os.path.exists(state_path(dirpath)):
-        raise UserError("%s already holds a campaign: continue it with "
-                        "--resume %s, or render it with --report %s"
-                        % (dirpath, dirpath, dirpath))
+        raise UsageError("%s already holds a campaign: continue it with "
+                         "--resume %s, or render it with --report %s"
+                         % (dirpath, dirpath, dirpath), status=EXIT_USAGE)
     if os.path.exists(dirpath) and (not os.path.isdir(dirpath) or
                                     os.listdir(dirpath)):
-        raise UserError("%s exists and is not an empty directory" % dirpath,
-                        EXIT_SETUP)
+        raise UsageError("%s exists and is not an empty directory" % dirpath,
+                         status=EXIT_SETUP)
     install_signal_handlers()
     try:
         os.makedirs(dirpath, exist_ok=True)
@@ -260,8 +278,8 @@ def new_campaign(args):
         state["created_at"] = utc_now()
         save_state(dirpath, state)
     except OSError as e:
-        raise UserError("can't set up %s: %s" % (dirpath, e.strerror or e),
-                        EXIT_SETUP) from None
+        raise UsageError("can't set up %s: %s" % (dirpath, e.strerror or e),
+                         status=EXIT_SETUP) from None
     say(plan_text(state, dirpath, False))
     say("")
     try:
@@ -274,14 +292,13 @@ def resume_campaign(dirpath):
     dirpath = os.path.abspath(dirpath)
     state = load_state(dirpath)
     c = state["campaign"]
-    tools = {"program": find_program(c["program"]),
-             "latency": find_latency_script()}
+    tools = {"program": find_program(c["program"])}
     if c.get("prep"):
         tools["act_prep"] = find_program("act_prep")
     lock = lock_dir(dirpath)
     try:
         if state["status"] == "finished":
-            write_reports(dirpath, state, tools, {})
+            write_reports(dirpath, state, {})
             v = campaign_verdict(state)
             say("%s: the campaign in %s has finished - nothing to resume"
                 % (PROG, dirpath))
@@ -292,10 +309,13 @@ def resume_campaign(dirpath):
             pid = s.get("pid")
             if s["status"] == "running" and pid and still_running(
                     pid, dirpath):
-                raise UserError("step %d's program is still running (pid "
-                                "%d) - stop it first" % (s["number"], pid),
-                                EXIT_SETUP)
-        Held.fds = hold_devices(c["devices"])
+                raise UsageError("step %d's program is still running (pid "
+                                 "%d) - stop it first" % (s["number"], pid),
+                                 status=EXIT_SETUP)
+        Held.fds = hold_devices(c["devices"], explain=lambda dev:
+                                busy_reason(tools["program"], dev))
+        check_campaign(tools["program"], None, None, c["devices"],
+                       state["steps"], dirpath)
         state.setdefault("resumes", []).append({"at": utc_now(),
                                                 "host": host_identity()})
         todo = [s for s in state["steps"] if s["status"] not in ("done",
@@ -315,8 +335,7 @@ def resume_campaign(dirpath):
 def report_campaign(dirpath):
     dirpath = os.path.abspath(dirpath)
     state = load_state(dirpath)
-    tools = {"latency": find_latency_script()}
-    s = write_reports(dirpath, state, tools, {})
+    s = write_reports(dirpath, state, {})
     say("verdict: %s" % s["verdict"]["text"])
     for name in ("report.html", "summary.json", "summary.md"):
         say("%s: %s" % (name, os.path.join(dirpath, name)))
@@ -342,9 +361,9 @@ def main_status(argv):
         if args.report is not None:
             return report_campaign(args.report)
         return new_campaign(args)
-    except UserError as e:
+    except UsageError as e:
         warn("error: %s" % e)
-        return e.status
+        return EXIT_USAGE if e.status is None else e.status
     except OSError as e:
         warn("error: %s%s" % (e.strerror or e, " (%s)" % e.filename
                               if e.filename else ""))

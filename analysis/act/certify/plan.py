@@ -6,7 +6,8 @@ a campaign)."""
 import re
 
 from act.certify.fmt import fmt_duration, fmt_load, fmt_num
-from act.certify.shared import UserError
+from act.certify import EXIT_USAGE
+from act.cli import UsageError
 
 
 ONE_X_READS = 2000              # per device: the README's "1x"
@@ -51,9 +52,11 @@ def parse_positive(text, what):
     try:
         x = float(text)
     except ValueError:
-        raise UserError("%s must be a number, not %r" % (what, text)) from None
+        raise UsageError("%s must be a number, not %r" % (what, text),
+                         status=EXIT_USAGE) from None
     if not (x > 0) or x != x or x == float("inf"):
-        raise UserError("%s must be more than 0, not %r" % (what, text))
+        raise UsageError("%s must be more than 0, not %r" % (what, text),
+                         status=EXIT_USAGE)
     return x
 
 
@@ -61,37 +64,56 @@ def parse_ladder(text, load):
     loads = [parse_positive(t.strip(), "--ladder load")
              for t in text.split(",") if t.strip()]
     if not loads:
-        raise UserError("--ladder needs loads, e.g. --ladder 40,60,80")
+        raise UsageError("--ladder needs loads, e.g. --ladder 40,60,80",
+                         status=EXIT_USAGE)
     if loads[0] <= load:
-        raise UserError("--ladder loads must be above the target load %s"
-                        % fmt_load(load))
+        raise UsageError("--ladder loads must be above the target load %s"
+                         % fmt_load(load), status=EXIT_USAGE)
     if any(b <= a for a, b in zip(loads, loads[1:])):
-        raise UserError("--ladder loads must increase: %s" % text)
+        raise UsageError("--ladder loads must increase: %s" % text,
+                         status=EXIT_USAGE)
     return loads
 
 
 def step_config(base_text, base_name, step):
     """The base config with the four items act_certify sets replaced (a
     comment says what they were); every other line kept as it is."""
-    values = {"device-names": ",".join(step["devices"]),
-              "read-reqs-per-sec": str(step["reads_per_sec"]),
-              "write-reqs-per-sec": str(step["writes_per_sec"]),
-              "test-duration-sec": str(step["duration_sec"])}
-    out = ["# act_certify step %d: %s" % (step["number"], step["title"]),
-           "# = %s with the items below set by act_certify"
-           % base_name, ""]
+    return set_items(base_text, [
+        "# act_certify step %d: %s" % (step["number"], step["title"]),
+        "# = %s with the items below set by act_certify" % base_name],
+        step_items(step))
+
+
+def step_items(step):
+    """The values of the four items act_certify sets in a step's config."""
+    return {"device-names": ",".join(step["devices"]),
+            "read-reqs-per-sec": str(step["reads_per_sec"]),
+            "write-reqs-per-sec": str(step["writes_per_sec"]),
+            "test-duration-sec": str(step["duration_sec"])}
+
+
+def set_items(base_text, comments, values):
+    """base_text with the items of values ({name: value}) set: replaced
+    where they are (a comment says what they were), appended otherwise;
+    the comment lines first, then a blank line. Without comments every
+    line keeps its number: an item is replaced on its line, no comment
+    added (a repeated item becomes a comment)."""
+    out = list(comments) + [""] if comments else []
     done = set()
     for line in base_text.splitlines():
         m = _ITEM_RE.match(line.split("#", 1)[0])
         name = m.group(1) if m else None
         if name in values:
-            out.append("# act_certify: was %s" % line.strip())
+            if comments:
+                out.append("# act_certify: was %s" % line.strip())
             if name not in done:
                 out.append("%s: %s" % (name, values[name]))
                 done.add(name)
+            elif not comments:
+                out.append("# act_certify: was %s" % line.strip())
             continue
         out.append(line)
-    missing = [n for n in OVERRIDDEN if n not in done]
+    missing = [n for n in values if n not in done]
     if missing:
         out += ["", "# set by act_certify"]
         out += ["%s: %s" % (n, values[n]) for n in missing]

@@ -9,13 +9,13 @@ from act.certify.analyse import step_analysis
 from act.certify.fmt import (
     fmt_bytes, fmt_duration, fmt_load, fmt_num, signame, utc_now, warn)
 from act.certify.judge import campaign_verdict, host_limited, rejudge
-from act.certify.logs import log_identity
+from act import PROGRAM_STATUS
 from act.certify.plan import rates
-from act.certify.shared import PROGRAM_STATUS
+from act.logfile.header import log_identity
 
 
-def step_summary(dirpath, state, step, tools, cache):
-    a = step_analysis(dirpath, state, step, tools, cache)
+def step_summary(dirpath, state, step, cache):
+    a = step_analysis(dirpath, state, step, cache)
     doc = a.get("doc") or {}
     check = doc.get("check") or {}
     src = state["steps"][step["same_run_as"] - 1] if step["same_run_as"] \
@@ -66,10 +66,10 @@ def step_summary(dirpath, state, step, tools, cache):
     }
 
 
-def build_summary(dirpath, state, tools, cache):
+def build_summary(dirpath, state, cache):
     c = state["campaign"]
-    warnings = rejudge(dirpath, state, tools, cache)
-    steps = [step_summary(dirpath, state, s, tools, cache)
+    warnings = rejudge(dirpath, state, cache)
+    steps = [step_summary(dirpath, state, s, cache)
              for s in state["steps"]]
     drives = {}
     sizes = {}
@@ -132,9 +132,9 @@ def build_summary(dirpath, state, tools, cache):
     }
 
 
-def write_reports(dirpath, state, tools, cache):
+def write_reports(dirpath, state, cache):
     from act.certify.html import render_html    # html imports this module
-    s = build_summary(dirpath, state, tools, cache)
+    s = build_summary(dirpath, state, cache)
     doc = dict(s)
     doc["steps"] = [{k: v for k, v in st.items() if k != "svg"}
                     for st in s["steps"]]

@@ -15,10 +15,11 @@ from act.certify.fmt import (
     fmt_clock, fmt_duration, fmt_load, say, signame, utc_now, warn)
 from act.certify.judge import (
     campaign_verdict, judge_step, skip_reason, step_short)
-from act.certify.logs import LogFollower, first_error
+from act import EXIT_SETUP, PROGRAM_STATUS
+from act.certify import EXIT_CONFIG, PROG
 from act.certify.report import write_reports
-from act.certify.shared import (
-    EXIT_CONFIG, EXIT_SETUP, PROG, PROGRAM_STATUS, UserError)
+from act.cli import UsageError
+from act.logfile.follow import LogFollower
 from act.certify.state import current_step_number, rename_old_log, save_state
 
 
@@ -149,6 +150,23 @@ def remaining_seconds(steps, current, elapsed):
     return left
 
 
+def first_error(err_path, log_path):
+    """The first ERROR: line of the program's stderr or log, else the last
+    line of its stderr."""
+    last = ""
+    for path in (err_path, log_path):
+        try:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                for line in f:
+                    if line.startswith("ERROR:"):
+                        return line.strip()
+                    if path == err_path and line.strip():
+                        last = line.strip()
+        except OSError:
+            pass
+    return last
+
+
 def run_program(argv, log_path, err_path, step, steps, progress, save):
     """Runs one program with its stdout to log_path, its stderr to
     err_path; returns its exit status (128+n for a signal) - or raises
@@ -164,8 +182,8 @@ def run_program(argv, log_path, err_path, step, steps, progress, save):
                                     stdin=subprocess.DEVNULL, env=env,
                                     pass_fds=fds, preexec_fn=_child_setup)
     except OSError as e:
-        raise UserError("can't run %s: %s" % (argv[0], e.strerror or e),
-                        EXIT_SETUP) from None
+        raise UsageError("can't run %s: %s" % (argv[0], e.strerror or e),
+                         status=EXIT_SETUP) from None
     _Stop.child = proc
     step["pid"] = proc.pid
     save()
@@ -212,8 +230,9 @@ def execute_step(dirpath, state, step, tools, progress, cache):
         src = steps[step["same_run_as"] - 1]
         step.update(status="done", exit_status=src["exit_status"],
                     started_at=utc_now(), ended_at=utc_now())
-        a = step_analysis(dirpath, state, step, tools, cache)
+        a = step_analysis(dirpath, state, step, cache)
         step["result"], step["message"] = judge_step(step, a)
+        step["stop"] = a.get("stop")
         save_state(dirpath, state)
         return None
     if step["status"] in ("running", "interrupted", "error"):
@@ -253,7 +272,7 @@ def execute_step(dirpath, state, step, tools, progress, cache):
         return EXIT_CONFIG if rc == 1 and step["kind"] != "prep" \
             else EXIT_SETUP
     step["status"] = "done"
-    a = step_analysis(dirpath, state, step, tools, cache)
+    a = step_analysis(dirpath, state, step, cache)
     if a.get("error") and rc == 0 and step["kind"] != "prep":
         step.update(status="error", message="can't analyse the log: %s"
                     % a["error"])
@@ -262,6 +281,7 @@ def execute_step(dirpath, state, step, tools, progress, cache):
         warn("step %d: %s" % (step["number"], step["message"]))
         return EXIT_SETUP
     step["result"], step["message"] = judge_step(step, a)
+    step["stop"] = a.get("stop")
     save_state(dirpath, state)
     return None
 
@@ -304,7 +324,7 @@ def run_campaign(dirpath, state, tools, progress):
             say(step_line(step))
         if status is not None:
             break
-        write_reports(dirpath, state, tools, cache)
+        write_reports(dirpath, state, cache)
     if status is None and _Stop.signum is not None and \
             any(s["status"] not in ("done", "skipped")
                 for s in state["steps"]):
@@ -314,7 +334,7 @@ def run_campaign(dirpath, state, tools, progress):
         state["status"] = "finished"
         state["ended_at"] = utc_now()
     save_state(dirpath, state)
-    write_reports(dirpath, state, tools, cache)
+    write_reports(dirpath, state, cache)
     v = campaign_verdict(state)
     say("")
     if status is not None and status >= 128:

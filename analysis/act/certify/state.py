@@ -7,7 +7,8 @@ import fcntl
 import json
 import os
 
-from act.certify.shared import EXIT_SETUP, UserError
+from act import EXIT_SETUP
+from act.cli import UsageError
 
 
 STATE_FORMAT = "act_certify/1"
@@ -34,14 +35,14 @@ def load_state(dirpath):
         with open(path) as f:
             state = json.load(f)
     except FileNotFoundError:
-        raise UserError("%s has no campaign (no state.json)" % dirpath,
-                        EXIT_SETUP) from None
+        raise UsageError("%s has no campaign (no state.json)" % dirpath,
+                         status=EXIT_SETUP) from None
     except (OSError, ValueError) as e:
-        raise UserError("can't read %s: %s" % (path, getattr(
-            e, "strerror", None) or e), EXIT_SETUP) from None
+        raise UsageError("can't read %s: %s" % (path, getattr(
+            e, "strerror", None) or e), status=EXIT_SETUP) from None
     if not isinstance(state, dict) or state.get("format") != STATE_FORMAT:
-        raise UserError("%s is not an act_certify state file (%s)"
-                        % (path, STATE_FORMAT), EXIT_SETUP)
+        raise UsageError("%s is not an act_certify state file (%s)"
+                         % (path, STATE_FORMAT), status=EXIT_SETUP)
     return state
 
 
@@ -54,8 +55,8 @@ def lock_dir(dirpath):
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
         os.close(fd)
-        raise UserError("another act_certify is running the campaign in %s"
-                        % dirpath, EXIT_SETUP) from None
+        raise UsageError("another act_certify is running the campaign in %s"
+                         % dirpath, status=EXIT_SETUP) from None
     return fd
 
 

@@ -56,6 +56,7 @@ class Analysis:
         self.judged = judged_histograms(header)
         self.run = None                         # RunEnd
         self.notes = []                         # for stderr
+        self.warnings = []                      # printed unless quiet
 
     def row_values(self, i, k):
         """Histogram i's evaluated values in slice k."""
@@ -104,14 +105,25 @@ def batch_values(columns, prev, n, top, evaluated, percents, rates):
     return values, list(map(rates.__getitem__, ops)), ops
 
 
+def no_slice_error(a):
+    """The user error of an analysis that found no complete slice."""
+    return UsageError("could not find %d seconds of data in %s"
+                      % (a.slice_sec, a.args.log), a.notes)
+
+
 def analyse(args, header, f, emit, chunk_size=CHUNK_SIZE, table=None,
-            who="", extra_buckets=()):
+            who="", extra_buckets=(), preamble=True, quiet=False,
+            empty_ok=False):
     """Scan the log body, emitting the table through emit(lines) as slices
     complete (if table; by default unless --json); returns the Analysis.
 
     who prefixes the warning about a damaged log (the log's label when
     several are analysed); extra_buckets are evaluated too, after the
-    displayed buckets and the criteria's (not displayed).
+    displayed buckets and the criteria's (not displayed).  preamble: the
+    table starts with the command line and the config echo.  quiet: the
+    warnings are kept in a.warnings only, not printed.  empty_ok: an
+    analysis with no complete slice (a.ends empty; no avg, max nor check)
+    is returned instead of raising no_slice_error().
     """
     requested = args.slice
     slice_sec = round_up_slice(requested, header.interval)
@@ -143,8 +155,8 @@ def analyse(args, header, f, emit, chunk_size=CHUNK_SIZE, table=None,
     for ends, columns in scanner:
         n = len(ends)
         if not done and table:
-            emit(header_lines(args.argv, args.log, header, slice_sec,
-                              slice_sec != requested) +
+            emit((header_lines(args.argv, args.log, header, slice_sec,
+                               slice_sec != requested) if preamble else []) +
                  table_header(hists, buckets, a.unit, extra))
         results = [batch_values(cols, p, n, top, evaluated, percents, rates)
                    for cols, p in zip(columns, prev)]
@@ -178,8 +190,11 @@ def analyse(args, header, f, emit, chunk_size=CHUNK_SIZE, table=None,
             rate_strings.clear()
     analysed = a.ends[-1] if a.ends else 0
     if scanner.stopped:
-        print("%s: warning: %s%s; the rest of the log is ignored"
-              % (PROG, who, scanner.stopped), file=sys.stderr)
+        a.warnings.append("%s%s; the rest of the log is ignored"
+                          % (who, scanner.stopped))
+        if not quiet:
+            print("%s: warning: %s" % (PROG, a.warnings[-1]),
+                  file=sys.stderr)
         a.run = RunEnd("damaged", header.duration, analysed,
                        "damaged log: %s; the rest of the log is ignored"
                        % scanner.stopped)
@@ -190,8 +205,9 @@ def analyse(args, header, f, emit, chunk_size=CHUNK_SIZE, table=None,
               args.criteria == DEFAULT_CRITERIA)
     a.notes = slice_notes(a.run, slice_sec, a.ends, hourly)
     if not done:
-        raise UsageError("could not find %d seconds of data in %s"
-                         % (slice_sec, args.log), a.notes)
+        if empty_ok:
+            return a
+        raise no_slice_error(a)
     a.avg = [([mean(col) for col in a.values[i]], mean(a.rates[i]))
              for i in range(len(hists))]
     a.max = [([max(col) for col in a.values[i]], max(a.rates[i]))

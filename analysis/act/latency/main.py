@@ -393,6 +393,26 @@ def run_logs(args):
     return 0
 
 
+def check_histograms(args, header):
+    """Raise UsageError when -h names a histogram the log does not have,
+    or --check (not --stress) has none of the judged ones to judge."""
+    names = set(header.names)
+    unknown = [n for n in args.histograms if n not in names]
+    if unknown:
+        raise UsageError(
+            "histogram %s not in %s; its histograms are: %s"
+            % (", ".join(unknown), args.log, ", ".join(header.names)))
+    judged = judged_histograms(header)
+    if (args.check and not args.stress and
+            not judged.intersection(args.histograms)):
+        raise UsageError(
+            "--check has nothing to judge: the ACT criteria apply to "
+            "the transactions (reads, and writes with "
+            "commit-to-device), and -h names none of them%s"
+            % ("; use -h " + " -h ".join(sorted(judged))
+               if judged else " (this log has none)"))
+
+
 def run(argv):
     args = parse_args(argv)
     args.argv = argv
@@ -409,22 +429,7 @@ def run(argv):
             if header.microsecond is None and args.json:
                 print("%s: warning: can't find histograms' scale, assuming "
                       "milliseconds" % PROG, file=sys.stderr)
-            names = set(header.names)
-            unknown = [n for n in args.histograms if n not in names]
-            if unknown:
-                raise UsageError(
-                    "histogram %s not in %s; its histograms are: %s"
-                    % (", ".join(unknown), args.log,
-                       ", ".join(header.names)))
-            judged = judged_histograms(header)
-            if (args.check and not args.stress and
-                    not judged.intersection(args.histograms)):
-                raise UsageError(
-                    "--check has nothing to judge: the ACT criteria apply to "
-                    "the transactions (reads, and writes with "
-                    "commit-to-device), and -h names none of them%s"
-                    % ("; use -h " + " -h ".join(sorted(judged))
-                       if judged else " (this log has none)"))
+            check_histograms(args, header)
             emit = emit_lines
 
             # Many short-lived tuples, no cycles: the collector only costs.

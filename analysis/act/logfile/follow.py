@@ -65,12 +65,18 @@ class LogFollower:
         return True
 
     def _read_header(self):
-        """Parse the header once its HISTOGRAM NAMES block has ended."""
-        at = self.head.find(b"HISTOGRAM NAMES")
-        if at < 0 or self.head.find(b"\n\n", at) < 0 and \
-                self.head.find(b"\nafter ", at) < 0:
+        """Parse the header once its HISTOGRAM NAMES block has ended: a
+        blank line, or a whole "after N sec:" line, follows it (only whole
+        lines are parsed: a log may be cut anywhere while it is written)."""
+        whole = self.head[:self.head.rfind(b"\n") + 1]
+        at = whole.find(b"HISTOGRAM NAMES")
+        if at < 0:
             return False
-        f = io.BytesIO(self.head)
+        if whole.find(b"\n\n", at) < 0 and not any(
+                _AFTER_RE.match(whole, m.start() + 1)
+                for m in _REPORT_RE.finditer(whole, at)):
+            return False
+        f = io.BytesIO(whole)
         try:
             h = read_header(f)
         except UsageError:
@@ -79,7 +85,7 @@ class LogFollower:
         self.known = frozenset(n.encode("utf-8", ENC_ERRORS)
                                for n in h.names)
         self.top = over_1ms_bucket(h.microsecond)
-        self.body = h.rest + f.read()
+        self.body = h.rest + f.read() + self.head[len(whole):]
         self.head = b""
         return True
 

@@ -1,6 +1,8 @@
 """The head of an ACT log, up to its HISTOGRAM NAMES block: the version,
 the config echo, the derived configuration, the device lines, the identity
-block and the start time (docs/log-format.md, sections 1-5)."""
+block and the start time (docs/log-format.md, sections 1-5): read_header()
+for an analysis (checked), scan_header() as far as it goes, log_identity()
+the drives' identity, sizes and start time of a log file."""
 
 import re
 
@@ -46,12 +48,9 @@ class LogHeader:
         return d
 
 
-def read_header(f, log_name="log"):
-    """Read the header of an ACT log from binary file f, up to the end of
-    the HISTOGRAM NAMES block; the file is left at the first report.
-
-    Raises UsageError when the log is not one we can analyse.
-    """
+def scan_header(f):
+    """The LogHeader of binary file f as far as it goes, not checked: read
+    up to the end of the HISTOGRAM NAMES block (or the first report)."""
     h = LogHeader()
     block = None                    # the list being filled, or None
     size = 0
@@ -87,7 +86,16 @@ def read_header(f, log_name="log"):
         elif " = " in line:
             _device_line(h, line)
     h.names = h.names_block[1:]
+    return h
 
+
+def read_header(f, log_name="log"):
+    """Read the header of an ACT log from binary file f, up to the end of
+    the HISTOGRAM NAMES block; the file is left at the first report.
+
+    Raises UsageError when the log is not one we can analyse.
+    """
+    h = scan_header(f)
     if h.version is None:
         raise UsageError("%s is not an ACT log: no 'ACT version' line"
                          % log_name)
@@ -128,6 +136,18 @@ def read_header(f, log_name="log"):
         h.duration = None           # some old reference logs lack it
     h.commit = config.get("commit-to-device") == "yes"
     return h
+
+
+def log_identity(path):
+    """({device: {model, serial, firmware}}, {device: size in bytes},
+    start time or None) from the header of the log at path, complete or
+    not; ({}, {}, None) when it cannot be read."""
+    try:
+        with open(path, "rb") as f:
+            h = scan_header(f)
+    except OSError:
+        return {}, {}, None
+    return h.identity, h.devices, h.start
 
 
 def judged_histograms(header):

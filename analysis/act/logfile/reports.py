@@ -2,16 +2,19 @@
 (docs/log-format.md, sections 6-7): parse_block() reads one report,
 hist_vector() makes a histogram a bucket vector, run_end() tells from the
 end of the log body whether the run completed, stopped (RunEnd.stop: the
-kind of stop, stops.STOP_KINDS) or was cut short.
+kind of stop, stops.STOP_KINDS) or was cut short; last_errors() gives the
+last ERROR / stop lines of a log file.
 
 The fast path that streams a whole body is scanner.py; both read reports
 the same way: a histogram line "NAME (N total)" of a known name, its
 bucket lines " (BB: COUNT) ...", anything else ignored.
 """
 
+import os
+
 from act.logfile import (ENC_ERRORS, MAX_BUCKET, _AFTER_RE, _BUCKET_RE,
                          _NAME_LINE_RE, _REPORT_RE)
-from act.logfile.stops import _SIGNAL_STOP_RE, stop_kind_of
+from act.logfile.stops import STOP_KINDS, _SIGNAL_STOP_RE, stop_kind_of
 
 
 def parse_block(block, wanted, known):
@@ -147,6 +150,25 @@ def stop_line(lines):
         if text.startswith("ERROR:"):
             return text[len("ERROR:"):].strip(), None
     return None
+
+
+ERRORS_TAIL = 1 << 16             # bytes of the end read by last_errors()
+
+
+def last_errors(path, limit=3):
+    """The last `limit` ERROR: and "stopped by signal" lines of the log at
+    path (in its last 64 KiB), as str; [] when it cannot be read."""
+    try:
+        with open(path, "rb") as f:
+            f.seek(0, os.SEEK_END)
+            f.seek(max(0, f.tell() - ERRORS_TAIL))
+            text = f.read().decode("utf-8", "replace")
+    except OSError:
+        return []
+    found = [line for line in text.split("\n")
+             if line.startswith("ERROR:") or
+             line.startswith(STOP_KINDS["signal"])]
+    return found[-limit:]
 
 
 def run_end(tail, known, duration, fallback_ran=None):
