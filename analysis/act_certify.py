@@ -10,4 +10,4 @@ sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 from act.certify.main import main  # noqa: E402
 
 if __name__ == "__main__":
-    main()                      # exits with the exit status
+    sys.exit(main())

@@ -11,4 +11,4 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
 from act.sizing.main import main  # noqa: E402
 
 if __name__ == "__main__":
-    main()                      # exits with the exit status
+    sys.exit(main())

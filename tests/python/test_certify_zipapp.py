@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Description: act_certify and act_config_helper as single-file zipapps
-(built here as make builds them: the .py files of analysis/act and an
-entry function) find what they need from where the archive sits, and
+(built here as make builds them, with scripts/mkzipapp.py: the .py
+files of analysis/act and a __main__ that exits with the entry's status) find what they need from where the archive sits, and
 keep their exit statuses:
 
 - at target/bin/act_certify.py of a source tree: the programs and
@@ -11,8 +11,8 @@ keep their exit statuses:
 - installed as PREFIX/bin/act_certify.py, run through the PREFIX/bin/
   act_certify symlink: the configs in PREFIX/share/act/config;
 - with no example config anywhere: exit 78 naming the three places;
-- exit statuses through the archive (zipapp's own __main__.py drops what
-  main returns): 64 for a bad option, 2 for act_config_helper's;
+- exit statuses through the archive: 64 for a bad option, 2 for
+  act_config_helper's;
 - --version of both is act's version in src/common/version.h (the review
   found act_certify's the only copy no test checked);
 - the archive holds the package's .py files and __main__.py, nothing else;
@@ -26,7 +26,6 @@ import stat
 import subprocess
 import sys
 import tempfile
-import zipapp
 import zipfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -36,12 +35,15 @@ FIXTURES = os.path.join(expect.REPO, "tests", "helper", "fixtures")
 
 
 def build(path, entry):
-    """As the Makefile's zipapp rule."""
+    """As make builds it (python.mk: scripts/mkzipapp.py)."""
     os.makedirs(os.path.dirname(path), exist_ok=True)
-    zipapp.create_archive(
-        expect.ANALYSIS, path, "/usr/bin/env python3", entry,
-        filter=lambda p: p.parts[0] == "act" and p.suffix == ".py"
-        and "__pycache__" not in p.parts, compressed=True)
+    r = subprocess.run([sys.executable, os.path.join(expect.REPO, "scripts",
+                                                     "mkzipapp.py"),
+                        path, entry, expect.ANALYSIS],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       universal_newlines=True, timeout=60)
+    if r.returncode != 0:
+        raise RuntimeError("mkzipapp.py %s %s: %s" % (path, entry, r.stdout))
 
 
 def stub(path):
@@ -108,8 +110,10 @@ def main():
              "unrecognized arguments: --bogus\n", r.stderr)
         names = sorted(zipfile.ZipFile(app).namelist())
         odd = [n for n in names if n != "__main__.py" and not (
-            n.startswith("act/") and n.endswith(".py"))]
-        c.eq("what the archive holds besides act/**.py and __main__.py",
+            n.startswith("act/") and (n.endswith(".py") or
+                                      n.endswith("/")))]
+        c.eq("what the archive holds besides act/**.py, its folders and "
+             "__main__.py",
              [], odd)
         c.check("act/certify/main.py" in names and "act/__init__.py" in
                 names, "the archive lacks the package", names)

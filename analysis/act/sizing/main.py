@@ -406,13 +406,9 @@ def run(argv):
 
 
 def main(argv=None):
-    """The exit status of the command line argv. Run as a program (argv
-    None: the entry script, a zipapp's __main__.py, python3 -m) it exits
-    with it: the __main__.py that zipapp generates for -m MOD:main ignores
-    what main returns."""
-    if argv is None:
-        sys.exit(main_status(sys.argv[1:]))
-    return main_status(argv)
+    """The exit status of the command line argv (default: sys.argv[1:]);
+    the entry script and the zipapp exit with it."""
+    return main_status(sys.argv[1:] if argv is None else argv)
 
 
 def main_status(argv):
