@@ -20,3 +20,14 @@ _BUCKET_RE = re.compile(rb"\((\d+): (\d+)\)")
 _NAME_LINE_RE = re.compile(rb"(.+) \((\d+) total\)\s*$")
 _AFTER_RE = re.compile(rb"after (\d+) sec:")
 _REPORT_RE = re.compile(rb"\nafter ")
+
+
+def after_last_report(texts):
+    """The lines (decoded, stripped) that follow the last "after N sec:"
+    line - where a log says how its run stopped."""
+    last_report = -1
+    for i, text in enumerate(texts):
+        if text.startswith("after ") and \
+                _AFTER_RE.match(text.encode("utf-8", ENC_ERRORS)):
+            last_report = i
+    return texts[last_report + 1:]

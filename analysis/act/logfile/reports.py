@@ -13,7 +13,7 @@ bucket lines " (BB: COUNT) ...", anything else ignored.
 import os
 
 from act.logfile import (ENC_ERRORS, MAX_BUCKET, _AFTER_RE, _BUCKET_RE,
-                         _NAME_LINE_RE, _REPORT_RE)
+                         _NAME_LINE_RE, _REPORT_RE, after_last_report)
 from act.logfile.stops import STOP_KINDS, _SIGNAL_STOP_RE, stop_kind_of
 
 
@@ -141,12 +141,7 @@ def stop_line(lines):
         m = _SIGNAL_STOP_RE.match(text)
         if m:
             return m.group(0), int(m.group(2))
-    last_report = -1
-    for i, text in enumerate(texts):
-        if text.startswith("after ") and \
-                _AFTER_RE.match(text.encode("utf-8", ENC_ERRORS)):
-            last_report = i
-    for text in texts[last_report + 1:]:
+    for text in after_last_report(texts):
         if text.startswith("ERROR:"):
             return text[len("ERROR:"):].strip(), None
     return None

@@ -10,7 +10,7 @@ reworded message cannot silently change a kind.
 
 import re
 
-from act.logfile import ENC_ERRORS, _AFTER_RE
+from act.logfile import ENC_ERRORS, after_last_report
 
 STOP_KINDS = {
     # lag, the host the limit: "ERROR: ACT can't do the requested load -
@@ -59,15 +59,10 @@ def stop_kind_of(lines):
     """
     texts = [line.decode("utf-8", ENC_ERRORS).strip()
              if isinstance(line, bytes) else line.strip() for line in lines]
-    kinds = [stop_kind(text) for text in texts]
-    if "signal" in kinds:
+    if any(stop_kind(text) == "signal" for text in texts):
         return "signal"
-    last_report = -1
-    for i, text in enumerate(texts):
-        if text.startswith("after ") and \
-                _AFTER_RE.match(text.encode("utf-8", ENC_ERRORS)):
-            last_report = i
-    for kind in kinds[last_report + 1:]:
+    for text in after_last_report(texts):
+        kind = stop_kind(text)
         if kind is not None:
             return kind
     return None
