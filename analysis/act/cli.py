@@ -1,7 +1,8 @@
 """What act's Python tools share on the command line: the user error
-(UsageError), the argparse subclass that raises it, and run_main(), the
-exit ladder of a tool's main(): a user error is a message and an exit
-status, never a traceback; a closed output pipe is not a failure."""
+(UsageError), the argparse subclass that raises it, write_stdout(), and
+run_main(), the exit ladder of a tool's main(): a user error is a message
+and an exit status, never a traceback; a closed output pipe is not a
+failure - nor a success the tool did not decide."""
 
 import argparse
 import os
@@ -36,11 +37,36 @@ def drop_stdout():
     os.dup2(devnull, sys.stdout.fileno())
 
 
+def write_stdout(text, keep_going=False):
+    """Write text to stdout.  A closed pipe (the reader went away, e.g.
+    | head) raises BrokenPipeError, which run_main turns into status 0 -
+    unless keep_going: then the rest of the output goes to /dev/null and
+    the tool carries on to its own exit status (act_latency's --check: the
+    verdict, whatever happens to stdout).  Another write error is a
+    UsageError."""
+    try:
+        sys.stdout.write(text)
+    except BrokenPipeError:
+        drop_stdout()
+        if not keep_going:
+            raise
+    except OSError as e:
+        raise UsageError("cannot write the output: %s"
+                         % (e.strerror or e)) from None
+
+
 def run_main(prog, run, argv, usage_status=2):
     """run(argv) -> its exit status, with the exit ladder: a UsageError
     is "PROG: error: MESSAGE" (then its notes) on stderr and usage_status;
-    a closed output pipe (e.g. | head) is the reader's choice: 0, quietly;
-    another output error is usage_status; ^C is 130."""
+    stdout closed (not even open: `>&-`) or another output error is an
+    error too, usage_status; a closed output pipe (e.g. | head) is the
+    reader's choice: quietly, the status run returned if it got that far
+    (the pipe found closed at the last flush), else 0; ^C is 130."""
+    if sys.stdout is None:
+        print("%s: error: cannot write the output: stdout is closed"
+              % prog, file=sys.stderr)
+        return usage_status
+    status = 0
     try:
         try:
             status = run(argv)
@@ -54,9 +80,10 @@ def run_main(prog, run, argv, usage_status=2):
         return usage_status
     except BrokenPipeError:
         # The reader went away (e.g. | head): its choice, not a failure -
-        # stop quietly, status 0.
+        # stop quietly; a status that run returned stands (a tool that
+        # must not pass on a closed pipe carries on: write_stdout).
         drop_stdout()
-        return 0
+        return status
     except OSError as e:
         drop_stdout()
         print("%s: error: cannot write the output: %s"

@@ -33,10 +33,11 @@ outlier line then go to stderr); --plot writes an SVG chart (its series
 thinned to two points per pixel column, so its size does not depend on the
 log's length).  Notes about slices that do not fit the run go to stderr.
 
-Exit status: 0 success (with --check: passed; also when the reader closes
-the output early, e.g. | head), 1 --check failed (a criterion failed, or
-the run is INCOMPLETE, in any log), 2 a user error (bad option, unreadable
-or malformed log, no complete slice), 130 interrupted.
+Exit status: 0 success (with --check: passed; without --check also when
+the reader closes the output early, e.g. | head - with --check a closed
+pipe is still the verdict), 1 --check failed (a criterion failed, or the
+run is INCOMPLETE, in any log), 2 a user error (bad option, unreadable or
+malformed log, no complete slice, stdout closed), 130 interrupted.
 
 The log is read once, streaming: memory does not grow with its length
 (only the per-slice results are kept, a few numbers each).
@@ -54,7 +55,7 @@ import sys
 
 from act import VERSION
 from act.cli import ArgumentParser as _ArgumentParser
-from act.cli import UsageError, run_main
+from act.cli import UsageError, run_main, write_stdout
 from act.latency import PROG
 from act.latency.analysis import analyse, round_up_slice
 from act.latency.compare import (check_logs, common_interval,
@@ -81,8 +82,8 @@ def build_parser():
         epilog="Several -l: one table, a column group per log, slices "
                "aligned by time since the start ('-' where a log has no such "
                "slice), and a line naming the worst log. Exit status: 0 "
-               "success (with --check: passed; also when the output pipe is "
-               "closed early), 1 --check failed (a criterion failed, or the "
+               "success (with --check: passed; without --check also when the "
+               "output pipe is closed early), 1 --check failed (a criterion failed, or the "
                "run is INCOMPLETE: stopped early, cut short or still "
                "running; in any of the logs), 2 error. Note that -h names a "
                "histogram; --help shows this.")
@@ -257,16 +258,20 @@ def log_labels(logs, labels):
     return out
 
 
-def emit_lines(lines):
-    """Write lines to stdout; a write error (but a closed pipe, which main
-    handles) is a user error."""
-    try:
-        sys.stdout.write("\n".join(lines) + "\n")
-    except BrokenPipeError:
-        raise
-    except OSError as e:
-        raise UsageError("cannot write the output: %s"
-                         % (e.strerror or e)) from None
+def output(args):
+    """The stdout writer of a run: write(text).  With --check a closed pipe
+    does not stop the run: the verdict is the exit status whatever happens
+    to stdout (cli.write_stdout)."""
+    def write(text):
+        write_stdout(text, keep_going=args.check)
+    return write
+
+
+def emitter(write):
+    """emit(lines): the lines, each ending with a newline, through write."""
+    def emit(lines):
+        write("\n".join(lines) + "\n")
+    return emit
 
 
 def run_logs(args):
@@ -274,7 +279,8 @@ def run_logs(args):
     the CSV, or the JSON document); returns the exit status."""
     labels = args.labels
     multi = len(args.logs) > 1
-    emit = emit_lines
+    write = output(args)
+    emit = emitter(write)
 
     def prefix(label):
         return "%s: " % label if multi else ""
@@ -373,7 +379,7 @@ def run_logs(args):
             doc = compare_json(labels, analyses, worst, check)
         else:
             doc = json_document(a0)
-        sys.stdout.write(json.dumps(doc) + "\n")
+        write(json.dumps(doc) + "\n")
     else:
         emit(compare_header_lines(args.argv, labels, args.logs, headers,
                                   slice_sec, slice_sec != args.slice) +
@@ -430,7 +436,8 @@ def run(argv):
                 print("%s: warning: can't find histograms' scale, assuming "
                       "milliseconds" % PROG, file=sys.stderr)
             check_histograms(args, header)
-            emit = emit_lines
+            write = output(args)
+            emit = emitter(write)
 
             # Many short-lived tuples, no cycles: the collector only costs.
             gc_was_enabled = gc.isenabled()
@@ -454,7 +461,7 @@ def run(argv):
     if args.json:
         # One line: json.dumps without indent uses the C encoder (fast on
         # 86400 slices); pipe it to python3 -m json.tool to read it.
-        sys.stdout.write(json.dumps(json_document(a)) + "\n")
+        write(json.dumps(json_document(a)) + "\n")
     if args.plot:
         try:
             with open(args.plot, "w", encoding="utf-8",

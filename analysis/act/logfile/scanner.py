@@ -28,9 +28,9 @@ class ReportScanner:
     its total.  A column of a bucket that is empty throughout the batch may
     be None.
 
-    It stops at the first slice end whose report is missing or incomplete;
-    unless that is just the end of a log still being written, self.stopped
-    says why.
+    It stops at the first report that is missing or incomplete, slice end
+    or not (_single() has the rule); unless that is just the end of a log
+    still being written, self.stopped says why.
 
     Speed: an ACT log is very regular.  Counts only grow, so consecutive
     reports of the same size nearly always have the same layout; such a
@@ -248,20 +248,34 @@ class ReportScanner:
         return ends, columns
 
     def _single(self, block, final):
-        """A batch from one report, None if it is not a slice end, _STOP."""
+        """A batch from one report, None if it is not a slice end, _STOP.
+
+        The rule of a whole log lives here, for every report, slice end or
+        not - so that whether a log is damaged does not depend on the slice
+        length (-t): the reports come every interval, from `after
+        <interval> sec:` on, each with the selected histograms present and
+        whole; the only report off that grid is the last one, at exactly
+        test-duration-sec.  The first report that breaks the rule stops the
+        scan (self.stopped says why), unless it is the partial last report
+        of a log still being written.  _regular() takes a run of reports at
+        once only when they keep to the grid (its first report the one
+        expected, no report missing in between).
+        """
         t, hists = parse_block(block, self.wanted, self.known)
         if t is None:
             return None
-        self.expected = t + self.interval
-        if t < self.target:
-            return None
-        if t > self.target:
-            self.stopped = "there is no report after %d sec" % self.target
+        if t != self.expected and not (
+                t == self.duration and
+                self.expected - self.interval < t < self.expected):
+            self.stopped = "there is no report after %d sec" % self.expected
             return _STOP
         vectors = [hist_vector(hists.get(u), self.top) for u in self.unique]
         if None in vectors:
             if not final:
                 self.stopped = "the report after %d sec is incomplete" % t
             return _STOP
+        self.expected = t + self.interval
+        if t < self.target:
+            return None
         self.target += self.slice_sec
         return [t], [[[c] for c in vec] for vec in vectors]
