@@ -303,8 +303,63 @@ def check_device_names(c):
     cmain.check_device_names(["/dev/sdb", "/dev/disk/by-id/x-y_z.1"])
 
 
+def check_base_config(c):
+    """A base config act_certify could not set for sure is refused (78)
+    naming its line: an item without a colon (act reads 'name value'
+    too), an item given twice (act keeps the last), a 'name: value' line
+    inside a '#####' banner (act reads it as a comment); the lines are
+    numbered as src/common/cfg.c numbers them (split on '\\n' only).
+    main refuses it before anything is created."""
+    good = ("# c\nread-reqs-per-sec: 5\nrecord-bytes : 1536\n"
+            "###\nact config file (title)\n###\n\ttest-duration-sec:1\n")
+    plan.check_base_config(good, "B")
+    for name in ("act_storage.conf", "act_index.conf",
+                 "examples/paper_final.conf"):
+        path = os.path.join(expect.REPO, "config", name)
+        with open(path) as f:
+            plan.check_base_config(f.read(), path)
+    for what, text, want in (
+            ("no colon", "a: 1\n# x\ndevice-names /dev/OTHER\n",
+             "B line 3: 'device-names /dev/OTHER' has no colon"),
+            ("no colon, no value", "a: 1\ndevice-names\n",
+             "B line 2: 'device-names' has no colon"),
+            ("twice", "read-reqs-per-sec: 1\nx: 2\nread-reqs-per-sec : 3\n",
+             "B line 3: 'read-reqs-per-sec' is given twice (line 1 too)"),
+            ("in a banner", "####\n test-duration-sec: 2\n####\n",
+             "B line 2: 'test-duration-sec: 2' is inside a '#####' banner"),
+            ("\\f is no line break for act", "a: 1\fb 2\nc 3\n",
+             "B line 2: 'c 3' has no colon"),
+            ("CRLF", "a: 1\r\nb 2\r\n", "B line 2: 'b 2' has no colon")):
+        try:
+            plan.check_base_config(text, "B")
+            c.check(False, "base config: %s: not refused" % what)
+        except UserError as e:
+            c.eq("base config: %s: status" % what, 78, e.status)
+            c.check(str(e).startswith(want), "base config: %s: %r does not "
+                    "start with %r" % (what, str(e), want))
+    with tempfile.TemporaryDirectory() as td:
+        base = os.path.join(td, "base.conf")
+        with open(base, "w") as f:
+            f.write("record-bytes: 1536\nread-reqs-per-sec 20\n")
+        dev = os.path.join(td, "dev")
+        with open(dev, "wb") as f:
+            f.write(b"\0" * 4096)
+        out = os.path.join(td, "out")
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err), \
+                contextlib.redirect_stdout(io.StringIO()):
+            rc = cmain.main_status(["--device", dev, "--load", "1",
+                                    "--seconds", "2", "--config", base,
+                                    "--out", out])
+        c.eq("main: a colonless base config: exit 78", 78, rc)
+        c.check("line 2: 'read-reqs-per-sec 20' has no colon" in
+                err.getvalue(), "main names the line: %r" % err.getvalue())
+        c.check(not os.path.exists(out), "main: nothing created")
+
+
 def main():
     c = expect.Checker("test_certify_plan")
+    check_base_config(c)
     check_device_names(c)
     check_ladder(c)
     check_numbers(c)

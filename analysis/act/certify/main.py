@@ -59,7 +59,8 @@ from act.certify.judge import campaign_verdict
 from act.certify.layout import (
     find_base_config, find_program, read_text)
 from act.certify.plan import (
-    DEFAULT_HOURS, DEFAULT_STRESS_FACTOR, HOUR, default_ladder, parse_ladder,
+    DEFAULT_HOURS, DEFAULT_STRESS_FACTOR, HOUR, check_base_config,
+    default_ladder, parse_ladder,
     parse_positive, plan_steps, plan_text, rates, step_config)
 from act.certify.precheck import busy_reason, check_campaign
 from act.certify.report import write_reports
@@ -223,6 +224,7 @@ def new_campaign(args):
     base_path = os.path.abspath(args.config) if args.config \
         else find_base_config(args.index)
     base_text = read_text(base_path, "the base config", EXIT_CONFIG)
+    check_base_config(base_text, base_path)
     devices = [os.path.abspath(d) if not d.startswith("/") else d
                for d in args.devices]
     Held.fds = hold_devices(devices, explain=lambda dev: busy_reason(
