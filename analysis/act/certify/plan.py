@@ -165,6 +165,16 @@ def step_items(step):
             "test-duration-sec": str(step["duration_sec"])}
 
 
+def step_echo(step):
+    """What a step's log must echo (its configuration block, as
+    src/common/cfg.c's cfg_echo writes it) for the items act_certify
+    sets: {name: value}."""
+    items = step_items(step)
+    items["device-names"] = " ".join(step["devices"])
+    items["num-devices"] = str(len(step["devices"]))
+    return items
+
+
 def set_items(base_text, comments, values):
     """base_text with the items of values ({name: value}) set: replaced
     where they are (a comment says what they were), appended otherwise;

@@ -14,7 +14,7 @@ from act.certify.devices import held_env
 from act.certify.fmt import (
     fmt_clock, fmt_duration, fmt_load, say, signame, utc_now, warn)
 from act.certify.judge import (
-    campaign_verdict, judge_step, skip_reason, step_short)
+    RESULT_INVALID, campaign_verdict, judge_step, skip_reason, step_short)
 from act import EXIT_SETUP, PROGRAM_STATUS
 from act.certify import EXIT_CONFIG, PROG
 from act.certify.report import write_reports
@@ -283,6 +283,8 @@ def execute_step(dirpath, state, step, tools, progress, cache):
     step["result"], step["message"] = judge_step(step, a)
     step["stop"] = a.get("stop")
     save_state(dirpath, state)
+    if step["result"] == RESULT_INVALID:
+        warn("step %d is INVALID: %s" % (step["number"], step["message"]))
     return None
 
 
