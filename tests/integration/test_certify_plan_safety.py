@@ -7,6 +7,13 @@
   config edited (read-reqs-per-sec 20) before --resume: step 1 runs but is
   INVALID ("step 1 is INVALID: the log says read-reqs-per-sec 20, the
   plan 2000"), never PASS; the campaign is not certified (exit 1).
+- ended: state.json says step 2's program ended (status "ended", its exit
+  status and log size: what act_certify saves before it judges a step) -
+  as when act_certify died between the program's end and saving the
+  result: --resume judges the step from its log without running it (no
+  step started, the log unchanged and not renamed): certified, exit 0.
+  With a log size that is not the log's, the step runs again (its old log
+  renamed .interrupted-1).
 
 Exit 0 pass, 1 fail."""
 
@@ -84,6 +91,38 @@ def check_edited_config(c, td, root):
             "says INVALID", s["verdict"]["text"])
 
 
+def check_ended(c, td, root):
+    out = base_campaign(c, td, root, "ended")
+    if out is None:
+        return
+    path = os.path.join(out, "state.json")
+    log = os.path.join(out, "02-test2-stress-2x.log")
+    sha = itest.sha256_file(log)
+    for size, what in ((os.path.getsize(log), "log as it was"),
+                       (1, "another log size")):
+        state = load(path)
+        state.update(status="running", ended_at=None)
+        st = state["steps"][1]
+        c.eq("ended: step 2 passed first", "PASS", st["result"])
+        st.update(status="ended", result=None, message=None, log_size=size)
+        save(path, state)
+        r = tc.certify(["--resume", out])
+        c.eq("ended, %s: --resume certifies" % what, 0, r.rc, r.describe())
+        after = load(path)["steps"][1]
+        c.eq("ended, %s: step 2 judged" % what, ("done", "PASS"),
+             (after["status"], after["result"]))
+        old = os.path.exists(log + ".interrupted-1")
+        if what == "log as it was":
+            c.check("step 2/2 started" not in r.err and not old,
+                    "ended: step 2 ran again", r.describe())
+            c.eq("ended: the log unchanged", sha, itest.sha256_file(log))
+            c.eq("ended: started_at kept", st["started_at"],
+                 after["started_at"])
+        else:
+            c.check("step 2/2 started" in r.err and old, "ended, another "
+                    "log size: step 2 did not run again", r.describe())
+
+
 def main():
     c = itest.Checker("test_certify_plan_safety")
     itest.binary("act_storage")
@@ -91,6 +130,7 @@ def main():
         root = tc.device_root(td)
         try:
             check_edited_config(c, td, root)
+            check_ended(c, td, root)
         finally:
             if root.startswith("/dev/shm/"):
                 shutil.rmtree(root, ignore_errors=True)

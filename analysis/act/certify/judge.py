@@ -79,6 +79,7 @@ def skip_reason(steps, step):
 
 
 PENDING_TEXT = {"planned": "has not run yet", "running": "is running",
+                "ended": "ended, not judged yet",
                 "interrupted": "was interrupted",
                 "error": "stopped with an error"}
 
