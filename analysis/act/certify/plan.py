@@ -64,6 +64,37 @@ def parse_positive(text, what):
     return x
 
 
+def check_duration(seconds, what):
+    """A test length the C programs take (test-duration-sec: 1 to
+    MAX_U32); seconds may be a float (from --hours) or an int."""
+    if not seconds >= 1:
+        raise UsageError("%s is under a second" % what, status=EXIT_USAGE)
+    if seconds > MAX_U32:
+        raise UsageError("%s is more than act's longest test, %d seconds "
+                         "(test-duration-sec)" % (what, MAX_U32),
+                         status=EXIT_USAGE)
+
+
+def check_loads(loads, n_devices):
+    """Each load's rates on n_devices (the most a step has) must be ones
+    the C programs take: read-reqs-per-sec and write-reqs-per-sec up to
+    MAX_U32 (checked on floats: a load may be huge or infinite), and at
+    least 1 write/s per device."""
+    for load in loads:
+        reads = load * ONE_X_READS * n_devices
+        if not reads <= MAX_U32:
+            raise UsageError("load %s is too large: more than %d reads/s "
+                             "on %d device%s (act's read-reqs-per-sec "
+                             "takes at most %d)" % (
+                                 fmt_num(load), MAX_U32, n_devices,
+                                 "" if n_devices == 1 else "s", MAX_U32),
+                             status=EXIT_USAGE)
+        r, w = rates(load, 1)
+        if r < 1 or w < 1:
+            raise UsageError("load %s is too small: under 1 write/s per "
+                             "device" % fmt_load(load), status=EXIT_USAGE)
+
+
 def parse_ladder(text, load):
     loads = [parse_positive(t.strip(), "--ladder load")
              for t in text.split(",") if t.strip()]
