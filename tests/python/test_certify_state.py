@@ -356,6 +356,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix="act-state-test-") as td:
         check_damaged(c, td)
         check_non_utf8_dir(c, td)
+        check_dir_fsync(c, td)
         check_save_load(c, td)
         check_lock(c, td)
         check_rename_old_log(c, td)

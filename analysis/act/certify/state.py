@@ -27,6 +27,13 @@ def save_state(dirpath, state):
         f.flush()
         os.fsync(f.fileno())
     os.replace(tmp, path)
+    # the rename is in the directory: fsync it too, or a crash can leave
+    # the old state.json (a finished step run again on --resume)
+    fd = os.open(dirpath, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def load_state(dirpath):
