@@ -234,6 +234,9 @@ def execute_step(dirpath, state, step, tools, progress, cache):
         step["result"], step["message"] = judge_step(step, a)
         step["stop"] = a.get("stop")
         save_state(dirpath, state)
+        if step["result"] == RESULT_INVALID:
+            warn("step %d is INVALID: %s" % (step["number"],
+                                             step["message"]))
         return None
     files = step["files"]
     log = os.path.join(dirpath, files["log"])
