@@ -28,6 +28,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import expect  # noqa: E402
+from act.certify import judge  # noqa: E402
 
 import subprocess  # noqa: E402
 
@@ -209,11 +210,16 @@ def check_analyse(c, td):
 
     step = {"number": 1, "kind": "target", "status": "done",
             "same_run_as": None, "slice_sec": 1, "judge": "criteria",
-            "files": {"log": os.path.basename(log), "plot": "01.svg"}}
+            "files": {"log": os.path.basename(log), "plot": "01.svg"},
+            "devices": ["/tmp/exdev/dev_x"], "reads_per_sec": 4000,
+            "writes_per_sec": 2000, "duration_sec": 10}
     state = {"steps": [step]}
     cache = {}
     first = analyse.step_analysis(td, state, step, cache)
     c.eq("step_analysis: the log's last errors", [], first["log_errors"])
+    c.eq("step_analysis: the log echoes the plan", None,
+         first["echo_difference"])
+    check_echo(c, log, step)
     c.check(analyse.step_analysis(td, state, step, cache) is first,
             "step_analysis analysed an unchanged log again")
     write(log, "ERROR: late\n", "a")
@@ -224,6 +230,46 @@ def check_analyse(c, td):
          again["log_errors"])
     c.eq("step_analysis of a planned step", {}, analyse.step_analysis(
         td, state, dict(step, status="planned"), cache))
+
+
+def check_echo(c, log, step):
+    """A log whose echoed configuration is not the step's plan (the step
+    config edited, a base config act_certify could not set) makes the
+    step INVALID, naming the first difference - never PASS, whatever the
+    run did; the campaign is not certified."""
+    for what, change, want in (
+            ("reads", {"reads_per_sec": 2000}, "the log says "
+             "read-reqs-per-sec 4000, the plan 2000"),
+            ("writes", {"writes_per_sec": 1}, "the log says "
+             "write-reqs-per-sec 2000, the plan 1"),
+            ("duration", {"duration_sec": 86400}, "the log says "
+             "test-duration-sec 10, the plan 86400"),
+            ("device", {"devices": ["/dev/OTHER"]}, "the log says "
+             "device-names /tmp/exdev/dev_x, the plan /dev/OTHER"),
+            ("devices", {"devices": ["/tmp/exdev/dev_x", "/b"]}, "the log "
+             "says device-names /tmp/exdev/dev_x, the plan "
+             "/tmp/exdev/dev_x /b")):
+        got = analyse.echo_difference(log, dict(step, **change))
+        c.eq("echo_difference: " + what, want, got)
+        a = {"echo_difference": got, "doc": {"complete": True, "check": {
+            "result": "PASS"}}}
+        s = dict(step, **change)
+        s["exit_status"] = 0
+        c.eq("judge_step: %s: INVALID, never PASS" % what,
+             (judge.RESULT_INVALID, want), judge.judge_step(s, a))
+        s.update(status="done", result=judge.RESULT_INVALID, message=want,
+                 test=1, load=1)
+        v = judge.campaign_verdict({"campaign": {
+            "load": 1, "duration_sec": 10, "ceiling": False}, "steps": [s]})
+        c.eq("campaign_verdict: %s: not certified" % what,
+             ("not certified", 1), (v["status"], v["exit_status"]))
+    text = open(log).read()
+    no_dev = log + ".nodev"
+    write(no_dev, text.replace("num-devices: 1\n", ""))
+    c.eq("echo_difference: no num-devices", "the log says no num-devices, "
+         "the plan 1", analyse.echo_difference(no_dev, step))
+    c.eq("echo_difference: no log", None,
+         analyse.echo_difference(log + ".none", step))
 
 
 def main():

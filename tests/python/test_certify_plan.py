@@ -13,6 +13,7 @@ act_index.conf, without --index act_storage with act_storage.conf."""
 import contextlib
 import io
 import os
+import re
 import stat
 import sys
 import tempfile
@@ -303,8 +304,166 @@ def check_device_names(c):
     cmain.check_device_names(["/dev/sdb", "/dev/disk/by-id/x-y_z.1"])
 
 
+def check_base_config(c):
+    """A base config act_certify could not set for sure is refused (78)
+    naming its line: an item without a colon (act reads 'name value'
+    too), an item given twice (act keeps the last), a 'name: value' line
+    inside a '#####' banner (act reads it as a comment); the lines are
+    numbered as src/common/cfg.c numbers them (split on '\\n' only).
+    main refuses it before anything is created."""
+    good = ("# c\nread-reqs-per-sec: 5\nrecord-bytes : 1536\n"
+            "###\nact config file (title)\n###\n\ttest-duration-sec:1\n")
+    plan.check_base_config(good, "B")
+    for name in ("act_storage.conf", "act_index.conf",
+                 "examples/paper_final.conf"):
+        path = os.path.join(expect.REPO, "config", name)
+        with open(path) as f:
+            plan.check_base_config(f.read(), path)
+    for what, text, want in (
+            ("no colon", "a: 1\n# x\ndevice-names /dev/OTHER\n",
+             "B line 3: 'device-names /dev/OTHER' has no colon"),
+            ("no colon, no value", "a: 1\ndevice-names\n",
+             "B line 2: 'device-names' has no colon"),
+            ("twice", "read-reqs-per-sec: 1\nx: 2\nread-reqs-per-sec : 3\n",
+             "B line 3: 'read-reqs-per-sec' is given twice (line 1 too)"),
+            ("in a banner", "####\n test-duration-sec: 2\n####\n",
+             "B line 2: 'test-duration-sec: 2' is inside a '#####' banner"),
+            ("\\f is no line break for act", "a: 1\fb 2\nc 3\n",
+             "B line 2: 'c 3' has no colon"),
+            ("CRLF", "a: 1\r\nb 2\r\n", "B line 2: 'b 2' has no colon")):
+        try:
+            plan.check_base_config(text, "B")
+            c.check(False, "base config: %s: not refused" % what)
+        except UserError as e:
+            c.eq("base config: %s: status" % what, 78, e.status)
+            c.check(str(e).startswith(want), "base config: %s: %r does not "
+                    "start with %r" % (what, str(e), want))
+    with tempfile.TemporaryDirectory() as td:
+        base = os.path.join(td, "base.conf")
+        with open(base, "w") as f:
+            f.write("record-bytes: 1536\nread-reqs-per-sec 20\n")
+        dev = os.path.join(td, "dev")
+        with open(dev, "wb") as f:
+            f.write(b"\0" * 4096)
+        out = os.path.join(td, "out")
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err), \
+                contextlib.redirect_stdout(io.StringIO()):
+            rc = cmain.main_status(["--device", dev, "--load", "1",
+                                    "--seconds", "2", "--config", base,
+                                    "--out", out])
+        c.eq("main: a colonless base config: exit 78", 78, rc)
+        c.check("line 2: 'read-reqs-per-sec 20' has no colon" in
+                err.getvalue(), "main names the line: %r" % err.getvalue())
+        c.check(not os.path.exists(out), "main: nothing created")
+
+
+def check_limits(c):
+    """Every number argument is range-checked as the C programs would,
+    before anything is created: status 64 and the reason, never a
+    traceback nor a DIR; the limit (plan.MAX_U32) is the C config
+    table's for read-reqs-per-sec, write-reqs-per-sec and
+    test-duration-sec."""
+    with open(os.path.join(expect.REPO, "src", "common",
+                           "shared_cfg.h")) as f:
+        text = f.read()
+    for name in ("test-duration-sec", "read-reqs-per-sec",
+                 "write-reqs-per-sec"):
+        m = re.search(r'\.name = "%s",[^}]*?\.max = (\w+)' % name, text)
+        c.eq("shared_cfg.h: %s's max" % name, "UINT32_MAX",
+             m and m.group(1))
+        m = re.search(r'\.name = "%s",[^}]*?\.type = (\w+)' % name, text)
+        c.eq("shared_cfg.h: %s's type" % name, "CFG_U32", m and m.group(1))
+    c.eq("plan.MAX_U32 is UINT32_MAX", 2 ** 32 - 1, plan.MAX_U32)
+    with tempfile.TemporaryDirectory() as td:
+        dev = os.path.join(td, "dev")
+        with open(dev, "wb") as f:
+            f.write(b"\0" * 4096)
+        out = os.path.join(td, "out")
+        for extra, want in (
+                (["--load", "1e308"], "load 1e+308 is too large"),
+                (["--load", "1e12"], "load 1e+12 is too large"),
+                (["--load", "1000000", "--ceiling"], "load 3e+06 is too "
+                 "large"),
+                (["--load", "1", "--stress-factor", "1e308"], "load 1e+308 "
+                 "is too large"),
+                (["--load", "1", "--ladder", "2,1e308"], "load 1e+308 is "
+                 "too large"),
+                (["--load", "1", "--hours", "1e308"], "--hours 1e308 is "
+                 "more than act's longest test, 4294967295 seconds"),
+                (["--load", "1", "--hours", "2000000"], "--hours 2000000 is "
+                 "more than act's longest test"),
+                (["--load", "1", "--seconds", "99999999999999999999"],
+                 "--seconds 99999999999999999999 is more than act's "
+                 "longest test"),
+                (["--load", "1", "--seconds", "4294967296"], "--seconds "
+                 "4294967296 is more than act's longest test"),
+                (["--load", "1", "--hours", "0.0001"], "--hours 0.0001 is "
+                 "under a second")):
+            err = io.StringIO()
+            with contextlib.redirect_stderr(err), \
+                    contextlib.redirect_stdout(io.StringIO()):
+                rc = cmain.main_status(["--device", dev, "--out", out] +
+                                       extra)
+            c.eq("%s: exit status" % " ".join(extra), 64, rc)
+            c.check(want in err.getvalue(), "%s: message %r lacks %r" % (
+                " ".join(extra), err.getvalue(), want))
+            c.check(not os.path.exists(out), "%s: DIR created"
+                    % " ".join(extra))
+        # the largest the C programs take: planned (a dry run)
+        for extra in (["--seconds", "4294967295"],
+                      ["--load", "1000000", "--stress-factor", "2.1"]):
+            args = cmain.parse_args(["--device", dev, "--out", out,
+                                     "--load", "1"] + extra)
+            c.check(args is not None, "%s refused" % extra)
+
+
+def check_failed_setup(c):
+    """A setup that fails (here: no space left when the host is noted)
+    removes what it made - base.conf, the step configs, .lock, DIR if it
+    was new - so the retry is not refused as a used DIR."""
+    import errno
+    from act.certify.devices import Held, release_devices
+    real = cmain.host_identity
+
+    def no_space():
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    with tempfile.TemporaryDirectory() as td:
+        dev = os.path.join(td, "dev")
+        with open(dev, "wb") as f:
+            f.write(b"\0" * (8 << 20))
+        os.environ["ACT_BIN"] = os.path.join(expect.REPO, "target", "bin")
+        cmain.host_identity = no_space
+        try:
+            for what, out, made in (
+                    ("a new DIR", os.path.join(td, "new"), False),
+                    ("an empty DIR", os.path.join(td, "empty"), True)):
+                if made:
+                    os.mkdir(out)
+                err = io.StringIO()
+                with contextlib.redirect_stderr(err), \
+                        contextlib.redirect_stdout(io.StringIO()):
+                    rc = cmain.main_status(["--device", dev, "--load", "1",
+                                            "--seconds", "2", "--out", out])
+                release_devices(Held.fds)
+                c.eq("failed setup, %s: exit status" % what, 2, rc)
+                c.check("can't set up %s: No space left on device" % out in
+                        err.getvalue(), "failed setup, %s: message" % what,
+                        err.getvalue())
+                c.eq("failed setup, %s: what is left" % what,
+                     [] if made else None,
+                     sorted(os.listdir(out)) if os.path.exists(out)
+                     else None)
+        finally:
+            cmain.host_identity = real
+            del os.environ["ACT_BIN"]
+
+
 def main():
     c = expect.Checker("test_certify_plan")
+    check_failed_setup(c)
+    check_limits(c)
+    check_base_config(c)
     check_device_names(c)
     check_ladder(c)
     check_numbers(c)

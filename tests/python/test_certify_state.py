@@ -239,9 +239,124 @@ def check_resume(c, td):
             "--resume of a finished campaign: no summary.json written")
 
 
+def run_main(argv):
+    """main_status(argv) -> (status, stderr); a traceback fails the test
+    (it propagates)."""
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), \
+            contextlib.redirect_stdout(io.StringIO()):
+        rc = cmain.main_status(argv)
+    return rc, err.getvalue()
+
+
+def damaged(st):
+    """(what, state) for every key act_certify reads removed, and set to a
+    string, a list and null; and the steps' cross-references broken."""
+    def variants(d, path):
+        for key in list(d):
+            for what, value in (("without", None), ("a string for", "x"),
+                                ("a list for", []), ("null for", "null")):
+                copy = json.loads(json.dumps(st))
+                target = copy
+                for p in path:
+                    target = target[p]
+                if what == "without":
+                    del target[key]
+                elif value == "null":
+                    target[key] = None
+                else:
+                    target[key] = value
+                yield "%s %s" % (what, "/".join(map(str, path + [key]))), copy
+    yield from variants(st, [])
+    yield from variants(st["campaign"], ["campaign"])
+    for i in range(len(st["steps"])):
+        yield from variants(st["steps"][i], ["steps", i])
+    for what, change in (("step 2 same_run_as 9", ("same_run_as", 9)),
+                         ("step 2 numbered 7", ("number", 7)),
+                         ("step 2 a NaN load", ("load", float("nan")))):
+        copy = json.loads(json.dumps(st))
+        copy["steps"][1][change[0]] = change[1]
+        yield what, copy
+
+
+def check_damaged(c, td):
+    """A state file that is valid JSON but lacks a key act_certify reads,
+    or has a value of the wrong type: --report and --resume refuse it with
+    status 2 and the reason, never a traceback."""
+    d = os.path.join(td, "damaged")
+    os.mkdir(d)
+    base = new_state(td, [os.path.join(td, "dev")])
+    for s in base["steps"]:
+        s.update(status="done", result="PASS", exit_status=0)
+    base["status"] = "finished"
+    n = 0
+    for what, st in damaged(base):
+        with open(os.path.join(d, "state.json"), "w") as f:
+            json.dump(st, f)
+        problem = state.state_problem(st)
+        for opt in ("--report", "--resume"):
+            try:
+                rc, err = run_main([opt, d])
+            except Exception as e:      # noqa: BLE001 - a traceback
+                c.fail("%s, %s: %s: %s" % (opt, what, type(e).__name__, e))
+                continue
+            if what.endswith(" format"):
+                c.eq("%s, %s: exit status" % (opt, what), 2, rc)
+                continue
+            if problem is None:
+                # a change act_certify may take (e.g. host null): fine if
+                # it ends normally
+                c.check(rc in (0, 1), "%s, %s: exit status %s" % (
+                    opt, what, rc), err)
+                continue
+            n += 1
+            c.eq("%s, %s: exit status" % (opt, what), 2, rc)
+            c.check("state.json is damaged: " in err, "%s, %s: no reason"
+                    % (opt, what), err)
+    c.check(n > 100, "damaged: only %d refusals" % n)
+
+
+def check_non_utf8_dir(c, td):
+    """A campaign directory whose name is not UTF-8: no traceback."""
+    d = os.path.join(td, os.fsdecode(b"camp-\xff"))
+    os.mkdir(d)
+    c.check(not state.still_running(os.getpid(), d),
+            "still_running on a non-UTF-8 DIR")
+    st = new_state(td, [os.path.join(td, "dev")])
+    for s in st["steps"]:
+        s.update(status="done", result="PASS", exit_status=0)
+    st["status"] = "finished"
+    state.save_state(d, st)
+    rc, err = run_main(["--report", d])
+    c.eq("--report of a non-UTF-8 DIR: certified", 0, rc)
+
+
+def check_dir_fsync(c, td):
+    """save_state fsyncs the directory after the rename: a crash right
+    after it keeps the new state.json's name."""
+    d = os.path.join(td, "fsync")
+    os.mkdir(d)
+    synced = []
+    real = os.fsync
+
+    def spy(fd):
+        synced.append(stat.S_ISDIR(os.fstat(fd).st_mode))
+        return real(fd)
+    os.fsync = spy
+    try:
+        state.save_state(d, new_state(td, ["/d/a"]))
+    finally:
+        os.fsync = real
+    c.eq("save_state: the file, then the directory fsynced", [False, True],
+         synced)
+
+
 def main():
     c = expect.Checker("test_certify_state")
     with tempfile.TemporaryDirectory(prefix="act-state-test-") as td:
+        check_damaged(c, td)
+        check_non_utf8_dir(c, td)
+        check_dir_fsync(c, td)
         check_save_load(c, td)
         check_lock(c, td)
         check_rename_old_log(c, td)

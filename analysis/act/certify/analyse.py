@@ -18,7 +18,8 @@ from act.latency.main import check_histograms, parse_args
 from act.latency.plot import svg_document
 from act.latency.text import check_lines, judged_lists
 from act.logfile.follow import last_report
-from act.logfile.header import judged_histograms, read_header
+from act.certify.plan import step_echo
+from act.logfile.header import judged_histograms, read_header, scan_header
 from act.logfile.reports import last_errors
 from act.logfile.stops import stop_kind_of
 
@@ -120,6 +121,27 @@ def analyse_log(log, slice_sec, stress, plot=None):
     return out
 
 
+def echo_difference(log, step):
+    """The first item of the configuration the log echoes that is not the
+    step's plan, as "the log says NAME VALUE, the plan VALUE" - or None
+    (no difference, or no echo to compare: such a log has no analysis)."""
+    try:
+        with open(log, "rb") as f:
+            header = scan_header(f)
+    except OSError:
+        return None
+    if not header.config:
+        return None
+    echo = header.items(header.config)
+    for name, want in step_echo(step).items():
+        got = echo.get(name)
+        if got is None:
+            return "the log says no %s, the plan %s" % (name, want)
+        if got.split() != want.split():
+            return "the log says %s %s, the plan %s" % (name, got, want)
+    return None
+
+
 def step_analysis(dirpath, state, step, cache):
     """The analysis of a step's log (cached per log size), with the log's
     last ERROR lines and the kind of its stop."""
@@ -138,6 +160,7 @@ def step_analysis(dirpath, state, step, cache):
     plot = os.path.join(dirpath, step["files"]["plot"])
     a = analyse_log(log, step["slice_sec"], step["judge"] == "stress", plot)
     a["log_errors"] = last_errors(log)
+    a["echo_difference"] = echo_difference(log, src)
     if a["doc"] is None:
         # no analysis: the kind its last ERROR lines name
         a["stop"] = stop_kind_of(a["log_errors"])

@@ -27,7 +27,7 @@ vertical-align:top;font-size:14px}
 th{background:#f3f3f3}
 td.num{text-align:right}
 .PASS{color:#17601a;font-weight:bold}
-.FAIL,.INCOMPLETE,.ERROR{color:#b01c1c;font-weight:bold}
+.FAIL,.INCOMPLETE,.INVALID,.ERROR{color:#b01c1c;font-weight:bold}
 .INTERRUPTED,.RUNNING,.NOT{color:#7a4a00;font-weight:bold}
 .SKIPPED{color:#777}
 pre{background:#f8f8f8;border:1px solid #e2e2e2;padding:8px;

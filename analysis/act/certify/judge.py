@@ -11,14 +11,19 @@ from act.certify import EXIT_CERTIFIED, EXIT_NOT_CERTIFIED
 
 
 RESULT_PASS, RESULT_FAIL, RESULT_INCOMPLETE = "PASS", "FAIL", "INCOMPLETE"
+RESULT_INVALID = "INVALID"      # the log's config is not the step's plan
 
 
 def judge_step(step, analysis):
-    """(result, reason) of a step that ran: PASS, FAIL or INCOMPLETE."""
+    """(result, reason) of a step that ran: PASS, FAIL, INCOMPLETE, or
+    INVALID when its log's configuration is not the step's plan (whatever
+    the run did)."""
     rc = step.get("exit_status")
     if step["kind"] == "prep":
         return (RESULT_PASS, None) if rc == 0 else \
             (RESULT_FAIL, "act_prep exit status %s" % rc)
+    if analysis and analysis.get("echo_difference"):
+        return RESULT_INVALID, analysis["echo_difference"]
     doc = analysis.get("doc") if analysis else None
     check = (doc or {}).get("check") or {}
     result = check.get("result")
@@ -74,6 +79,7 @@ def skip_reason(steps, step):
 
 
 PENDING_TEXT = {"planned": "has not run yet", "running": "is running",
+                "ended": "ended, not judged yet",
                 "interrupted": "was interrupted",
                 "error": "stopped with an error"}
 
@@ -97,7 +103,8 @@ def campaign_verdict(state):
                  exit_status=EXIT_NOT_CERTIFIED)
         v["text"] = "not certified at %s: %s %s" % (
             target, step_short(s), "failed" if s["result"] == RESULT_FAIL
-            else "did not complete")
+            else "is INVALID (its log's config is not its plan)"
+            if s["result"] == RESULT_INVALID else "did not complete")
         v["reasons"].append("%s: %s" % (step_short(s), s.get("message") or
                                         s["result"]))
         if s["kind"] != "prep" and s["test"] in (3, 4) and all(

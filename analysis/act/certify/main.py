@@ -59,8 +59,9 @@ from act.certify.judge import campaign_verdict
 from act.certify.layout import (
     find_base_config, find_program, read_text)
 from act.certify.plan import (
-    DEFAULT_HOURS, DEFAULT_STRESS_FACTOR, HOUR, default_ladder, parse_ladder,
-    parse_positive, plan_steps, plan_text, rates, step_config)
+    DEFAULT_HOURS, DEFAULT_STRESS_FACTOR, HOUR, check_base_config,
+    check_duration, check_loads, default_ladder, parse_ladder,
+    parse_positive, plan_steps, plan_text, step_config)
 from act.certify.precheck import busy_reason, check_campaign
 from act.certify.report import write_reports
 from act.certify.runner import Progress, install_signal_handlers, run_campaign
@@ -167,13 +168,12 @@ def parse_args(argv):
                              % args.seconds, status=EXIT_USAGE) from None
         if args.duration < 1:
             raise UsageError("--seconds must be at least 1", status=EXIT_USAGE)
+        check_duration(args.duration, "--seconds %s" % args.seconds)
     else:
         hours = parse_positive(args.hours, "--hours") \
             if args.hours is not None else DEFAULT_HOURS
+        check_duration(hours * HOUR, "--hours %s" % args.hours)
         args.duration = int(round(hours * HOUR))
-        if args.duration < 1:
-            raise UsageError("--hours %s is under a second" % args.hours,
-                             status=EXIT_USAGE)
     args.stress_factor = DEFAULT_STRESS_FACTOR \
         if args.stress_factor is None \
         else parse_positive(args.stress_factor, "--stress-factor")
@@ -188,11 +188,8 @@ def parse_args(argv):
     else:
         args.ladder = []
     check_device_names(args.devices)
-    for load in [args.load, args.load * args.stress_factor] + args.ladder:
-        r, w = rates(load, 1)
-        if r < 1 or w < 1:
-            raise UsageError("load %s is too small: under 1 write/s per "
-                             "device" % fmt_load(load), status=EXIT_USAGE)
+    check_loads([args.load, args.load * args.stress_factor] + args.ladder,
+                len(args.devices))
     return args
 
 
@@ -223,6 +220,7 @@ def new_campaign(args):
     base_path = os.path.abspath(args.config) if args.config \
         else find_base_config(args.index)
     base_text = read_text(base_path, "the base config", EXIT_CONFIG)
+    check_base_config(base_text, base_path)
     devices = [os.path.abspath(d) if not d.startswith("/") else d
                for d in args.devices]
     Held.fds = hold_devices(devices, explain=lambda dev: busy_reason(
@@ -261,6 +259,8 @@ def new_campaign(args):
         raise UsageError("%s exists and is not an empty directory" % dirpath,
                          status=EXIT_SETUP)
     install_signal_handlers()
+    made_dir = not os.path.exists(dirpath)
+    lock = None
     try:
         os.makedirs(dirpath, exist_ok=True)
         lock = lock_dir(dirpath)
@@ -278,6 +278,7 @@ def new_campaign(args):
         state["created_at"] = utc_now()
         save_state(dirpath, state)
     except OSError as e:
+        undo_setup(dirpath, made_dir, lock)
         raise UsageError("can't set up %s: %s" % (dirpath, e.strerror or e),
                          status=EXIT_SETUP) from None
     say(plan_text(state, dirpath, False))
@@ -286,6 +287,24 @@ def new_campaign(args):
         return run_campaign(dirpath, state, tools, Progress())
     finally:
         os.close(lock)
+
+
+def undo_setup(dirpath, made_dir, lock):
+    """A failed setup (e.g. no space) removes what it made - DIR was new
+    or empty, so everything in it - and DIR itself if it made it: a retry
+    starts afresh, not refused as a used DIR."""
+    for name in os.listdir(dirpath) if os.path.isdir(dirpath) else []:
+        try:
+            os.unlink(os.path.join(dirpath, name))
+        except OSError:
+            pass
+    if lock is not None:
+        os.close(lock)
+    if made_dir:
+        try:
+            os.rmdir(dirpath)
+        except OSError:
+            pass
 
 
 def resume_campaign(dirpath):
@@ -342,6 +361,19 @@ def report_campaign(dirpath):
     return s["verdict"]["exit_status"]
 
 
+def state_guard(fn, dirpath):
+    """fn(dirpath), a damaged state file being a setup error (2) with its
+    reason, never a traceback: load_state checks every key act_certify
+    reads; this is the net under that check."""
+    try:
+        return fn(dirpath)
+    except (KeyError, TypeError, ValueError, AttributeError,
+            IndexError) as e:
+        raise UsageError("the campaign in %s has a damaged state.json "
+                         "(%s: %s)" % (dirpath, type(e).__name__, e),
+                         status=EXIT_SETUP) from None
+
+
 def main(argv=None):
     """The exit status of the command line argv (default: sys.argv[1:]);
     the entry script and the zipapp exit with it."""
@@ -353,9 +385,9 @@ def main_status(argv):
         args = parse_args(argv)
         args.argv = argv
         if args.resume is not None:
-            return resume_campaign(args.resume)
+            return state_guard(resume_campaign, args.resume)
         if args.report is not None:
-            return report_campaign(args.report)
+            return state_guard(report_campaign, args.report)
         return new_campaign(args)
     except UsageError as e:
         warn("error: %s" % e)

@@ -3,10 +3,8 @@ as kept in state.json), each step's config (the base config with the four
 items act_certify sets), and the plan as text (--dry-run and the start of
 a campaign)."""
 
-import re
-
 from act.certify.fmt import fmt_duration, fmt_load, fmt_num
-from act.certify import EXIT_USAGE
+from act.certify import EXIT_CONFIG, EXIT_USAGE
 from act.cli import UsageError
 
 
@@ -19,7 +17,13 @@ LADDER_STEP = 1.5
 HOUR = 3600
 OVERRIDDEN = ("device-names", "read-reqs-per-sec", "write-reqs-per-sec",
               "test-duration-sec")
-_ITEM_RE = re.compile(r"^\s*([A-Za-z0-9_-]+)\s*:\s*(.*?)\s*$")
+C_SPACE = " \t\n\v\f\r"          # isspace() in the C locale
+# The C programs' limits (src/common/shared_cfg.h: read-reqs-per-sec,
+# write-reqs-per-sec and test-duration-sec are CFG_U32 items up to
+# UINT32_MAX; src/storage/storage_cfg.c refuses rates that give more than
+# UINT32_MAX requests per second); tests/python/test_certify_plan.py checks
+# them against the C source.
+MAX_U32 = 4294967295
 
 
 def round2(x):
@@ -60,6 +64,37 @@ def parse_positive(text, what):
     return x
 
 
+def check_duration(seconds, what):
+    """A test length the C programs take (test-duration-sec: 1 to
+    MAX_U32); seconds may be a float (from --hours) or an int."""
+    if not seconds >= 1:
+        raise UsageError("%s is under a second" % what, status=EXIT_USAGE)
+    if seconds > MAX_U32:
+        raise UsageError("%s is more than act's longest test, %d seconds "
+                         "(test-duration-sec)" % (what, MAX_U32),
+                         status=EXIT_USAGE)
+
+
+def check_loads(loads, n_devices):
+    """Each load's rates on n_devices (the most a step has) must be ones
+    the C programs take: read-reqs-per-sec and write-reqs-per-sec up to
+    MAX_U32 (checked on floats: a load may be huge or infinite), and at
+    least 1 write/s per device."""
+    for load in loads:
+        reads = load * ONE_X_READS * n_devices
+        if not reads <= MAX_U32:
+            raise UsageError("load %s is too large: more than %d reads/s "
+                             "on %d device%s (act's read-reqs-per-sec "
+                             "takes at most %d)" % (
+                                 fmt_num(load), MAX_U32, n_devices,
+                                 "" if n_devices == 1 else "s", MAX_U32),
+                             status=EXIT_USAGE)
+        r, w = rates(load, 1)
+        if r < 1 or w < 1:
+            raise UsageError("load %s is too small: under 1 write/s per "
+                             "device" % fmt_load(load), status=EXIT_USAGE)
+
+
 def parse_ladder(text, load):
     loads = [parse_positive(t.strip(), "--ladder load")
              for t in text.split(",") if t.strip()]
@@ -73,6 +108,75 @@ def parse_ladder(text, load):
         raise UsageError("--ladder loads must increase: %s" % text,
                          status=EXIT_USAGE)
     return loads
+
+
+def _is_banner_rule(line):
+    """cfg.c's is_banner_rule: three or more '#' alone on a line."""
+    rest = line.lstrip(" \t")
+    hashes = len(rest) - len(rest.lstrip("#"))
+    return hashes >= 3 and rest[hashes:].strip(" \t\r") == ""
+
+
+def config_lines(text):
+    """The lines of a config as src/common/cfg.c reads them: split on
+    '\n' only, each up to a NUL; yields (line number, line, in_banner,
+    item) where item is None for a comment or blank line, else (name,
+    value, colon) - the name up to ':' or white space, colon False for
+    'name value'."""
+    in_banner = False
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()                 # after the last '\n': no line
+    for no, line in enumerate(lines, 1):
+        cut = line.split("\0", 1)[0]
+        if _is_banner_rule(cut):
+            in_banner = not in_banner
+        body = cut.split("#", 1)[0].strip(C_SPACE)
+        if not body:
+            yield no, line, in_banner, None
+            continue
+        i = 0
+        while i < len(body) and body[i] != ":" and body[i] not in C_SPACE:
+            i += 1
+        name, rest = body[:i], body[i:]
+        colon = rest.startswith(":")
+        value = rest[1:].lstrip(C_SPACE) if rest else ""
+        if not colon and value.startswith(":"):
+            colon = True            # "name : value"
+            value = value[1:].lstrip(C_SPACE)
+        yield no, line, in_banner, (name, value, colon)
+
+
+def check_base_config(text, path):
+    """Refuses (exit 78, naming the line) a base config whose items
+    act_certify could not set for sure: an item written without a colon
+    (act reads 'name value' too, and act_certify sets 'name: value'
+    lines), an item given twice (act keeps the last one), a 'name: value'
+    line inside a '#####' banner (act reads it as a comment)."""
+    seen = {}
+    for no, line, in_banner, item in config_lines(text):
+        if item is None:
+            continue
+        name, _value, colon = item
+        if in_banner and not colon:
+            continue
+        where = "%s line %d" % (path, no)
+        if in_banner and colon:
+            # a "name: value" line act reads as a comment (the banner's
+            # title text, e.g. paper_final.conf's, is fine)
+            raise UsageError("%s: '%s' is inside a '#####' banner (act reads "
+                             "it as a comment): move it out or comment it "
+                             "out with '#'" % (where, line.strip()),
+                             status=EXIT_CONFIG)
+        if not colon:
+            raise UsageError("%s: '%s' has no colon: write '%s: ...'"
+                             % (where, line.strip(), name),
+                             status=EXIT_CONFIG)
+        if name in seen:
+            raise UsageError("%s: '%s' is given twice (line %d too): keep "
+                             "one" % (where, name, seen[name]),
+                             status=EXIT_CONFIG)
+        seen[name] = no
 
 
 def step_config(base_text, base_name, step):
@@ -92,6 +196,16 @@ def step_items(step):
             "test-duration-sec": str(step["duration_sec"])}
 
 
+def step_echo(step):
+    """What a step's log must echo (its configuration block, as
+    src/common/cfg.c's cfg_echo writes it) for the items act_certify
+    sets: {name: value}."""
+    items = step_items(step)
+    items["device-names"] = " ".join(step["devices"])
+    items["num-devices"] = str(len(step["devices"]))
+    return items
+
+
 def set_items(base_text, comments, values):
     """base_text with the items of values ({name: value}) set: replaced
     where they are (a comment says what they were), appended otherwise;
@@ -100,9 +214,8 @@ def set_items(base_text, comments, values):
     added (a repeated item becomes a comment)."""
     out = list(comments) + [""] if comments else []
     done = set()
-    for line in base_text.splitlines():
-        m = _ITEM_RE.match(line.split("#", 1)[0])
-        name = m.group(1) if m else None
+    for _no, line, in_banner, item in config_lines(base_text):
+        name = item[0] if item and item[2] and not in_banner else None
         if name in values:
             if comments:
                 out.append("# act_certify: was %s" % line.strip())

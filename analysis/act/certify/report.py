@@ -25,7 +25,7 @@ def step_summary(dirpath, state, step, cache):
         else ({}, {}, None)
     result = step["result"]
     if step["status"] in ("interrupted", "error", "running", "planned",
-                          "skipped"):
+                          "skipped", "ended"):
         result = step["status"].upper() if step["status"] != "planned" \
             else "NOT RUN"
     return {

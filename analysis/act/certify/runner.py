@@ -14,7 +14,7 @@ from act.certify.devices import held_env
 from act.certify.fmt import (
     fmt_clock, fmt_duration, fmt_load, say, signame, utc_now, warn)
 from act.certify.judge import (
-    campaign_verdict, judge_step, skip_reason, step_short)
+    RESULT_INVALID, campaign_verdict, judge_step, skip_reason, step_short)
 from act import EXIT_SETUP, PROGRAM_STATUS
 from act.certify import EXIT_CONFIG, PROG
 from act.certify.report import write_reports
@@ -234,9 +234,10 @@ def execute_step(dirpath, state, step, tools, progress, cache):
         step["result"], step["message"] = judge_step(step, a)
         step["stop"] = a.get("stop")
         save_state(dirpath, state)
+        if step["result"] == RESULT_INVALID:
+            warn("step %d is INVALID: %s" % (step["number"],
+                                             step["message"]))
         return None
-    if step["status"] in ("running", "interrupted", "error"):
-        rename_old_log(dirpath, step)
     files = step["files"]
     log = os.path.join(dirpath, files["log"])
     err = os.path.join(dirpath, files["stderr"])
@@ -244,6 +245,13 @@ def execute_step(dirpath, state, step, tools, progress, cache):
         argv = [tools["act_prep"]] + step["devices"]
     else:
         argv = [tools["program"], os.path.join(dirpath, files["config"])]
+    prog = os.path.basename(argv[0])
+    if program_ended(dirpath, step):
+        # act_certify stopped after the program ended, before the step
+        # was judged: judge it now, don't run it again
+        return finish_step(dirpath, state, step, prog, err, log, cache)
+    if step["status"] in ("running", "interrupted", "error", "ended"):
+        rename_old_log(dirpath, step)
     step.update(status="running", result=None, exit_status=None,
                 message=None, started_at=utc_now(), ended_at=None)
     save_state(dirpath, state)
@@ -251,9 +259,38 @@ def execute_step(dirpath, state, step, tools, progress, cache):
     rc = run_program(argv, log, err, step, steps, progress,
                      lambda: save_state(dirpath, state))
     progress.clear()
-    step["exit_status"] = rc
-    step["ended_at"] = utc_now()
-    prog = os.path.basename(argv[0])
+    # the program's end, saved before anything else: if act_certify stops
+    # now, --resume judges the step instead of running it again
+    step.update(status="ended", exit_status=rc, ended_at=utc_now(),
+                log_size=_size(log))
+    save_state(dirpath, state)
+    return finish_step(dirpath, state, step, prog, err, log, cache)
+
+
+def _size(path):
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return None
+
+
+def program_ended(dirpath, step):
+    """Whether state.json says the step's program ended (exit status
+    below 128) and its log is as it was then: the step is judged, not run
+    again."""
+    rc = step.get("exit_status")
+    log = step.get("files", {}).get("log")
+    return (step["status"] == "ended" and isinstance(rc, int) and
+            0 <= rc < 128 and log is not None and
+            step.get("log_size") is not None and
+            _size(os.path.join(dirpath, log)) == step["log_size"])
+
+
+def finish_step(dirpath, state, step, prog, err, log, cache):
+    """Judges a step whose program ended (exit status in the step); saves
+    it. Returns None to go on, or the campaign's exit status to stop
+    with."""
+    rc = step["exit_status"]
     if rc >= 128:
         signum = _Stop.signum or (rc - 128)
         step.update(status="interrupted", message="stopped by signal %s"
@@ -283,6 +320,8 @@ def execute_step(dirpath, state, step, tools, progress, cache):
     step["result"], step["message"] = judge_step(step, a)
     step["stop"] = a.get("stop")
     save_state(dirpath, state)
+    if step["result"] == RESULT_INVALID:
+        warn("step %d is INVALID: %s" % (step["number"], step["message"]))
     return None
 
 

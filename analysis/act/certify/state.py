@@ -27,6 +27,13 @@ def save_state(dirpath, state):
         f.flush()
         os.fsync(f.fileno())
     os.replace(tmp, path)
+    # the rename is in the directory: fsync it too, or a crash can leave
+    # the old state.json (a finished step run again on --resume)
+    fd = os.open(dirpath, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def load_state(dirpath):
@@ -43,7 +50,114 @@ def load_state(dirpath):
     if not isinstance(state, dict) or state.get("format") != STATE_FORMAT:
         raise UsageError("%s is not an act_certify state file (%s)"
                          % (path, STATE_FORMAT), status=EXIT_SETUP)
+    why = state_problem(state)
+    if why:
+        raise UsageError("%s is damaged: %s" % (path, why),
+                         status=EXIT_SETUP)
     return state
+
+
+# What act_certify reads of a state file: {key: type check}.
+def _num(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and \
+        v == v and abs(v) != float("inf")
+
+
+def _int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _str(v):
+    return isinstance(v, str)
+
+
+def _opt(check):
+    return lambda v: v is None or check(v)
+
+
+def _list_of(check):
+    return lambda v: isinstance(v, list) and all(check(x) for x in v)
+
+
+def _dict(v):
+    return isinstance(v, dict)
+
+
+_TOP = {"status": lambda v: v in ("planned", "running", "interrupted",
+                                  "error", "finished"),
+        "command": _list_of(_str), "created_at": _opt(_str),
+        "ended_at": _opt(_str), "host": _dict,
+        "resumes": _list_of(_dict), "steps": _list_of(_dict),
+        "campaign": _dict}
+_CAMPAIGN = {"program": lambda v: v in ("act_storage", "act_index"),
+             "program_path": _str, "program_version": _opt(_str),
+             "base_config_path": _str, "devices": _list_of(_str),
+             "device_kinds": _dict, "load": _num, "stress_factor": _num,
+             "duration_sec": _int, "ceiling": lambda v: isinstance(v, bool),
+             "ladder": _list_of(_num), "prep": lambda v: isinstance(v, bool)}
+_STEP = {"number": _int, "id": _str,
+         "kind": lambda v: v in ("prep", "target", "stress", "ceiling"),
+         "test": _opt(_int), "title": _str, "load": _opt(_num),
+         "devices": _list_of(_str), "reads_per_sec": _int,
+         "writes_per_sec": _int, "duration_sec": _int,
+         "slice_sec": lambda v: _int(v) and v >= 1, "judge": _opt(_str),
+         "same_run_as": _opt(_int),
+         "status": lambda v: v in ("planned", "running", "ended", "done",
+                                   "interrupted", "error", "skipped"),
+         "result": _opt(_str), "exit_status": _opt(_int),
+         "message": _opt(_str), "started_at": _opt(_str),
+         "ended_at": _opt(_str), "old_logs": _list_of(_dict),
+         "files": lambda v: isinstance(v, dict) and all(
+             _str(x) for x in v.values())}
+_STEP_OPTIONAL = {"pid": _opt(_int), "log_size": _opt(_int),
+                  "stop": _opt(_str)}
+
+
+def _bad(d, schema, where, optional=None):
+    for key, ok in schema.items():
+        if key not in d:
+            return "%s has no %r" % (where, key)
+        if not ok(d[key]):
+            return "%s has a bad %r: %r" % (where, key, d[key])
+    for key, ok in (optional or {}).items():
+        if key in d and not ok(d[key]):
+            return "%s has a bad %r: %r" % (where, key, d[key])
+    return None
+
+
+def state_problem(state):
+    """What is wrong with a state file's contents (a key missing, a value
+    of the wrong type), or None: every key act_certify reads is checked,
+    so a damaged file is refused, not a traceback."""
+    why = _bad(state, _TOP, "the state") or \
+        _bad(state["campaign"], _CAMPAIGN, "the campaign")
+    if why:
+        return why
+    if not state["steps"]:
+        return "the state has no step"
+    for i, s in enumerate(state["steps"]):
+        where = "step %d" % (i + 1)
+        why = _bad(s, _STEP, where, _STEP_OPTIONAL)
+        if why:
+            return why
+        if (s["test"] is None) != (s["kind"] in ("prep", "ceiling")):
+            return "%s has a bad 'test': %r" % (where, s["test"])
+        if s["number"] != i + 1:
+            return "%s is numbered %d" % (where, s["number"])
+        if s["same_run_as"] is not None and not 1 <= s["same_run_as"] <= i:
+            return "%s has a bad 'same_run_as': %r" % (where,
+                                                        s["same_run_as"])
+        need = ("log", "stderr") if s["same_run_as"] is None else ()
+        need += ("plot",) if s["kind"] != "prep" else ()
+        need += ("config",) if s["kind"] != "prep" and \
+            s["same_run_as"] is None else ()
+        for key in need:
+            if key not in s["files"]:
+                return "%s has no %r file" % (where, key)
+            if "/" in s["files"][key] or s["files"][key] in ("", ".", ".."):
+                return "%s has a bad %r file: %r" % (where, key,
+                                                     s["files"][key])
+    return None
 
 
 def lock_dir(dirpath):
@@ -93,6 +207,6 @@ def current_step_number(state):
 def still_running(pid, dirpath):
     try:
         with open("/proc/%d/cmdline" % pid, "rb") as f:
-            return dirpath.encode() in f.read()
+            return os.fsencode(dirpath) in f.read()
     except OSError:
         return False

@@ -1,0 +1,141 @@
+"""Description: act_certify runs what it planned, or says it did not
+(issue 19), with the real programs: short campaigns (--seconds 2, --load
+1, one 8 MiB device file on /dev/shm when usable):
+
+- a base campaign certifies (exit 0): its steps' logs echo the plan;
+- edited: the same campaign's steps set back to "planned" and step 1's
+  config edited (read-reqs-per-sec 20) before --resume: step 1 runs but is
+  INVALID ("step 1 is INVALID: the log says read-reqs-per-sec 20, the
+  plan 2000"), never PASS; the campaign is not certified (exit 1).
+- ended: state.json says step 2's program ended (status "ended", its exit
+  status and log size: what act_certify saves before it judges a step) -
+  as when act_certify died between the program's end and saving the
+  result: --resume judges the step from its log without running it (no
+  step started, the log unchanged and not renamed): certified, exit 0.
+  With a log size that is not the log's, the step runs again (its old log
+  renamed .interrupted-1).
+
+Exit 0 pass, 1 fail."""
+
+import json
+import os
+import shutil
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import itest  # noqa: E402
+import test_certify as tc  # noqa: E402
+
+
+def load(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def save(path, state):
+    with open(path, "w") as f:
+        json.dump(state, f, indent=1)
+
+
+def base_campaign(c, td, root, name):
+    """A certified 2-step campaign (test 1 at 1x, test 2 at 2x) in a new
+    DIR; returns DIR or None."""
+    dev = tc.make_device(os.path.join(root, name + ".img"), mib=8)
+    base = itest.write_config(td.join(name + "-base.conf"), [
+        ("service-threads", 4), ("record-bytes", 1536)])
+    out = td.join(name)
+    r = tc.certify(["--device", dev, "--load", "1", "--seconds", "2",
+                    "--config", base, "--out", out])
+    if not c.eq("%s: the base campaign certifies" % name, 0, r.rc,
+                r.describe()):
+        return None
+    return out
+
+
+def replan(out, steps=None):
+    """The campaign's state with its steps (all, or those numbered) set
+    back to planned, as before they ran."""
+    path = os.path.join(out, "state.json")
+    state = load(path)
+    state["status"] = "interrupted"
+    state["ended_at"] = None
+    for s in state["steps"]:
+        if steps is None or s["number"] in steps:
+            s.update(status="planned", result=None, exit_status=None,
+                     message=None, started_at=None, ended_at=None)
+    save(path, state)
+    return state
+
+
+def check_edited_config(c, td, root):
+    out = base_campaign(c, td, root, "edited")
+    if out is None:
+        return
+    replan(out)
+    conf = os.path.join(out, "01-test1-target-1x.conf")
+    text = tc.read(conf)
+    c.check("read-reqs-per-sec: 2000\n" in text, "edited: step 1's config "
+            "sets read-reqs-per-sec 2000", text)
+    with open(conf, "w") as f:
+        f.write(text.replace("read-reqs-per-sec: 2000\n",
+                             "read-reqs-per-sec: 20\n"))
+    r = tc.certify(["--resume", out])
+    c.eq("edited: --resume: not certified", 1, r.rc, r.describe())
+    c.check("step 1 is INVALID: the log says read-reqs-per-sec 20, the "
+            "plan 2000" in r.err, "edited: stderr names the difference",
+            r.describe())
+    s = load(os.path.join(out, "summary.json"))
+    c.eq("edited: verdict", "not certified", s["verdict"]["status"])
+    c.eq("edited: step 1's result", "INVALID", s["steps"][0]["result"])
+    c.check("is INVALID" in s["verdict"]["text"], "edited: the verdict "
+            "says INVALID", s["verdict"]["text"])
+
+
+def check_ended(c, td, root):
+    out = base_campaign(c, td, root, "ended")
+    if out is None:
+        return
+    path = os.path.join(out, "state.json")
+    log = os.path.join(out, "02-test2-stress-2x.log")
+    sha = itest.sha256_file(log)
+    for size, what in ((os.path.getsize(log), "log as it was"),
+                       (1, "another log size")):
+        state = load(path)
+        state.update(status="running", ended_at=None)
+        st = state["steps"][1]
+        c.eq("ended: step 2 passed first", "PASS", st["result"])
+        st.update(status="ended", result=None, message=None, log_size=size)
+        save(path, state)
+        r = tc.certify(["--resume", out])
+        c.eq("ended, %s: --resume certifies" % what, 0, r.rc, r.describe())
+        after = load(path)["steps"][1]
+        c.eq("ended, %s: step 2 judged" % what, ("done", "PASS"),
+             (after["status"], after["result"]))
+        old = os.path.exists(log + ".interrupted-1")
+        if what == "log as it was":
+            c.check("step 2/2 started" not in r.err and not old,
+                    "ended: step 2 ran again", r.describe())
+            c.eq("ended: the log unchanged", sha, itest.sha256_file(log))
+            c.eq("ended: started_at kept", st["started_at"],
+                 after["started_at"])
+        else:
+            c.check("step 2/2 started" in r.err and old, "ended, another "
+                    "log size: step 2 did not run again", r.describe())
+
+
+def main():
+    c = itest.Checker("test_certify_plan_safety")
+    itest.binary("act_storage")
+    with itest.TempDir("act-certify-safety") as td:
+        root = tc.device_root(td)
+        try:
+            check_edited_config(c, td, root)
+            check_ended(c, td, root)
+        finally:
+            if root.startswith("/dev/shm/"):
+                shutil.rmtree(root, ignore_errors=True)
+    c.finish()
+
+
+if __name__ == "__main__":
+    main()
