@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/bits.h"
 #include "common/shared_cfg.h"
 
 //==========================================================
@@ -157,8 +158,6 @@ const cfg_table g_storage_cfg_table = {
 
 static int finish(storage_cfg* c, uint32_t n_cpus, char* err, size_t len);
 static int derive(storage_cfg* c, char* err, size_t len);
-static bool is_pow2(uint32_t v);
-static uint32_t round_up(uint32_t v, uint32_t to);
 
 //==========================================================
 // Public API.
@@ -332,7 +331,7 @@ finish(storage_cfg* c, uint32_t n_cpus, char* err, size_t len)
 	// large-block-op-kbytes is a power of 2 (the table's pow2).
 	c->large_block_bytes = c->large_block_op_kbytes * 1024;
 
-	if (c->commit_min_bytes != 0 && (! is_pow2(c->commit_min_bytes) ||
+	if (c->commit_min_bytes != 0 && (! bits_is_pow2(c->commit_min_bytes) ||
 			c->commit_min_bytes > c->large_block_bytes)) {
 		snprintf(err, len, "config item 'commit-min-bytes': %" PRIu32
 				" must be 0 or a power of 2 no larger than the large block "
@@ -405,9 +404,9 @@ derive(storage_cfg* c, char* err, size_t len)
 		return -1;
 	}
 
-	c->record_stored = round_up(c->record_bytes, 16);
+	c->record_stored = bits_round_up(c->record_bytes, 16);
 	c->record_stored_max = c->record_bytes_range_max != 0 ?
-			round_up(c->record_bytes_range_max, 16) : c->record_stored;
+			bits_round_up(c->record_bytes_range_max, 16) : c->record_stored;
 
 	storage_sizes_build(&c->read_sizes, &c->read_hist, c->read_size_offset);
 	storage_sizes_build(&c->write_sizes, &c->write_hist,
@@ -476,16 +475,4 @@ derive(storage_cfg* c, char* err, size_t len)
 	}
 
 	return 0;
-}
-
-static bool
-is_pow2(uint32_t v)
-{
-	return v != 0 && (v & (v - 1)) == 0;
-}
-
-static uint32_t
-round_up(uint32_t v, uint32_t to)
-{
-	return (uint32_t)(((uint64_t)v + to - 1) / to * to);
 }
