@@ -98,9 +98,9 @@ def build_parser():
                "then 1.5 x the previous rung, six rungs\n(30 -> 60, 90, 140, "
                "210, 320, 480). --seconds is for trials: certify on 24-hour "
                "tests.\n\nexit status: 0 certified, 1 not certified, 2 "
-               "setup error, 64 usage error,\n78 config error, 128+n "
-               "stopped by signal n (130 Ctrl-C: continue with --resume "
-               "DIR).")
+               "setup error, 3 certified with I/O\nerrors, 64 usage "
+               "error, 78 config error, 128+n stopped by signal n (130\n"
+               "Ctrl-C: continue with --resume DIR).")
     p.hint = ""                     # argparse's message as it is
     p.add_argument("--version", action="version",
                    version="%s %s" % (PROG, VERSION),
