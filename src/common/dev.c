@@ -468,8 +468,10 @@ same_drive_msg(const dev* d, const dev* other, char* err, size_t len)
 }
 
 // A parent holds devices (ACT_HELD_FDS): one of them is not claimed
-// again; a block device that is none of them is refused (it was opened
-// without O_EXCL, so nothing claims it); a file is flock()ed as usual.
+// again; a device that is none of them is refused - a block device was
+// opened without O_EXCL, so nothing would claim it, and a file that is not
+// the parent's is not the drive it checked (e.g. replaced under the same
+// name between its check and this run).
 static int
 check_parent_held(dev* d, const dev_held* held, char* err, size_t len)
 {
@@ -484,13 +486,10 @@ check_parent_held(dev* d, const dev_held* held, char* err, size_t len)
 		}
 	}
 
-	if (d->is_block) {
-		snprintf(err, len, "device %s is not one of the devices held by the "
-				"parent (%s=%s)", d->name, HOLDER_ENV, held->value);
-		return -1;
-	}
+	snprintf(err, len, "device %s is not one of the devices held by the "
+			"parent (%s=%s)", d->name, HOLDER_ENV, held->value);
 
-	return 0;
+	return -1;
 }
 
 // Hold a file for the run: flock(LOCK_EX) on the one descriptor - another

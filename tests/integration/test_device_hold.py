@@ -32,8 +32,8 @@ losetup fails):
   script flocks a file (O_RDONLY + LOCK_EX) / opens a loop device
   O_RDONLY|O_EXCL and runs act_storage with the descriptor passed down:
   exit 0 with a parseable log; meanwhile a plain act_storage on it is
-  refused naming test_device_hold.py and this script's pid. A block device
-  the parent does not hold is refused (`is not one of the devices held by
+  refused naming test_device_hold.py and this script's pid. A file or a
+  block device the parent does not hold is refused (`is not one of the devices held by
   the parent`); ACT_HELD_FDS=abc and an fd that is not open: exit 2
   naming the variable and its value.
 """
@@ -458,6 +458,17 @@ def check_parent(c, td, progs, loops):
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         parent_case(c, td, progs, "file", f, fd)
+        # A file the parent does not hold (e.g. a file put in place of
+        # the one it checked): refused, not written.
+        other = td.join("not-held.dev")
+        itest.fill_file(other, SIZE_MB * MB, b"\x5a")
+        trace = td.join("not-held-file.trace")
+        r = Running([progs["act_storage"], config(td, "not-held-file",
+                                                  other)], "-",
+                    env=held_env([fd], trace), pass_fds=(fd,)).finish()
+        check_refused(c, "file not held by the parent", r, trace, other,
+                      r"is not one of the devices held by the parent "
+                      r"\(ACT_HELD_FDS=%d\)" % fd)
         # Bad values: refused before any device is opened.
         for value, pattern in (("abc", r"ACT_HELD_FDS=abc: \"abc\" is not a "
                                 r"file descriptor number"),

@@ -348,7 +348,8 @@ def check_summary_warnings(c):
             "resumed on another host (h2)"], s["warnings"])
         c.eq("build_summary: the drive (its first identity)", [{
             "device": "/d/a", "kind": "block", "model": "M", "serial": "S1",
-            "firmware": "F1", "size_bytes": 1048576}], s["drives"])
+            "firmware": "F1", "size_bytes": 1048576,
+            "recorded_identity": "not recorded"}], s["drives"])
         c.eq("build_summary: the verdict", "not certified at 30x: test 2 "
              "(60x on 1 device) did not complete", s["verdict"]["text"])
 

@@ -28,5 +28,6 @@ PROG = "act_certify.py"
 # the C programs.
 EXIT_CERTIFIED = 0
 EXIT_NOT_CERTIFIED = 1
+EXIT_IO_ERRORS = 3                # every test passed, but I/Os failed
 EXIT_USAGE = 64                   # sysexits EX_USAGE
 EXIT_CONFIG = 78                  # sysexits EX_CONFIG

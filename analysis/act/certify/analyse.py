@@ -20,6 +20,7 @@ from act.latency.text import check_lines, judged_lists
 from act.logfile.follow import last_report
 from act.certify.plan import step_echo
 from act.logfile.header import judged_histograms, read_header, scan_header
+from act.logfile.ioerrors import count_io_errors
 from act.logfile.reports import last_errors
 from act.logfile.stops import stop_kind_of
 
@@ -144,7 +145,7 @@ def echo_difference(log, step):
 
 def step_analysis(dirpath, state, step, cache):
     """The analysis of a step's log (cached per log size), with the log's
-    last ERROR lines and the kind of its stop."""
+    last ERROR lines, the kind of its stop and its failed I/Os."""
     if step["kind"] == "prep" or step["status"] in ("planned", "skipped"):
         return {}
     src = state["steps"][step["same_run_as"] - 1] if step["same_run_as"] \
@@ -160,6 +161,7 @@ def step_analysis(dirpath, state, step, cache):
     plot = os.path.join(dirpath, step["files"]["plot"])
     a = analyse_log(log, step["slice_sec"], step["judge"] == "stress", plot)
     a["log_errors"] = last_errors(log)
+    a["io_errors"] = count_io_errors(log)
     a["echo_difference"] = echo_difference(log, src)
     if a["doc"] is None:
         # no analysis: the kind its last ERROR lines name

@@ -1,7 +1,8 @@
 """The devices of a campaign: checked (exist, a block device or a regular
 file, not in use) and held exclusively for the whole campaign - between
 steps too - and passed to every program it runs (ACT_HELD_FDS,
-docs/beyond.md)."""
+docs/beyond.md); each one's identity recorded at the start and checked
+before every step and at --resume (identity.py)."""
 
 import errno
 import fcntl
@@ -9,6 +10,9 @@ import os
 import stat
 
 from act import EXIT_SETUP
+from act.certify import PROG
+from act.certify.identity import (
+    device_identity, identity_difference, identity_text)
 from act.cli import UsageError
 
 
@@ -119,3 +123,39 @@ def held_env():
     else:
         env.pop("ACT_HELD_FDS", None)
     return env, tuple(fds)
+
+
+def identities_now(devices):
+    """{device: its identity now} (identity.py); a device that cannot be
+    identified is refused."""
+    out = {}
+    for dev in devices:
+        try:
+            out[dev] = device_identity(dev)
+        except (OSError, ValueError) as e:
+            _refuse("can't identify device %s: %s"
+                    % (dev, getattr(e, "strerror", None) or e))
+    return out
+
+
+def check_identities(state, dirpath):
+    """Every device of the campaign is the drive recorded at its start,
+    or a UsageError (status 2) prints both identities - before any byte
+    is written. A campaign from before identities were recorded gets
+    them recorded now."""
+    c = state["campaign"]
+    recorded = c.setdefault("identities", {})
+    now = identities_now(c["devices"])
+    for dev in c["devices"]:
+        if dev not in recorded:
+            recorded[dev] = now[dev]
+            continue
+        why = identity_difference(recorded[dev], now[dev])
+        if why:
+            _refuse("device %s is not the drive this campaign started on "
+                    "(%s) - refusing to write to it\n"
+                    "  recorded: %s\n  now:      %s\n"
+                    "If this drive is meant to replace it: %s --resume %s "
+                    "--accept-device %s=%s"
+                    % (dev, why, identity_text(recorded[dev]),
+                       identity_text(now[dev]), PROG, dirpath, dev, dev))

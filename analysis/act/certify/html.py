@@ -5,7 +5,7 @@ import html
 
 from act.certify.fmt import fmt_bytes, fmt_duration, fmt_load, fmt_num
 from act.certify.report import (
-    criteria_cell, drive_text, ran_text, step_short_summary)
+    criteria_cell, drive_text, ran_text, result_text, step_short_summary)
 
 
 _CSS = """
@@ -86,15 +86,16 @@ def render_html(s):
                  if c["ceiling"] else ""))
 
     h.append("<h2>Drives</h2><table><tr><th>device</th><th>model</th>"
-             "<th>serial</th><th>firmware</th><th>size</th></tr>")
+             "<th>serial</th><th>firmware</th><th>size</th>"
+             "<th>identity recorded at the start</th></tr>")
     for d in s["drives"]:
         if d["kind"] == "block":
             cells = [d["model"], d["serial"], d["firmware"]]
         else:
             cells = [drive_text(d), "-", "-"]
-        h.append("<tr><td>%s</td>%s<td>%s</td></tr>" % (
+        h.append("<tr><td>%s</td>%s<td>%s</td><td>%s</td></tr>" % (
             _e(d["device"]), "".join("<td>%s</td>" % _e(x) for x in cells),
-            _e(fmt_bytes(d["size_bytes"]))))
+            _e(fmt_bytes(d["size_bytes"])), _e(d["recorded_identity"])))
     h.append("</table>")
 
     host = s["host"]
@@ -137,7 +138,7 @@ def render_html(s):
                      len(st["devices"]), st["reads_per_sec"] or "-",
                      st["writes_per_sec"] or "-", _e(ran_text(st)),
                      _e({True: "yes", False: "no"}.get(st["complete"], "-")),
-                     _result_span(st["result"]), _e(criteria_cell(st))))
+                     _result_span(result_text(st)), _e(criteria_cell(st))))
     h.append("</table>")
 
     for st in s["steps"]:

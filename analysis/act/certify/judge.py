@@ -7,7 +7,8 @@ from act.certify.analyse import step_analysis
 from act.certify.fmt import fmt_load, fmt_num
 from act.certify.plan import HOUR, devices_text
 from act import PROGRAM_STATUS
-from act.certify import EXIT_CERTIFIED, EXIT_NOT_CERTIFIED
+from act.certify import (
+    EXIT_CERTIFIED, EXIT_IO_ERRORS, EXIT_NOT_CERTIFIED)
 
 
 RESULT_PASS, RESULT_FAIL, RESULT_INCOMPLETE = "PASS", "FAIL", "INCOMPLETE"
@@ -113,6 +114,8 @@ def campaign_verdict(state):
             v["reasons"].append("the first device alone passed tests 1 "
                                 "and 2: the devices together did not hold "
                                 "the same load per device")
+        if io_error_steps(steps):
+            v["reasons"].append(io_errors_text(io_error_steps(steps)))
         return v
     if not cert or any(s["status"] != "done" for s in cert):
         pending = [s for s in steps if s["status"] not in ("done",
@@ -127,6 +130,16 @@ def campaign_verdict(state):
         return v
     v.update(status="certified", certified=True, exit_status=EXIT_CERTIFIED)
     v["text"] = "certified at %s" % target
+    erred = io_error_steps(steps)
+    if erred:
+        # the tests passed, but the drive failed I/Os (within
+        # io-error-limit): never a plain "certified" - the user decides
+        v.update(status="certified with I/O errors",
+                 exit_status=EXIT_IO_ERRORS)
+        v["text"] = "certified with I/O errors at %s" % target
+        v["reasons"].append(io_errors_text(erred) + ": every test passed, "
+                            "but the drive returned errors - decide "
+                            "whether to accept it")
     rungs = [s for s in steps if s["kind"] == "ceiling"]
     if c["ceiling"]:
         passed = c["load"]
@@ -160,6 +173,27 @@ def campaign_verdict(state):
     return v
 
 
+def io_error_total(analysis):
+    """The failed I/Os a step's log records (0 when none or unknown)."""
+    counted = (analysis or {}).get("io_errors") or {}
+    return counted.get("total") or 0
+
+
+def io_error_steps(steps):
+    """The steps whose run recorded failed I/Os (a step judged from
+    another step's run is that run: not counted twice)."""
+    return [s for s in steps if s["status"] == "done" and
+            s.get("io_errors") and not s.get("same_run_as")]
+
+
+def io_errors_text(erred):
+    n = sum(s["io_errors"] for s in erred)
+    return "%d failed I/O%s within io-error-limit (%s)" % (
+            n, "" if n == 1 else "s", ", ".join(
+                "step %d: %d" % (s["number"], s["io_errors"])
+                for s in erred))
+
+
 def host_limited(steps):
     """Steps whose run stopped because the host, not the drive, could not
     keep the load (act's lag diagnosis): the kind of stop of the step's log
@@ -184,6 +218,7 @@ def rejudge(dirpath, state, cache):
             continue
         result, message = judge_step(st, a)
         st["stop"] = a.get("stop")
+        st["io_errors"] = io_error_total(a)
         if result != st["result"]:
             warnings.append("step %d: judged %s from its log now, was %s "
                             "when it ran" % (st["number"], result,

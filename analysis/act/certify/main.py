@@ -6,7 +6,7 @@ Usage::
                    [--hours H | --seconds S] [--stress-factor F]
                    [--ceiling] [--ladder N,N,...] [--prep]
                    [--config BASE.conf] [--index] [--dry-run]
-    act_certify.py --resume DIR
+    act_certify.py --resume DIR [--accept-device NEW=OLD]...
     act_certify.py --report DIR
     act_certify.py --help | --version
 
@@ -34,7 +34,15 @@ summary.md.  --resume DIR continues an interrupted campaign: finished steps
 are kept, the interrupted one runs again from the start (its old log is
 renamed, not deleted).  --report DIR renders the reports again.
 
-Exit status: 0 certified at the target load; 1 not certified (a criterion
+Each device's identity (identity.py) is recorded when the campaign starts
+and checked before every step and at --resume: a device that is not the
+drive recorded is refused (status 2) before anything is written, unless
+--resume --accept-device NEW=OLD says that NEW replaces the recorded OLD
+(NEW may be OLD's own name); the report says so.
+
+Exit status: 0 certified at the target load; 3 every test passed but
+the drive failed I/Os within io-error-limit ("certified with I/O errors");
+1 not certified (a criterion
 failed or a run did not complete; with --report also: not finished); 2
 setup error (a device missing or in use, a program not found, DIR not
 usable, a program's device/setup error - also from its --check before the
@@ -52,7 +60,9 @@ import sys
 
 from act import CONFIG_COMMENT, DEVICE_SEPARATORS, EXIT_SETUP, VERSION
 from act.certify import EXIT_CONFIG, EXIT_USAGE, PROG
-from act.certify.devices import Held, hold_devices, release_devices
+from act.certify.devices import (
+    Held, check_identities, hold_devices, identities_now, release_devices)
+from act.certify.identity import identity_text, mark_file, new_mark
 from act.certify.fmt import fmt_load, say, utc_now, warn
 from act.certify.host import host_identity, program_version
 from act.certify.judge import campaign_verdict
@@ -74,7 +84,8 @@ def build_parser():
     p = ArgumentParser(
         prog=PROG, formatter_class=argparse.RawDescriptionHelpFormatter,
         usage="%(prog)s --device DEV [--device DEV]... --load N --out DIR "
-              "[options]\n       %(prog)s --resume DIR\n"
+              "[options]\n       %(prog)s --resume DIR "
+              "[--accept-device NEW=OLD]...\n"
               "       %(prog)s --report DIR\n"
               "       %(prog)s --help | --version",
         description="Run the ACT certification process on a drive (or "
@@ -87,9 +98,9 @@ def build_parser():
                "then 1.5 x the previous rung, six rungs\n(30 -> 60, 90, 140, "
                "210, 320, 480). --seconds is for trials: certify on 24-hour "
                "tests.\n\nexit status: 0 certified, 1 not certified, 2 "
-               "setup error, 64 usage error,\n78 config error, 128+n "
-               "stopped by signal n (130 Ctrl-C: continue with --resume "
-               "DIR).")
+               "setup error, 3 certified with I/O\nerrors, 64 usage "
+               "error, 78 config error, 128+n stopped by signal n (130\n"
+               "Ctrl-C: continue with --resume DIR).")
     p.hint = ""                     # argparse's message as it is
     p.add_argument("--version", action="version",
                    version="%s %s" % (PROG, VERSION),
@@ -126,6 +137,11 @@ def build_parser():
                    "and its total time; write nothing")
     p.add_argument("--resume", metavar="DIR", help="continue the "
                    "interrupted campaign in DIR")
+    p.add_argument("--accept-device", dest="accept", action="append",
+                   default=[], metavar="NEW=OLD", help="with --resume: "
+                   "the drive now at NEW replaces the campaign's device OLD "
+                   "(NEW may be OLD's own name); without it a device that "
+                   "is not the drive recorded at the start is refused")
     p.add_argument("--report", metavar="DIR", help="render the reports of "
                    "the campaign in DIR again")
     return p
@@ -143,6 +159,10 @@ def parse_args(argv):
         ("--dry-run", args.dry_run)) if v]
     if args.resume is not None and args.report is not None:
         raise UsageError("--resume and --report go alone", status=EXIT_USAGE)
+    args.accept = [parse_accept(a) for a in args.accept]
+    if args.accept and args.resume is None:
+        raise UsageError("--accept-device goes with --resume DIR",
+                         status=EXIT_USAGE)
     if args.resume is not None or args.report is not None:
         if plan_opts:
             raise UsageError("%s takes no other option (the plan is in "
@@ -191,6 +211,19 @@ def parse_args(argv):
     check_loads([args.load, args.load * args.stress_factor] + args.ladder,
                 len(args.devices))
     return args
+
+
+def parse_accept(text):
+    """--accept-device NEW=OLD (or DEV: the same name) -> (NEW, OLD)."""
+    new, sep, old = text.partition("=")
+    if not sep:
+        new = old = text
+    if not new or not old:
+        raise UsageError("--accept-device %r: give NEW=OLD (the device's "
+                         "name now and the name the campaign recorded)"
+                         % text, status=EXIT_USAGE)
+    return (os.path.abspath(new) if not new.startswith("/") else new,
+            os.path.abspath(old) if not old.startswith("/") else old)
 
 
 def check_device_names(devices):
@@ -243,8 +276,9 @@ def new_campaign(args):
                 for d in devices},
             "load": args.load, "stress_factor": args.stress_factor,
             "duration_sec": args.duration, "ceiling": args.ceiling,
-            "ladder": args.ladder, "prep": args.prep},
-        "host": None, "resumes": [], "steps": steps,
+            "ladder": args.ladder, "prep": args.prep,
+            "identities": identities_now(devices)},
+        "host": None, "resumes": [], "steps": steps, "device_changes": [],
     }
     if args.dry_run:
         release_devices(Held.fds)
@@ -264,6 +298,7 @@ def new_campaign(args):
     try:
         os.makedirs(dirpath, exist_ok=True)
         lock = lock_dir(dirpath)
+        mark_devices(state["campaign"])
         with open(os.path.join(dirpath, "base.conf"), "w",
                   encoding="utf-8", errors="surrogateescape") as f:
             f.write(base_text)
@@ -289,6 +324,16 @@ def new_campaign(args):
         os.close(lock)
 
 
+def mark_devices(c, devices=None):
+    """Marks the campaign's file devices (identity.py: an extended
+    attribute with the campaign's id, never the file's bytes), so that a
+    file put in place of one of them is told apart at every step."""
+    marks = [i["mark"] for i in c["identities"].values() if "mark" in i]
+    mark = marks[0] if marks else new_mark()
+    for dev in devices or c["devices"]:
+        mark_file(dev, c["identities"][dev], mark)
+
+
 def undo_setup(dirpath, made_dir, lock):
     """A failed setup (e.g. no space) removes what it made - DIR was new
     or empty, so everything in it - and DIR itself if it made it: a retry
@@ -307,10 +352,11 @@ def undo_setup(dirpath, made_dir, lock):
             pass
 
 
-def resume_campaign(dirpath):
+def resume_campaign(dirpath, accept=()):
     dirpath = os.path.abspath(dirpath)
     state = load_state(dirpath)
     c = state["campaign"]
+    check_accept(state, accept)
     tools = {"program": find_program(c["program"])}
     if c.get("prep"):
         tools["act_prep"] = find_program("act_prep")
@@ -331,8 +377,13 @@ def resume_campaign(dirpath):
                 raise UsageError("step %d's program is still running (pid "
                                  "%d) - stop it first" % (s["number"], pid),
                                  status=EXIT_SETUP)
+        renamed = rename_devices(state, accept)
         Held.fds = hold_devices(c["devices"], explain=lambda dev:
                                 busy_reason(tools["program"], dev))
+        accept_devices(state, accept)
+        check_identities(state, dirpath)
+        for s in renamed:
+            write_step_config(dirpath, state, s)
         check_campaign(tools["program"], None, None, c["devices"],
                        state["steps"], dirpath)
         state.setdefault("resumes", []).append({"at": utc_now(),
@@ -349,6 +400,84 @@ def resume_campaign(dirpath):
         return run_campaign(dirpath, state, tools, Progress())
     finally:
         os.close(lock)
+
+
+def check_accept(state, accept):
+    """Each --accept-device NEW=OLD names a device OLD of the campaign,
+    and NEW is not another one of its devices."""
+    c = state["campaign"]
+    for new, old in accept:
+        if old not in c["devices"]:
+            raise UsageError("--accept-device %s=%s: %s is not a device of "
+                             "this campaign (%s)" % (new, old, old,
+                                                     ", ".join(c["devices"])),
+                             status=EXIT_USAGE)
+        if new != old and new in c["devices"]:
+            raise UsageError("--accept-device %s=%s: %s is already a device "
+                             "of this campaign" % (new, old, new),
+                             status=EXIT_USAGE)
+    check_device_names([new for new, _ in accept])
+
+
+def rename_devices(state, accept):
+    """--accept-device NEW=OLD with NEW a new name: the campaign's device
+    OLD is NEW from now on (in the steps still to run too). Returns the
+    steps whose config must be written again. In memory only."""
+    c = state["campaign"]
+    renamed = []
+    for new, old in accept:
+        if new == old:
+            continue
+        c["devices"] = [new if d == old else d for d in c["devices"]]
+        c["device_kinds"][new] = c["device_kinds"].pop(old, "unknown")
+        identities = c.setdefault("identities", {})
+        if old in identities:
+            identities[new] = identities.pop(old)
+        for s in state["steps"]:
+            if s["status"] in ("done", "skipped", "ended") or \
+                    old not in s["devices"]:
+                continue
+            s["devices"] = [new if d == old else d for d in s["devices"]]
+            if "config" in s["files"]:
+                renamed.append(s)
+    return renamed
+
+
+def accept_devices(state, accept):
+    """The drives now at the accepted names replace the recorded ones:
+    their identity is recorded, and the change is kept in the state (the
+    report says it). Nothing when the drive is the one recorded."""
+    c = state["campaign"]
+    recorded = c.setdefault("identities", {})
+    now = identities_now([new for new, _ in accept])
+    first = next((s["number"] for s in state["steps"]
+                  if s["status"] not in ("done", "skipped")), None)
+    for new, old in accept:
+        was = recorded.get(new)
+        if was == now[new]:
+            say("%s: --accept-device %s: it is the drive recorded - "
+                "nothing to accept" % (PROG, new))
+            continue
+        state.setdefault("device_changes", []).append({
+            "at": utc_now(), "old": old, "new": new, "from_step": first,
+            "was": identity_text(was), "now": identity_text(now[new])})
+        recorded[new] = now[new]
+        mark_devices(c, [new])
+        say("%s: device %s accepted as the replacement of %s from step %s"
+            "\n  was: %s\n  now: %s" % (PROG, new, old, first,
+                                        identity_text(was),
+                                        identity_text(now[new])))
+
+
+def write_step_config(dirpath, state, step):
+    """A step's config written again from DIR/base.conf (its devices were
+    renamed by --accept-device)."""
+    base = read_text(os.path.join(dirpath, "base.conf"), "the base config",
+                     EXIT_CONFIG)
+    with open(os.path.join(dirpath, step["files"]["config"]), "w",
+              encoding="utf-8", errors="surrogateescape") as f:
+        f.write(step_config(base, state["campaign"]["base_config_path"],
+                            step))
 
 
 def report_campaign(dirpath):
@@ -385,7 +514,8 @@ def main_status(argv):
         args = parse_args(argv)
         args.argv = argv
         if args.resume is not None:
-            return state_guard(resume_campaign, args.resume)
+            return state_guard(lambda d: resume_campaign(d, args.accept),
+                               args.resume)
         if args.report is not None:
             return state_guard(report_campaign, args.report)
         return new_campaign(args)

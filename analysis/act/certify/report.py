@@ -8,6 +8,7 @@ import os
 from act.certify.analyse import step_analysis
 from act.certify.fmt import (
     fmt_bytes, fmt_duration, fmt_load, fmt_num, signame, utc_now, warn)
+from act.certify.identity import identity_text
 from act.certify.judge import campaign_verdict, host_limited, rejudge
 from act import PROGRAM_STATUS
 from act.certify.plan import rates
@@ -63,6 +64,7 @@ def step_summary(dirpath, state, step, cache):
         else {"log": src["files"]["log"]},
         "plot": step["files"].get("plot") if a.get("svg") else None,
         "old_logs": step["old_logs"],
+        "io_errors": step.get("io_errors") or 0,
     }
 
 
@@ -90,7 +92,15 @@ def build_summary(dirpath, state, cache):
             "model": ident["model"] if ident else None,
             "serial": ident["serial"] if ident else None,
             "firmware": ident["firmware"] if ident else None,
-            "size_bytes": sizes.get(dev)})
+            "size_bytes": sizes.get(dev),
+            "recorded_identity": identity_text(
+                c.get("identities", {}).get(dev))})
+    for ch in state.get("device_changes", []):
+        warnings.append("device %s replaced %s from step %s (accepted with "
+                        "--accept-device at %s): was %s; now %s" % (
+                            ch.get("new"), ch.get("old"),
+                            ch.get("from_step"), ch.get("at"),
+                            ch.get("was"), ch.get("now")))
     verdict = campaign_verdict(state)
     for st in host_limited(state["steps"]):
         warnings.append("step %d stopped because the host could not keep the "
@@ -126,6 +136,7 @@ def build_summary(dirpath, state, cache):
             "resumes": [r.get("at") for r in state.get("resumes", [])],
         },
         "drives": drive_list,
+        "device_changes": state.get("device_changes", []),
         "host": state["host"],
         "steps": steps,
         "generated_at": utc_now(),
@@ -157,6 +168,15 @@ def criteria_cell(step):
         return "-"
     return " / ".join("%.2f" % (r["max_pct"] or 0) for r in step["criteria"]
                       if r["histogram"] == "reads")
+
+
+def result_text(st):
+    """A step's result, with its failed I/Os when it had any."""
+    text = st["result"] or "-"
+    if st.get("io_errors"):
+        text += " (%d failed I/O%s)" % (st["io_errors"], "" if
+                                        st["io_errors"] == 1 else "s")
+    return text
 
 
 def drive_text(d):
@@ -201,8 +221,9 @@ def render_markdown(s):
                    fmt_num(c["stress_factor"]),
                    fmt_duration(c["step_duration_sec"])))
     for d in s["drives"]:
-        out.append("- **Drive** `%s` (%s): %s" % (
-            d["device"], fmt_bytes(d["size_bytes"]), drive_text(d)))
+        out.append("- **Drive** `%s` (%s): %s; identity recorded: %s" % (
+            d["device"], fmt_bytes(d["size_bytes"]), drive_text(d),
+            d["recorded_identity"]))
     out.append("- **Host:** %s" % _host_text(s["host"]))
     out.append("- **Program:** %s, base config `%s`"
                % (c["program_version"] or c["program"], c["base_config"]))
@@ -217,7 +238,7 @@ def render_markdown(s):
         out.append("| %d | %s | %s | %d | %s | %s | %s |" % (
             st["number"], _md(step_short_summary(st)),
             st["load_text"] or "-", len(st["devices"]), ran_text(st),
-            st["result"] or "-", criteria_cell(st)))
+            result_text(st), criteria_cell(st)))
     out.append("")
     out.append("Report: `%s`" % os.path.join(c["directory"], "report.html"))
     return "\n".join(out) + "\n"

@@ -10,11 +10,12 @@ import sys
 import time
 
 from act.certify.analyse import step_analysis
-from act.certify.devices import held_env
+from act.certify.devices import check_identities, held_env
 from act.certify.fmt import (
     fmt_clock, fmt_duration, fmt_load, say, signame, utc_now, warn)
 from act.certify.judge import (
-    RESULT_INVALID, campaign_verdict, judge_step, skip_reason, step_short)
+    RESULT_INVALID, campaign_verdict, io_error_total, judge_step,
+    skip_reason, step_short)
 from act import EXIT_SETUP, PROGRAM_STATUS
 from act.certify import EXIT_CONFIG, PROG
 from act.certify.report import write_reports
@@ -233,6 +234,7 @@ def execute_step(dirpath, state, step, tools, progress, cache):
         a = step_analysis(dirpath, state, step, cache)
         step["result"], step["message"] = judge_step(step, a)
         step["stop"] = a.get("stop")
+        step["io_errors"] = io_error_total(a)
         save_state(dirpath, state)
         if step["result"] == RESULT_INVALID:
             warn("step %d is INVALID: %s" % (step["number"],
@@ -319,6 +321,7 @@ def finish_step(dirpath, state, step, prog, err, log, cache):
         return EXIT_SETUP
     step["result"], step["message"] = judge_step(step, a)
     step["stop"] = a.get("stop")
+    step["io_errors"] = io_error_total(a)
     save_state(dirpath, state)
     if step["result"] == RESULT_INVALID:
         warn("step %d is INVALID: %s" % (step["number"], step["message"]))
@@ -335,6 +338,9 @@ def step_line(step):
                                step["result"] or step["status"])
     if step["message"]:
         text += " - " + step["message"]
+    if step.get("io_errors"):
+        text += " (%d failed I/O%s within io-error-limit)" % (
+            step["io_errors"], "" if step["io_errors"] == 1 else "s")
     return text
 
 
@@ -358,6 +364,16 @@ def run_campaign(dirpath, state, tools, progress):
             save_state(dirpath, state)
             say(step_line(step))
             continue
+        try:
+            # the drive each name stands for is still the one recorded
+            # (a file replaced, a loop device re-attached): not one byte
+            # to another drive
+            check_identities(state, dirpath)
+        except UsageError as e:
+            warn("error: step %d not started: %s" % (step["number"], e))
+            state["status"] = "error"
+            status = EXIT_SETUP
+            break
         status = execute_step(dirpath, state, step, tools, progress, cache)
         if step["status"] == "done":
             say(step_line(step))

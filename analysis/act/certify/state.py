@@ -95,6 +95,9 @@ _CAMPAIGN = {"program": lambda v: v in ("act_storage", "act_index"),
              "device_kinds": _dict, "load": _num, "stress_factor": _num,
              "duration_sec": _int, "ceiling": lambda v: isinstance(v, bool),
              "ladder": _list_of(_num), "prep": lambda v: isinstance(v, bool)}
+_TOP_OPTIONAL = {"device_changes": _list_of(_dict)}
+_CAMPAIGN_OPTIONAL = {"identities": lambda v: _dict(v) and all(
+    _dict(x) for x in v.values())}
 _STEP = {"number": _int, "id": _str,
          "kind": lambda v: v in ("prep", "target", "stress", "ceiling"),
          "test": _opt(_int), "title": _str, "load": _opt(_num),
@@ -110,7 +113,7 @@ _STEP = {"number": _int, "id": _str,
          "files": lambda v: isinstance(v, dict) and all(
              _str(x) for x in v.values())}
 _STEP_OPTIONAL = {"pid": _opt(_int), "log_size": _opt(_int),
-                  "stop": _opt(_str)}
+                  "stop": _opt(_str), "io_errors": _opt(_int)}
 
 
 def _bad(d, schema, where, optional=None):
@@ -129,8 +132,9 @@ def state_problem(state):
     """What is wrong with a state file's contents (a key missing, a value
     of the wrong type), or None: every key act_certify reads is checked,
     so a damaged file is refused, not a traceback."""
-    why = _bad(state, _TOP, "the state") or \
-        _bad(state["campaign"], _CAMPAIGN, "the campaign")
+    why = _bad(state, _TOP, "the state", _TOP_OPTIONAL) or \
+        _bad(state["campaign"], _CAMPAIGN, "the campaign",
+             _CAMPAIGN_OPTIONAL)
     if why:
         return why
     if not state["steps"]:

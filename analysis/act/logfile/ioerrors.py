@@ -1,0 +1,44 @@
+"""The failed I/Os a log records (beyond.md, "I/O errors"): below
+io-error-limit a run goes on, and each failure is an ERROR: line -
+
+    ERROR: read failed on device D at offset O, size S: TEXT (errno N)
+           - failed I/Os: N, io-error-limit: M
+    ERROR: N more I/O errors were not shown
+
+(at most 10 shown a second; the others counted in the second form). The
+count is every shown line plus every "not shown" count, or the highest
+running total a shown line gives, whichever is larger."""
+
+import re
+
+from act.logfile import ENC_ERRORS
+
+_FAILED_RE = re.compile(rb"^ERROR: \S+ failed on device (.+?) at offset \d+"
+                        rb"(?:.*- failed I/Os: (\d+))?")
+_HIDDEN_RE = re.compile(rb"^ERROR: (\d+) more I/O errors were not shown")
+
+
+def count_io_errors(path):
+    """{"total": n, "devices": {device: failures shown}} for the log at
+    path; None when it cannot be read."""
+    shown = hidden = running = 0
+    devices = {}
+    try:
+        with open(path, "rb") as f:
+            for line in f:
+                if not line.startswith(b"ERROR: "):
+                    continue
+                m = _FAILED_RE.match(line)
+                if m:
+                    shown += 1
+                    dev = m.group(1).decode("utf-8", ENC_ERRORS)
+                    devices[dev] = devices.get(dev, 0) + 1
+                    if m.group(2):
+                        running = max(running, int(m.group(2)))
+                    continue
+                m = _HIDDEN_RE.match(line)
+                if m:
+                    hidden += int(m.group(1))
+    except OSError:
+        return None
+    return {"total": max(shown + hidden, running), "devices": devices}

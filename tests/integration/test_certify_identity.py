@@ -1,0 +1,249 @@
+"""Description: act_certify writes and certifies only the drives it
+started on, and says when a drive failed I/Os (issue 19), with the real
+programs: short campaigns (--seconds 2, --load 1, 8 MiB device files on
+/dev/shm when usable).
+
+- file-replaced: a certified campaign's device file is replaced by another
+  file of the same size, the steps set back to "planned": --resume is
+  refused (exit 2) before anything is written - the message prints both
+  identities (inode) and how to accept the replacement; the new file is
+  unchanged byte for byte and no step started. Then --resume
+  --accept-device FILE=FILE runs the steps on it: exit 0, and summary.json
+  / report.html say that the device was replaced (was / now).
+- mid-campaign: the device file is replaced (rename over it) while step 1
+  runs - once just as step 1 starts (before or after its program opens the
+  device), once a second into step 1: whichever step would run on the new
+  file is not started or refused by the program (exit 2: "step N not
+  started" / "is not one of the devices held by the parent"), never
+  written; the new file is unchanged.
+- renamed: --accept-device NEW=OLD with a new name: the steps still to run
+  use NEW (their configs and logs say it), the campaign certifies.
+- loop (root with losetup; skipped otherwise): a campaign on a loop
+  device over file A; the loop device is re-attached to file B (same
+  size): --resume is refused (exit 2, the backing files named), B is
+  unchanged.
+- io-errors: io-error-limit 100 in the base config, the test shim fails 5
+  small reads of each run with EIO: every test passes, but the campaign is
+  "certified with I/O errors at 1x", exit 3 - never 0 - and each step's
+  failed I/Os are in summary.json, summary.md and report.html.
+
+Exit 0 pass, 1 fail."""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import itest  # noqa: E402
+import test_certify as tc  # noqa: E402
+import test_certify_plan_safety as ps  # noqa: E402
+
+
+def campaign(c, td, dev, name, extra=(), env=None, base_items=()):
+    base = itest.write_config(td.join(name + "-base.conf"), [
+        ("service-threads", 4), ("record-bytes", 1536)] + list(base_items))
+    out = td.join(name)
+    r = tc.certify(["--device", dev, "--load", "1", "--seconds", "2",
+                    "--config", base, "--out", out] + list(extra), env=env)
+    return out, r
+
+
+def check_refused(c, what, out, r, new_path, sha, words):
+    c.eq("%s: --resume refused (exit 2)" % what, 2, r.rc, r.describe())
+    for w in words:
+        c.check(w in r.err, "%s: stderr says %r" % (what, w), r.describe())
+    c.eq("%s: the new drive is unchanged" % what, sha,
+         itest.sha256_file(new_path))
+    c.check(re.search(r"step \d+/\d+ started", r.err) is None,
+            "%s: a step started" % what, r.describe())
+    state = ps.load(os.path.join(out, "state.json"))
+    c.eq("%s: no step ran" % what, ["planned"] * len(state["steps"]),
+         [s["status"] for s in state["steps"]])
+
+
+def check_file_replaced(c, td, root):
+    dev = tc.make_device(os.path.join(root, "replaced.img"), mib=8)
+    out, r = campaign(c, td, dev, "replaced")
+    if not c.eq("file-replaced: the campaign certifies", 0, r.rc,
+                r.describe()):
+        return
+    recorded = ps.load(os.path.join(out, "state.json"))["campaign"][
+        "identities"][dev]
+    c.eq("file-replaced: identity recorded", ("file", os.stat(dev).st_ino),
+         (recorded.get("kind"), recorded.get("ino")))
+    os.unlink(dev)
+    with open(dev, "wb") as f:
+        f.write(os.urandom(8 << 20))
+    sha = itest.sha256_file(dev)
+    ps.replan(out)
+    r = tc.certify(["--resume", out])
+    check_refused(c, "file-replaced", out, r, dev, sha, [
+        "is not the drive this campaign started on", "recorded: kind file",
+        "ino %d" % recorded["ino"], "ino %d" % os.stat(dev).st_ino,
+        "--accept-device %s=%s" % (dev, dev)])
+    r = tc.certify(["--resume", out, "--accept-device", dev])
+    c.eq("file-replaced: --accept-device: certified", 0, r.rc, r.describe())
+    s = ps.load(os.path.join(out, "summary.json"))
+    ch = s.get("device_changes") or [{}]
+    c.eq("file-replaced: summary.json device_changes",
+         (dev, dev, 1), (ch[0].get("new"), ch[0].get("old"),
+                         ch[0].get("from_step")))
+    c.check("ino %d" % os.stat(dev).st_ino in ch[0].get("now", ""),
+            "file-replaced: the change names the new inode", str(ch))
+    page = tc.read(os.path.join(out, "report.html"))
+    c.check("replaced %s from step 1 (accepted with --accept-device" % dev
+            in page, "file-replaced: report.html says the drive was "
+            "replaced", page[:3000])
+
+
+def check_mid_campaign(c, td, root):
+    for when in ("at-start", "in-step"):
+        mid_campaign(c, td, root, when)
+
+
+def mid_campaign(c, td, root, when):
+    dev = tc.make_device(os.path.join(root, "mid-%s.img" % when), mib=8)
+    new = tc.make_device(os.path.join(root, "mid-%s-new.img" % when), mib=8)
+    sha = itest.sha256_file(new)
+    base = itest.write_config(td.join("mid-base.conf"), [
+        ("service-threads", 4), ("record-bytes", 1536)])
+    out = td.join("mid-" + when)
+    p = subprocess.Popen([sys.executable, tc.CERTIFY, "--device", dev,
+                          "--load", "1", "--seconds", "3", "--config", base,
+                          "--out", out], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, env=tc.env_for(),
+                         universal_newlines=True)
+
+    def step1_running():
+        try:
+            st = ps.load(os.path.join(out, "state.json"))
+        except (OSError, ValueError):
+            return False
+        return st["steps"][0]["status"] == "running"
+    ok = tc.wait_for(step1_running, 30)
+    c.check(ok, "mid-campaign: step 1 never ran")
+    if when == "in-step":
+        time.sleep(1)
+    os.replace(new, dev)
+    try:
+        so, se = p.communicate(timeout=tc.TIMEOUT)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        so, se = p.communicate()
+    r = itest.Result(p.returncode, so, se, 0)
+    what = "mid-campaign, " + when
+    c.eq("%s: exit 2" % what, 2, r.rc, r.describe())
+    c.check(("not started" in r.err and "is not the drive" in r.err) or
+            "is not one of the devices held by the parent" in r.err,
+            "%s: stderr says why no step ran on the new file" % what,
+            r.describe())
+    c.eq("%s: the new file is unchanged" % what, sha,
+         itest.sha256_file(dev))
+    state = ps.load(os.path.join(out, "state.json"))
+    c.check(state["steps"][1]["status"] in ("planned", "error"),
+            "%s: step 2 ran" % what, str(state["steps"][1]))
+
+
+def check_renamed(c, td, root):
+    dev = tc.make_device(os.path.join(root, "old-name.img"), mib=8)
+    out, r = campaign(c, td, dev, "renamed")
+    if not c.eq("renamed: the campaign certifies", 0, r.rc, r.describe()):
+        return
+    new = os.path.join(root, "new-name.img")
+    os.rename(dev, new)
+    ps.replan(out, steps=[2])
+    r = tc.certify(["--resume", out, "--accept-device", "%s=%s" % (new,
+                                                                  dev)])
+    c.eq("renamed: certified", 0, r.rc, r.describe())
+    log = tc.read(os.path.join(out, "02-test2-stress-2x.log"))
+    c.check("device-names: %s" % new in log, "renamed: step 2's log runs "
+            "on the new name", log[:1500])
+    state = ps.load(os.path.join(out, "state.json"))
+    c.eq("renamed: the campaign's devices", [new],
+         state["campaign"]["devices"])
+    c.eq("renamed: step 1 keeps its device", [dev],
+         state["steps"][0]["devices"])
+    r = tc.certify(["--resume", out, "--accept-device", "/nope=%s" % dev])
+    c.eq("renamed: an OLD not in the campaign is a usage error", 64, r.rc,
+         r.describe())
+
+
+def check_loop(c, td, root):
+    if os.geteuid() != 0 or shutil.which("losetup") is None:
+        print("note: loop: skipped (needs root and losetup)")
+        return
+    a = tc.make_device(os.path.join(root, "loop-a.img"), mib=8)
+    b = tc.make_device(os.path.join(root, "loop-b.img"), mib=8)
+    sha = itest.sha256_file(b)
+    r = subprocess.run(["losetup", "--find", "--show", a],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       universal_newlines=True)
+    if r.returncode != 0:
+        print("note: loop: skipped (losetup: %s)" % r.stderr.strip())
+        return
+    loop = r.stdout.strip()
+    try:
+        out, r = campaign(c, td, loop, "loop")
+        if r.rc not in (0, 1):
+            c.check(False, "loop: the campaign ran", r.describe())
+            return
+        subprocess.run(["losetup", "-d", loop])
+        for _ in range(50):
+            if subprocess.run(["losetup", loop, b]).returncode == 0:
+                break
+            time.sleep(0.1)
+        ps.replan(out)
+        r = tc.certify(["--resume", out])
+        check_refused(c, "loop", out, r, b, sha, [
+            "is not the drive this campaign started on", a, b])
+    finally:
+        subprocess.run(["losetup", "-d", loop], stderr=subprocess.DEVNULL)
+
+
+def check_io_errors(c, td, root):
+    dev = tc.make_device(os.path.join(root, "errors.img"), mib=8)
+    fault = "op=read,after_ms=300,every=50,count=5,errno=EIO"
+    out, r = campaign(c, td, dev, "errors", env=tc.env_for(fault),
+                      base_items=[("io-error-limit", 100)])
+    c.eq("io-errors: exit 3, never 0", 3, r.rc, r.describe())
+    c.check("verdict: certified with I/O errors at 1x" in r.out,
+            "io-errors: the verdict line", r.describe())
+    try:
+        s = ps.load(os.path.join(out, "summary.json"))
+    except (OSError, ValueError) as e:
+        c.check(False, "io-errors: summary.json: %s" % e)
+        return
+    c.eq("io-errors: verdict status", "certified with I/O errors",
+         s["verdict"]["status"])
+    c.eq("io-errors: failed I/Os per step", [5, 5],
+         [st["io_errors"] for st in s["steps"]])
+    md = tc.read(os.path.join(out, "summary.md"))
+    c.check("PASS (5 failed I/Os)" in md and "10 failed I/Os within "
+            "io-error-limit (step 1: 5, step 2: 5)" in md,
+            "io-errors: summary.md shows them", md)
+    page = tc.read(os.path.join(out, "report.html"))
+    c.check("PASS (5 failed I/Os)" in page, "io-errors: report.html shows "
+            "them", page[:3000])
+
+
+def main():
+    c = itest.Checker("test_certify_identity")
+    itest.binary("act_storage")
+    itest.shim_path()
+    with itest.TempDir("act-certify-identity") as td:
+        root = tc.device_root(td)
+        try:
+            for fn in (check_file_replaced, check_mid_campaign,
+                       check_renamed, check_loop, check_io_errors):
+                fn(c, td, root)
+        finally:
+            if root.startswith("/dev/shm/"):
+                shutil.rmtree(root, ignore_errors=True)
+    c.finish()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,233 @@
+#!/usr/bin/env python3
+"""Description: a campaign's drive identities and failed I/Os (issue 19),
+module by module, without running a campaign:
+
+- identity.py: a regular file's identity (kind, dev, ino, size) and its
+  campaign mark (an extended attribute) read back; a mark that differs or
+  is gone is a difference (a file made again may get the same inode);
+  identity_difference names the first fact that differs and ignores facts
+  only one side records; identity_text prints them in a fixed order (and
+  "not recorded"); a directory is refused (ValueError).
+- devices.check_identities: the same file passes; a file replaced by
+  another of the same size is refused (status 2) with both identities and
+  the --accept-device hint; a campaign without recorded identities gets
+  them recorded.
+- logfile/ioerrors.count_io_errors: shown failure lines (per device),
+  "N more I/O errors were not shown", the running total of the last shown
+  line when it is larger, no errors, an unreadable log (None).
+- judge: io_error_total of an analysis; campaign_verdict of a campaign
+  that passed every test but recorded failed I/Os is "certified with I/O
+  errors", exit status 3 (never 0), naming each step's count - a step
+  judged from another's run is not counted twice; a failed campaign names
+  them too.
+- main.parse_accept (NEW=OLD, one name, bad values: 64) and state_problem
+  on a damaged "identities" or "device_changes"."""
+
+import os
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import expect  # noqa: E402
+
+from act.certify import EXIT_IO_ERRORS, devices, identity, judge, main, \
+    plan, state as state_mod  # noqa: E402
+from act.cli import UsageError  # noqa: E402
+from act.logfile.ioerrors import count_io_errors  # noqa: E402
+
+
+def check_identity(c, td):
+    f = os.path.join(td, "dev.img")
+    with open(f, "wb") as out:
+        out.write(b"\0" * 8192)
+    st = os.stat(f)
+    ident = identity.device_identity(f)
+    c.eq("file identity", {"kind": "file", "dev": st.st_dev,
+                           "ino": st.st_ino, "size": 8192}, ident)
+    c.eq("same file: no difference", None,
+         identity.identity_difference(ident, identity.device_identity(f)))
+    for what, a, b, want in (
+            ("inode", {"kind": "file", "ino": 1, "size": 5},
+             {"kind": "file", "ino": 2, "size": 5}, "ino 1, now 2"),
+            ("serial first in order", {"kind": "block", "rdev": "8:0",
+                                       "serial": "S1", "size": 9},
+             {"kind": "block", "rdev": "8:0", "serial": "S2", "size": 9},
+             "serial S1, now S2"),
+            ("size before serial", {"size": 1, "serial": "A"},
+             {"size": 2, "serial": "B"}, "size 1, now 2"),
+            ("a fact only one side has", {"kind": "block", "model": "M"},
+             {"kind": "block"}, None),
+            ("kind", {"kind": "file"}, {"kind": "block"},
+             "kind file, now block")):
+        c.eq("identity_difference: " + what, want,
+             identity.identity_difference(a, b))
+    c.eq("identity_text", "kind block, rdev 7:0, size 5, backing_file /x",
+         identity.identity_text({"backing_file": "/x", "size": 5,
+                                 "rdev": "7:0", "kind": "block"}))
+    c.eq("identity_text of nothing", "not recorded",
+         identity.identity_text(None))
+    c.raises("a directory is refused", ValueError,
+             identity.device_identity, td)
+
+    identity.mark_file(f, ident, "m1")
+    if "mark" in ident:
+        c.eq("the mark is read back", ident, identity.device_identity(f))
+    else:
+        print("note: no user extended attributes here: no mark")
+    for what, a, b, want in (
+            ("same mark", {"mark": "m1"}, {"mark": "m1"}, None),
+            ("another mark", {"mark": "m1"}, {"mark": "m2"},
+             "mark m1, now m2"),
+            ("the mark is gone", {"mark": "m1"}, {},
+             "mark m1, now none (not the file the campaign marked)"),
+            ("no mark recorded", {}, {"mark": "m2"}, None)):
+        c.eq("identity_difference: " + what, want,
+             identity.identity_difference(a, b))
+    state = {"campaign": {"devices": [f], "identities": {f: ident}}}
+    devices.check_identities(state, "/dir")
+    c.check(True, "the same file passes")
+    os.unlink(f)
+    with open(f, "wb") as out:
+        out.write(b"\1" * 8192)
+    try:
+        devices.check_identities(state, "/dir")
+        c.check(False, "a replaced file passes check_identities")
+    except UsageError as e:
+        text = str(e)
+        c.eq("replaced: status 2", 2, e.status)
+        for part in ("device %s is not the drive this campaign started on "
+                     "(" % f,
+                     "recorded: kind file", "now:      kind file",
+                     "--resume /dir --accept-device %s=%s" % (f, f)):
+            c.check(part in text, "replaced: the message has %r" % part,
+                    text)
+    old = {"campaign": {"devices": [f]}}
+    devices.check_identities(old, "/dir")
+    c.eq("no recorded identities: recorded now",
+         identity.device_identity(f), old["campaign"]["identities"][f])
+
+
+def write(td, name, text):
+    path = os.path.join(td, name)
+    with open(path, "wb") as f:
+        f.write(text)
+    return path
+
+
+def check_io_errors(c, td):
+    line = (b"ERROR: read failed on device /d/a at offset 4096, size 1536: "
+            b"Input/output error (errno 5) - failed I/Os: %d, "
+            b"io-error-limit: 100\n")
+    for what, body, want in (
+            ("none", b"after 1 sec:\nreads (5 total)\n", {"total": 0,
+                                                          "devices": {}}),
+            ("shown lines", b"after 1 sec:\n" + line % 1 + line % 2 +
+             b"ERROR: write failed on device /d/b at offset 0, size "
+             b"131072: No space left on device (errno 28)\n",
+             {"total": 3, "devices": {"/d/a": 2, "/d/b": 1}}),
+            ("shown and not shown", line % 1 +
+             b"ERROR: 7 more I/O errors were not shown\n",
+             {"total": 8, "devices": {"/d/a": 1}}),
+            ("the running total is larger", line % 1 + line % 40,
+             {"total": 40, "devices": {"/d/a": 2}}),
+            ("other ERROR lines are not failed I/Os",
+             b"ERROR: stopping: 11 I/O errors, more than io-error-limit "
+             b"10\n", {"total": 0, "devices": {}})):
+        c.eq("count_io_errors: " + what, want,
+             count_io_errors(write(td, "log", body)))
+    c.eq("count_io_errors: no log", None,
+         count_io_errors(os.path.join(td, "missing")))
+    c.eq("io_error_total", 8, judge.io_error_total(
+        {"io_errors": {"total": 8, "devices": {}}}))
+    c.eq("io_error_total: none", 0, judge.io_error_total({}))
+    c.eq("io_error_total: log unreadable", 0,
+         judge.io_error_total({"io_errors": None}))
+
+
+def campaign(ladder=(60,)):
+    steps = plan.plan_steps(["/d/a"], 30, 2.0, 100, list(ladder), False)
+    for s in steps:
+        s.update(status="done", result="PASS", message=None)
+    return {"campaign": {"load": 30, "duration_sec": 100,
+                         "ceiling": bool(ladder)}, "steps": steps}
+
+
+def check_verdict(c):
+    st = campaign()
+    v = judge.campaign_verdict(st)
+    c.eq("no failed I/O: certified, 0", ("certified", 0),
+         (v["status"], v["exit_status"]))
+    st["steps"][0]["io_errors"] = 5
+    v = judge.campaign_verdict(st)
+    c.eq("failed I/Os: certified with I/O errors, exit 3",
+         ("certified with I/O errors", EXIT_IO_ERRORS, 3),
+         (v["status"], v["exit_status"], EXIT_IO_ERRORS))
+    c.check(v["text"].startswith("certified with I/O errors at 30x"),
+            "failed I/Os: the verdict's text", v["text"])
+    c.check(any("5 failed I/Os within io-error-limit (step 1: 5)" in r
+                for r in v["reasons"]), "failed I/Os: a reason names the "
+            "step", str(v["reasons"]))
+    st = campaign(ladder=(60,))
+    rung = st["steps"][-1]
+    c.eq("the 60x rung is judged from the stress run", 2,
+         rung["same_run_as"])
+    st["steps"][1]["io_errors"] = rung["io_errors"] = 2
+    v = judge.campaign_verdict(st)
+    c.check(any("2 failed I/Os within io-error-limit (step 2: 2)" in r
+                for r in v["reasons"]), "a run judged twice is counted "
+            "once", str(v["reasons"]))
+    st = campaign()
+    st["steps"][0].update(result="FAIL", message="reads too slow",
+                          io_errors=1)
+    v = judge.campaign_verdict(st)
+    c.eq("failed and failed I/Os: not certified", ("not certified", 1),
+         (v["status"], v["exit_status"]))
+    c.check(any("1 failed I/O within io-error-limit" in r
+                for r in v["reasons"]), "not certified: the failed I/Os "
+            "named too", str(v["reasons"]))
+
+
+def check_accept_and_state(c):
+    c.eq("parse_accept NEW=OLD", ("/dev/b", "/dev/a"),
+         main.parse_accept("/dev/b=/dev/a"))
+    c.eq("parse_accept DEV", ("/dev/a", "/dev/a"),
+         main.parse_accept("/dev/a"))
+    for bad in ("=/dev/a", "/dev/b=", "="):
+        try:
+            main.parse_accept(bad)
+            c.check(False, "parse_accept %r accepted" % bad)
+        except UsageError as e:
+            c.eq("parse_accept %r: status 64" % bad, 64, e.status)
+    st = {"status": "running", "command": [], "created_at": None,
+          "ended_at": None, "host": {}, "resumes": [],
+          "steps": plan.plan_steps(["/d/a"], 1, 2.0, 10, [], False),
+          "campaign": {"program": "act_storage", "program_path": "/p",
+                       "program_version": None, "base_config_path": "/b",
+                       "devices": ["/d/a"], "device_kinds": {},
+                       "load": 1, "stress_factor": 2.0,
+                       "duration_sec": 10, "ceiling": False,
+                       "ladder": [], "prep": False}}
+    c.eq("state without identities is fine", None,
+         state_mod.state_problem(st))
+    st["campaign"]["identities"] = {"/d/a": "x"}
+    c.check("identities" in (state_mod.state_problem(st) or ""),
+            "a damaged 'identities' is named", state_mod.state_problem(st))
+    st["campaign"]["identities"] = {"/d/a": {"kind": "file"}}
+    st["device_changes"] = "x"
+    c.check("device_changes" in (state_mod.state_problem(st) or ""),
+            "a damaged 'device_changes' is named",
+            state_mod.state_problem(st))
+
+
+def main_():
+    c = expect.Checker("test_certify_identity")
+    with tempfile.TemporaryDirectory() as td:
+        check_identity(c, td)
+        check_io_errors(c, td)
+    check_verdict(c)
+    check_accept_and_state(c)
+    c.finish()
+
+
+if __name__ == "__main__":
+    main_()
