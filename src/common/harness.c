@@ -189,7 +189,15 @@ void
 harness_status_rate(harness* h, const char* label, const hist* hg,
 		double configured)
 {
-	status_add_rate(&h->st, label, hg, configured);
+	status_add_rate(&h->st, label, NULL, hg, NULL, configured);
+}
+
+void
+harness_status_rate_short(harness* h, const char* label,
+		const char* short_label, const hist* hg, const hist* minus,
+		double configured)
+{
+	status_add_rate(&h->st, label, short_label, hg, minus, configured);
 }
 
 void
