@@ -106,6 +106,13 @@ harness_main(int argc, char* argv[], const harness_program* p, void* prog)
 		return rv;
 	}
 
+	// A log written to the terminal is lost (docs/act_storage.md, its
+	// introduction): say so, once, and run as asked.
+	if (isatty(STDOUT_FILENO)) {
+		log_warn("the log goes to the terminal and is not saved - to keep "
+				"it for act_latency.py: %s %s > LOG", p->name, config_path);
+	}
+
 	bool joined = true;
 
 	rv = run_program(h, config_path);
