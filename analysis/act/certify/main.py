@@ -91,7 +91,7 @@ def build_parser():
                "stopped by signal n (130 Ctrl-C: continue with --resume "
                "DIR).")
     p.hint = ""                     # argparse's message as it is
-    p.add_argument("--version", action="version",
+    p.add_argument("-V", "--version", action="version",
                    version="%s %s" % (PROG, VERSION),
                    help="print the version and exit")
     p.add_argument("--device", dest="devices", action="append", default=[],
