@@ -20,6 +20,7 @@
 #   make certify-demo         an act_certify campaign of seconds-long steps
 #   make install PREFIX=/usr/local DESTDIR=
 #   make clean
+#   make help                 every target, one line each
 #
 # The user's CFLAGS / CPPFLAGS / LDFLAGS are kept; our warning flags and the
 # language standard are added to them.
@@ -83,7 +84,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(TBIN)/%)
 FLAGS_STAMP := $(TARGET)/.flags
 FLAGS_NOW := $(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS)
 
-.PHONY: all test check check-thread unit fuzz man dist demo certify-demo install uninstall clean force
+.PHONY: all test check check-thread unit fuzz man dist demo certify-demo install uninstall clean force help
 
 all: $(PROGRAMS)
 
@@ -237,6 +238,38 @@ uninstall:
 
 clean:
 	rm -rf $(TARGET)
+
+# Every target (each .PHONY one, here and in python.mk), one line each:
+# tests/integration/test_make_help.py fails when one is missing.
+help:
+	@printf '%s\n' \
+	"act $(VERSION) - make targets:" \
+	"  all                  (default) build act_storage, act_index, act_prep" \
+	"                       and the Python zipapps in $(BIN)" \
+	"  python-apps          only the zipapps act_latency.py, act_certify.py," \
+	"                       act_config_helper.py (python.mk)" \
+	"  unit                 build the unit tests, the test shim and the fuzz" \
+	"                       replayers" \
+	"  test                 build, then run every test (tests/run.sh)" \
+	"  check                what CI runs: make test, then the unit and" \
+	"                       integration tests under ASan + UBSan" \
+	"  check-thread         the multi-threaded scenarios under TSan" \
+	"  fuzz                 libFuzzer on the parsers (needs clang), then" \
+	"                       act_latency.py's mutation fuzzer" \
+	"  man                  regenerate man/*.1 (man/mkman.py)" \
+	"  dist                 $(TARGET)/act-$(VERSION).tar.gz of what git tracks" \
+	"  demo                 a 20-second act_storage run on a temporary file" \
+	"  certify-demo         an act_certify campaign of seconds-long steps" \
+	"  install              install programs, man pages and example configs" \
+	"                       under DESTDIR+PREFIX ($(DESTDIR)$(PREFIX))" \
+	"  install-python-apps  install only the zipapps (python.mk)" \
+	"  uninstall            remove what install installed" \
+	"  clean                remove $(TARGET)" \
+	"  force                (internal) makes the build flags checked each run" \
+	"  help                 this list" \
+	"" \
+	"Variables: SANITIZE=1|address|undefined|thread (test, all, unit)," \
+	"FUZZ_SECONDS=60, PREFIX=/usr/local, DESTDIR=, CC, CFLAGS, LDFLAGS."
 
 # Header dependencies (-MMD) of the objects and unit tests.
 -include $(shell find $(OBJ) $(TBIN) -name '*.d' 2>/dev/null)

@@ -43,6 +43,9 @@ static bool is_default(const cfg_item* item, const void* f);
 static void* field(void* base, const cfg_item* item);
 static const void* cfield(const void* base, const cfg_item* item);
 static char* trim(char* s);
+static const char* equals_sign(const char* p);
+static void equals_error(const cfg_table* t, const char* line,
+		size_t name_len, const char* eq, char* err, size_t err_len);
 
 //==========================================================
 // Public API.
@@ -149,8 +152,17 @@ cfg_apply_line(const cfg_table* t, void* base, cfg_set* set,
 
 	char* p = name;
 
-	while (*p != '\0' && *p != ':' && ! isspace((unsigned char)*p)) {
+	while (*p != '\0' && *p != ':' && *p != '=' &&
+			! isspace((unsigned char)*p)) {
 		p++;
+	}
+
+	const char* eq = equals_sign(p);
+
+	if (eq != NULL) {
+		equals_error(t, name, (size_t)(p - name), eq, err, err_len);
+		rv = -1;
+		goto done;
 	}
 
 	char* value = p;
@@ -809,4 +821,54 @@ trim(char* s)
 	}
 
 	return s;
+}
+
+// The '=' of a line written 'name = value' or 'name=value' (p: the end of
+// the name), or NULL. A name is never followed by '=' in a valid line: the
+// separator is ':' or white space (docs/act_storage.md, "Config file
+// syntax").
+static const char*
+equals_sign(const char* p)
+{
+	while (isspace((unsigned char)*p)) {
+		p++;
+	}
+
+	return *p == '=' ? p : NULL;
+}
+
+// The error for '=' as a separator, showing the line as it should be:
+// "config item 'read-reqs-per-sec': 'read-reqs-per-sec = 2000' - the
+// separator is ':', as in 'read-reqs-per-sec: 2000'". line: the whole line
+// (trimmed, no comment), its name the first name_len characters.
+static void
+equals_error(const cfg_table* t, const char* line, size_t name_len,
+		const char* eq, char* err, size_t err_len)
+{
+	char name[128];
+	const char* value = eq + 1;
+
+	snprintf(name, sizeof(name), "%.*s", (int)name_len, line);
+
+	while (isspace((unsigned char)*value)) {
+		value++;
+	}
+
+	if (item_index(t, name) >= 0) {
+		snprintf(err, err_len, "config item '%s': '%.200s' - the separator "
+				"is ':', as in '%s: %.200s'", name, line, name,
+				*value != '\0' ? value : "VALUE");
+	}
+	else if (is_other_item(t, name)) {
+		snprintf(err, err_len, "config item '%s' applies to %s only - and "
+				"the separator is ':', not '='", name, t->other_program);
+	}
+	else {
+		const cfg_item* hint = cfg_suggest(t, name);
+
+		snprintf(err, err_len, "unknown config item '%s'%s%s%s - and the "
+				"separator is ':', not '='", name, hint != NULL ?
+				" - did you mean '" : "", hint != NULL ? hint->name : "",
+				hint != NULL ? "'?" : "");
+	}
 }

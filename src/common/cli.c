@@ -40,6 +40,8 @@ static const char PREP_USAGE[] =
 	"                stop with exit status 3 when a device completes no\n"
 	"                write for SEC seconds - a hung drive (default 60,\n"
 	"                0: wait for ever)\n"
+	"  -V, --version\n"
+	"                print the program's name and act's version, and exit\n"
 
 	"\n"
 	"stdout: the size of each device and the phases; stderr: progress\n"
@@ -79,7 +81,8 @@ cli_args(int argc, char* argv[], const cli_program* p,
 		return EXIT_OK;
 	}
 
-	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+	if (argc == 2 && (strcmp(argv[1], "--version") == 0 ||
+			strcmp(argv[1], "-V") == 0)) {
 		printf("%s %s\n", p->name, ACT_VERSION);
 		return EXIT_OK;
 	}
@@ -157,7 +160,7 @@ cli_prep_args(int argc, char* argv[], cli_prep* out)
 				fputs(PREP_USAGE, stdout);
 				return EXIT_OK;
 			}
-			else if (strcmp(a, "--version") == 0) {
+			else if (strcmp(a, "--version") == 0 || strcmp(a, "-V") == 0) {
 				printf("act_prep %s\n", ACT_VERSION);
 				return EXIT_OK;
 			}
@@ -236,6 +239,8 @@ usage(const cli_program* p, FILE* out)
 			"                 usable, 1 config error, 2 device error\n"
 			"  --config-help  every config item with its default, range and\n"
 			"                 meaning\n"
+			"  -V, --version  print the program's name and act's version,\n"
+			"                 and exit\n"
 			"\n"
 			"Analyse the log with: %s -l LOG\n"
 			"\n"

@@ -726,9 +726,13 @@ set_scheduler(dev* d)
 	}
 }
 
-// Whether a name that does not exist would be created under /dev or on a
-// devtmpfs: a mistyped device name (/dev/nvme0n1x), never a file to create
-// there - it would test RAM.
+// Whether a name that does not exist would be created in /dev itself (or a
+// directory of the file system /dev is on, as /dev/disk/by-id), or on a
+// devtmpfs or devpts: a mistyped device name (/dev/nvme0n1x), never a file
+// to create there - it would test RAM. Another file system mounted under
+// /dev - the tmpfs of /dev/shm - is an ordinary place for a trial device
+// file. The type comes from the mount table: statfs can't tell devtmpfs
+// from tmpfs (both say TMPFS_MAGIC).
 static bool
 in_dev_tree(const char* name)
 {
@@ -748,7 +752,15 @@ in_dev_tree(const char* name)
 		return strncmp(name, "/dev/", 5) == 0;
 	}
 
-	if (strcmp(real, "/dev") == 0 || strncmp(real, "/dev/", 5) == 0) {
+	if (strcmp(real, "/dev") == 0) {
+		return true;
+	}
+
+	struct stat dir_st;
+	struct stat dev_st;
+
+	if (strncmp(real, "/dev/", 5) == 0 && stat(real, &dir_st) == 0 &&
+			stat("/dev", &dev_st) == 0 && dir_st.st_dev == dev_st.st_dev) {
 		return true;
 	}
 
@@ -762,7 +774,7 @@ in_dev_tree(const char* name)
 
 	char line[4096];
 	size_t best = 0;
-	bool devtmpfs = false;
+	bool dev_fs = false;
 
 	while (fgets(line, sizeof(line), f) != NULL) {
 		char mnt[PATH_MAX];
@@ -778,11 +790,12 @@ in_dev_tree(const char* name)
 
 		if (prefix && n >= best) {
 			best = n;
-			devtmpfs = strcmp(type, "devtmpfs") == 0;
+			dev_fs = strcmp(type, "devtmpfs") == 0 ||
+					strcmp(type, "devpts") == 0;
 		}
 	}
 
 	fclose(f);
 
-	return devtmpfs;
+	return dev_fs;
 }

@@ -106,6 +106,13 @@ harness_main(int argc, char* argv[], const harness_program* p, void* prog)
 		return rv;
 	}
 
+	// A log written to the terminal is lost (docs/act_storage.md, its
+	// introduction): say so, once, and run as asked.
+	if (isatty(STDOUT_FILENO)) {
+		log_warn("the log goes to the terminal and is not saved - to keep "
+				"it for act_latency.py: %s %s > LOG", p->name, config_path);
+	}
+
 	bool joined = true;
 
 	rv = run_program(h, config_path);
@@ -189,7 +196,15 @@ void
 harness_status_rate(harness* h, const char* label, const hist* hg,
 		double configured)
 {
-	status_add_rate(&h->st, label, hg, configured);
+	status_add_rate(&h->st, label, NULL, hg, NULL, configured);
+}
+
+void
+harness_status_rate_short(harness* h, const char* label,
+		const char* short_label, const hist* hg, const hist* minus,
+		double configured)
+{
+	status_add_rate(&h->st, label, short_label, hg, minus, configured);
 }
 
 void

@@ -153,6 +153,13 @@ hist* harness_hist(harness* h, const char* fmt, ...)
 void harness_status_rate(harness* h, const char* label, const hist* hg,
 		double configured);
 
+// setup_run: as harness_status_rate, with a short label for the compact line
+// ("svc reads 3000/3000") and a histogram whose count is taken off hg's
+// (NULL: none).
+void harness_status_rate_short(harness* h, const char* label,
+		const char* short_label, const hist* hg, const hist* minus,
+		double configured);
+
 // setup_run: the histogram whose share over 1 ms (or us) the status shows.
 void harness_status_reads(harness* h, const hist* hg);
 

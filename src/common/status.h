@@ -1,7 +1,7 @@
 /*
  * status.h - the live status line (docs/beyond.md, "Live status"): on a
  * terminal's stderr, one line updated each report - elapsed / total time,
- * achieved vs configured rate of each thread kind, and the last interval's
+ * achieved vs configured rate of each kind of I/O, and the last interval's
  * share of reads over 1 ms (or us). Not a terminal: nothing.
  */
 #pragma once
@@ -15,8 +15,10 @@
 #define STATUS_MAX_RATES 8
 
 typedef struct status_rate_s {
-	const char* label;     // "reads", "lb-writes"...
+	const char* label;     // "reads", "lb-writes", "service reads"...
+	const char* short_label; // the compact line's ("svc reads"); NULL: none
 	const hist* h;
+	const hist* minus;     // its count is taken off h's; NULL: none
 	double configured;     // operations per second
 	uint64_t prev_total;
 } status_rate;
@@ -32,9 +34,12 @@ typedef struct status_s {
 	uint64_t prev_reads_total;
 } status;
 
-// Show this rate (a NULL histogram is not in the run: ignored).
-void status_add_rate(status* st, const char* label, const hist* h,
-		double configured);
+// Show this rate (a NULL histogram is not in the run: ignored): h's count,
+// less minus's if not NULL. When every rate has a short label, a compact
+// line (achieved/configured, no ETA) comes before the one without the
+// configured rates.
+void status_add_rate(status* st, const char* label, const char* short_label,
+		const hist* h, const hist* minus, double configured);
 
 // The line for the report due at report_sec.
 void status_show(status* st, uint32_t report_sec);

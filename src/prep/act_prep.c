@@ -125,6 +125,7 @@ static void format_progress(uint32_t detail, strbuf* sb, const void* ctx);
 static int wait_for_devices(prep* r);
 static bool find_stalls(prep* r);
 static void report_stalls(const prep* r);
+static void report_signal(const prep* r, int sig);
 static void log_failed(int err);
 static void guard_stopped(void* udata, int sig, int exit_status)
 		__attribute__((noreturn));
@@ -533,8 +534,7 @@ wait_for_devices(prep* r)
 		if (sig != 0) {
 			run_stop(EXIT_SIGNAL + sig);
 			show_progress(r, true);
-			log_error(STOP_PHRASE_SIGNAL " %s - the devices are NOT fully "
-					"prepared", run_signal_name(sig));
+			report_signal(r, sig);
 			return EXIT_SIGNAL + sig;
 		}
 
@@ -610,6 +610,53 @@ report_stalls(const prep* r)
 				p->seen_phase == PHASE_SALT ? "salting" : "cleaning",
 				p->seen_bytes, p->d->size, r->max_stall_ns / NS_PER_SEC);
 	}
+}
+
+// The ERROR line of a stop by signal, naming each device and how far it
+// got: "stopped by signal SIGINT - the devices are NOT fully prepared:
+// /dev/sdb cleaned 45%, not salted; /dev/sdc cleaned, salted 12%". The
+// percentages are whole bytes written, rounded down.
+static void
+report_signal(const prep* r, int sig)
+{
+	strbuf sb;
+
+	sb_init_grow(&sb);
+
+	for (uint32_t i = 0; i < r->n_devs; i++) {
+		const prep_dev* p = &r->devs[i];
+		int ph = atomic_load(&p->phase);
+		uint64_t done = atomic_load(&p->bytes_done);
+		uint64_t pct = p->d->size == 0 ? 0 : done * 100 / p->d->size;
+		const char* sep = i == 0 ? "" : "; ";
+
+		if (pct > 99 && ph != PHASE_DONE) {
+			pct = 99;
+		}
+
+		switch (ph) {
+		case PHASE_CLEAN:
+			sb_printf(&sb, "%s%s cleaned %" PRIu64 "%%, not salted", sep,
+					p->d->name, pct);
+			break;
+		case PHASE_SALT:
+			sb_printf(&sb, "%s%s cleaned, salted %" PRIu64 "%%", sep,
+					p->d->name, pct);
+			break;
+		case PHASE_DONE:
+			sb_printf(&sb, "%s%s prepared (cleaned and salted)", sep,
+					p->d->name);
+			break;
+		default:
+			sb_printf(&sb, "%s%s not started", sep, p->d->name);
+			break;
+		}
+	}
+
+	log_error(STOP_PHRASE_SIGNAL " %s - the devices are NOT fully prepared: "
+			"%s", run_signal_name(sig), sb_overflowed(&sb) || sb.buf == NULL ?
+			"(out of memory for their states)" : sb.buf);
+	sb_free(&sb);
 }
 
 // Progress of each device in its current phase, and the time left for the

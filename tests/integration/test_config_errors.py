@@ -4,7 +4,9 @@ Each invalid config must exit 1 with an `ERROR:` line on stdout (and the
 same on stderr, stdout not being a tty) naming the item and the value, and
 must not touch the devices: a pre-existing file named in device-names stays
 byte-identical with the same mtime, and a missing one named with
-file-size-mbytes is not created. Valid syntax variants (leading zeros,
+file-size-mbytes is not created. A line written with '=' for ':' (`name =
+value`, `name=value`) is an error that shows the line and how to write it
+(`the separator is ':', as in 'name: value'`). Valid syntax variants (leading zeros,
 separators, comments, blank lines, duplicates, flag spellings, legacy ACT 4
 items) run 1 s and are checked through the config echo. Also: no argument,
 --help, --version, a missing config file.
@@ -90,6 +92,20 @@ ERROR_CASES = [
      ["scheduler-mode", T("fast")]),
     ("item without value", {"record-bytes": None}, ["record-bytes:"],
      ["record-bytes"]),
+    ("'=' for ':' (name = value)", {"read-reqs-per-sec": None},
+     ["read-reqs-per-sec = 200"],
+     ["config item 'read-reqs-per-sec': 'read-reqs-per-sec = 200' - the "
+      "separator is ':', as in 'read-reqs-per-sec: 200' (line 6)"]),
+    ("'=' for ':' (name=value)", {"write-reqs-per-sec": None},
+     ["write-reqs-per-sec=100"],
+     ["config item 'write-reqs-per-sec': 'write-reqs-per-sec=100' - the "
+      "separator is ':', as in 'write-reqs-per-sec: 100' (line 6)"]),
+    ("'=' for ':' (device-names = ...)", {"device-names": None},
+     ["device-names = " + EXIST],
+     ["the separator is ':', as in 'device-names: " + EXIST + "'"]),
+    ("'=' for ':' (unknown item)", {}, ["no-such-item=5"],
+     ["unknown config item 'no-such-item' - and the separator is ':', "
+      "not '='"]),
     ("device named twice", {"device-names": EXIST + "," + EXIST}, [],
      [EXIST]),
     ("129 devices", {"device-names": " ".join(

@@ -8,6 +8,13 @@ elapsed and total time as h:mm:ss, and - at 80 columns - an ETA;
 act_prep's lines show each device's phase and the ETA (over cleaning and
 salting together). stdout (the log) is unchanged: it
 parses.
+
+act_index (read-reqs-per-sec 2000, write-reqs-per-sec 1000: 3000 service
+reads/s, 2000 cache reads and writes/s) tells what each figure is and its
+target: at 80 columns every line shows `svc reads N/3000 cache r N/2000 w
+N/2000`, at 200 columns `service reads N.N/3000.0/s  cache reads
+N.N/2000.0/s  cache writes N.N/2000.0/s`; the service reads shown are not
+the sum of service and cache reads (under 4000/s).
 """
 
 import fcntl
@@ -74,6 +81,37 @@ def check_lines(c, what, lines, columns, want_eta):
         c.check("ETA" in last, "%s: no ETA in %r" % (what, last))
 
 
+INDEX_FORMS = {
+    80: r"svc reads (\d+)/3000 cache r \d+/2000 w \d+/2000 >1ms ",
+    200: r"  service reads (\d+)\.\d/3000\.0/s  cache reads "
+         r"\d+\.\d/2000\.0/s  cache writes \d+\.\d/2000\.0/s  reads > 1 ms: ",
+}
+
+
+def check_index(c, td):
+    cfg = itest.write_config(td.join("i.conf"), [
+        ("device-names", td.join("idev")), ("file-size-mbytes", 64),
+        ("test-duration-sec", 3), ("read-reqs-per-sec", 2000),
+        ("write-reqs-per-sec", 1000)])
+    for columns, form in sorted(INDEX_FORMS.items()):
+        what = "act_index at %d columns" % columns
+        rc, out, lines = run_on_pty([itest.binary("act_index"), cfg],
+                                    columns)
+        c.eq("%s: exit status" % what, 0, rc)
+        try:
+            itest.parse_index_log(out)
+        except itest.ParseError as e:
+            c.fail("%s: log does not parse: %s" % (what, e))
+        check_lines(c, what, lines, columns, columns > 80)
+        for line in lines:
+            m = re.search(form, line)
+            if c.check(m, "%s: expected a line matching %r, actual %r" % (
+                    what, form, line)):
+                c.check(int(m.group(1)) < 4000, "%s: service reads include "
+                        "the cache reads: %r" % (what, line))
+        print("%s: %s" % (what, lines[-1] if lines else None))
+
+
 def main():
     c = itest.Checker("test_status_line")
     with itest.TempDir() as td:
@@ -94,6 +132,8 @@ def main():
             c.check(re.search(r"0:00:0\d/0:00:03", lines[-1] if lines
                               else ""), "%s: elapsed/total not h:mm:ss: %r"
                     % (what, lines[-1:] and lines[-1]))
+
+        check_index(c, td)
 
         files = [td.join("p0"), td.join("p1")]
         rc, out, lines = run_on_pty([itest.binary("act_prep"), "--size",

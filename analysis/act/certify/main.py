@@ -102,7 +102,7 @@ def build_parser():
                "error, 78 config error, 128+n stopped by signal n (130\n"
                "Ctrl-C: continue with --resume DIR).")
     p.hint = ""                     # argparse's message as it is
-    p.add_argument("--version", action="version",
+    p.add_argument("-V", "--version", action="version",
                    version="%s %s" % (PROG, VERSION),
                    help="print the version and exit")
     p.add_argument("--device", dest="devices", action="append", default=[],

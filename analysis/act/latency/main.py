@@ -89,7 +89,7 @@ def build_parser():
                "histogram; --help shows this.")
     p.add_argument("--help", action="help",
                    help="show this help message and exit")
-    p.add_argument("--version", action="version",
+    p.add_argument("-V", "--version", action="version",
                    version="%s %s" % (PROG, VERSION),
                    help="print the version and exit")
     p.add_argument("-l", "--log", dest="logs", metavar="LOG",

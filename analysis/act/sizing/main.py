@@ -301,7 +301,7 @@ def build_parser():
         epilog="Rates are for all test devices together: per drive, "
                "production ops/sec / --devices x --load-factor, times the "
                "number of --device-names.")
-    p.add_argument("--version", action="version",
+    p.add_argument("-V", "--version", action="version",
                    version="%s %s" % (PROG, VERSION),
                    help="print the version and exit")
     p.add_argument("--interactive", action="store_true",
