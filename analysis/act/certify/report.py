@@ -11,6 +11,7 @@ from act.certify.fmt import (
 from act.certify.judge import campaign_verdict, host_limited, rejudge
 from act import PROGRAM_STATUS
 from act.certify.plan import rates
+from act.certify.trend import headline, step_trend, trend_text
 from act.logfile.header import log_identity
 
 
@@ -63,6 +64,7 @@ def step_summary(dirpath, state, step, cache):
         else {"log": src["files"]["log"]},
         "plot": step["files"].get("plot") if a.get("svg") else None,
         "old_logs": step["old_logs"],
+        "trend": step_trend(doc) if step["kind"] != "prep" else None,
     }
 
 
@@ -128,6 +130,7 @@ def build_summary(dirpath, state, cache):
         "drives": drive_list,
         "host": state["host"],
         "steps": steps,
+        "trend": headline(steps),
         "generated_at": utc_now(),
     }
 
@@ -192,6 +195,8 @@ def render_markdown(s):
                    % fmt_duration(c["step_duration_sec"]))
     for w in s["warnings"]:
         out.append("- **warning:** %s" % w)
+    for t in s["trend"]:
+        out.append("- **trend:** %s" % t)
     out.append("")
     out.append("- **Load:** %s = %d reads/s and %d writes/s per device; "
                "stress load %s (%s x); tests of %s" % (
@@ -219,6 +224,11 @@ def render_markdown(s):
             st["load_text"] or "-", len(st["devices"]), ran_text(st),
             st["result"] or "-", criteria_cell(st)))
     out.append("")
+    trends = ["- step %d: %s" % (st["number"], trend_text(st["trend"]))
+              for st in s["steps"] if st["trend"]]
+    if trends:
+        out += ["Trend of each step (the verdict does not depend on it):",
+                ""] + trends + [""]
     out.append("Report: `%s`" % os.path.join(c["directory"], "report.html"))
     return "\n".join(out) + "\n"
 
