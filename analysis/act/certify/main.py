@@ -8,6 +8,7 @@ Usage::
                    [--config BASE.conf] [--index] [--dry-run]
     act_certify.py --resume DIR
     act_certify.py --report DIR
+    act_certify.py --compare DIR [DIR ...] [--out OUTDIR]
     act_certify.py --help | --version
 
 A campaign is the seed README's "Process for Certifying Device(s)":
@@ -33,6 +34,7 @@ and the reports: report.html (self-contained), summary.json and
 summary.md.  --resume DIR continues an interrupted campaign: finished steps
 are kept, the interrupted one runs again from the start (its old log is
 renamed, not deleted).  --report DIR renders the reports again.
+--compare DIR... puts several campaigns side by side (certify/compare.py).
 
 Exit status: 0 certified at the target load; 1 not certified (a criterion
 failed or a run did not complete; with --report also: not finished); 2
@@ -52,6 +54,7 @@ import sys
 
 from act import CONFIG_COMMENT, DEVICE_SEPARATORS, EXIT_SETUP, VERSION
 from act.certify import EXIT_CONFIG, EXIT_USAGE, PROG
+from act.certify.compare import compare_main
 from act.certify.devices import Held, hold_devices, release_devices
 from act.certify.fmt import fmt_load, say, utc_now, warn
 from act.certify.host import host_identity, program_version
@@ -76,6 +79,7 @@ def build_parser():
         usage="%(prog)s --device DEV [--device DEV]... --load N --out DIR "
               "[options]\n       %(prog)s --resume DIR\n"
               "       %(prog)s --report DIR\n"
+              "       %(prog)s --compare DIR [DIR ...] [--out OUTDIR]\n"
               "       %(prog)s --help | --version",
         description="Run the ACT certification process on a drive (or "
                     "several): the target load, the\nstress test, all "
@@ -128,6 +132,10 @@ def build_parser():
                    "interrupted campaign in DIR")
     p.add_argument("--report", metavar="DIR", help="render the reports of "
                    "the campaign in DIR again")
+    p.add_argument("--compare", metavar="DIR", nargs="+", help="compare "
+                   "campaigns side by side (read-only): the Markdown on "
+                   "stdout; with --out OUTDIR also compare.html, compare.md "
+                   "and compare.json in OUTDIR")
     return p
 
 
@@ -141,6 +149,14 @@ def parse_args(argv):
         ("--prep", args.prep), ("--config", args.config),
         ("--index", args.index), ("--out", args.out),
         ("--dry-run", args.dry_run)) if v]
+    if args.compare is not None:
+        others = [o for o in plan_opts if o != "--out"] + [
+            o for o, v in (("--resume", args.resume),
+                           ("--report", args.report)) if v is not None]
+        if others:
+            raise UsageError("--compare takes only --out: remove %s"
+                             % ", ".join(others), status=EXIT_USAGE)
+        return args
     if args.resume is not None and args.report is not None:
         raise UsageError("--resume and --report go alone", status=EXIT_USAGE)
     if args.resume is not None or args.report is not None:
@@ -388,6 +404,8 @@ def main_status(argv):
             return state_guard(resume_campaign, args.resume)
         if args.report is not None:
             return state_guard(report_campaign, args.report)
+        if args.compare is not None:
+            return compare_main(args.compare, args.out)
         return new_campaign(args)
     except UsageError as e:
         warn("error: %s" % e)
