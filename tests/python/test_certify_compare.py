@@ -15,8 +15,8 @@ called directly on hand-made step summaries and directories:
 - check_dirs and compare_main: a missing DIR and a DIR without state.json
   are setup errors (2) naming it; a damaged state.json is a row saying
   "damaged", no traceback.
-- main_status: --compare with no DIR and with a campaign option are usage
-  errors (64); render_markdown and render_html of a document with an
+- main_status: --compare with no DIR, with a campaign option, and with
+  the same DIR twice are usage errors (64); render_markdown and render_html of a document with an
   unmatched step and a damaged row (the HTML parses, no external
   reference)."""
 
@@ -165,6 +165,8 @@ def check_dirs_and_main(c, doc):
                  "--device"),
                 ("with --report", ["--compare", bad, "--report", bad], 64,
                  "--report"),
+                ("the same DIR twice", ["--compare", bad, bad + "/"], 64,
+                 "given twice"),
                 ("not a campaign", ["--compare", plain], 2, plain)):
             rc, out, err = run_main(argv)
             c.eq("main %s: exit status" % what, rc_want, rc)

@@ -19,6 +19,7 @@ from act.latency.compare import worst_json
 from act.logfile.reports import last_errors
 from act.logfile.stops import stop_kind_of
 from act import EXIT_SETUP
+from act.certify import EXIT_USAGE
 
 COMPARE_FORMAT = "act_certify_compare/1"
 FLAG_ORDER = ("degrading", "improving", "steady")   # the campaign's flag
@@ -29,7 +30,14 @@ DAMAGE = (KeyError, TypeError, ValueError, AttributeError, IndexError,
 def check_dirs(dirs):
     """Each DIR must be a campaign directory (a state.json in it, whatever
     its content): a UsageError (setup error, 2) naming the first that is
-    not."""
+    not; the same directory twice is a usage error."""
+    seen = {}
+    for d in dirs:
+        real = os.path.realpath(d)
+        if real in seen:
+            raise UsageError("--compare: %s given twice (%s)"
+                             % (d, seen[real]), status=EXIT_USAGE)
+        seen[real] = d
     for d in dirs:
         if not os.path.isdir(d):
             raise UsageError("--compare: %s is not a directory" % d,
