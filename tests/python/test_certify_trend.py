@@ -13,7 +13,8 @@ trend.py, docs/certify.md "The trend"):
   one under the floor steady; the series carries each slice's % over 1 ms
   and read rate; slope_pct_per_hour is per hour of the slice length.
   The text says "from slice 1 to 10" and the slope per slice (a trial);
-  for one-hour slices "from hour 1 to N" and the slope per hour.
+  for one-hour slices "from hour 1 to N" and the slope per hour - also
+  on a 24-hour log reported hourly, analysed in one-hour slices.
 - build_summary on a campaign whose step analyses are those logs: every
   step has its "trend", summary "trend" has one line for the degrading
   step ("passes, but degrading: ..."), the verdict is unchanged; the
@@ -151,6 +152,26 @@ class Parser(html.parser.HTMLParser):
             self.flags.append(d["data-trend"])
 
 
+def check_day(c, td):
+    """A 24-hour log reported hourly, analysed as a real campaign is (one-
+    hour slices): a drive fine for 8 hours, then worse hour by hour."""
+    text = actlog.header(duration=86400, interval=3600, names=("reads",))
+    ok = over = 0
+    for h in range(1, 25):
+        ok += 3600 * 2000
+        over += 3600 * (8 if h <= 8 else 8 + 6 * (h - 8))
+        text += actlog.report(h * 3600, {"reads": {0: ok, 3: over}})
+    path = actlog.make(os.path.join(td, "day.log"), text)
+    a = analyse_log(path, 3600, False)
+    t = trend.step_trend(a["doc"])
+    c.eq("24 h: flag, slices", ("degrading", 24),
+         (t and t["flag"], t and len(t["series"])))
+    text = trend.trend_text(t) if t else ""
+    c.check(text.startswith("degrading: 0.40% -> ") and "from hour 1 to 24 "
+            "(first and last quarter means; slope +0." in text and
+            text.endswith("%/h)"), "24 h: the text %r" % text)
+
+
 def check_report(c, td):
     """A campaign of 2 tests (no ladder) whose analyses are the rising and
     flat logs: the summary, Markdown and HTML."""
@@ -207,6 +228,7 @@ def main():
     check_classify(c)
     with tempfile.TemporaryDirectory(prefix="act-trend-test-") as td:
         check_logs(c, td)
+        check_day(c, td)
         check_report(c, td)
     c.finish()
 
