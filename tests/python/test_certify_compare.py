@@ -12,13 +12,13 @@ called directly on hand-made step summaries and directories:
   fewer than two campaigns with values: no outlier.
 - worst_slice: the highest slice of all steps' trend series, "hour" for
   one-hour slices, "slice" otherwise.
-- check_dirs and compare_main: a missing DIR and a DIR without state.json
-  are setup errors (2) naming it; a damaged state.json is a row saying
-  "damaged", no traceback.
+- check_dirs and compare_main: a missing DIR and a DIR without
+  state.json are setup errors (2) naming it; a damaged state.json is a
+  row saying "damaged", no traceback.
 - main_status: --compare with no DIR, with a campaign option, and with
-  the same DIR twice are usage errors (64); render_markdown and render_html of a document with an
-  unmatched step and a damaged row (the HTML parses, no external
-  reference)."""
+  the same DIR twice are usage errors (64); render_markdown and
+  render_html of a document with an unmatched step and a damaged row (the
+  HTML parses, no external reference)."""
 
 import contextlib
 import html.parser

@@ -11,7 +11,7 @@ from act.certify.fmt import (
 from act.certify.judge import campaign_verdict, host_limited, rejudge
 from act import PROGRAM_STATUS
 from act.certify.plan import rates
-from act.certify.trend import headline, step_trend, trend_text
+from act.certify.trend import headline, markdown_lines, step_trend
 from act.logfile.header import log_identity
 
 
@@ -224,11 +224,7 @@ def render_markdown(s):
             st["load_text"] or "-", len(st["devices"]), ran_text(st),
             st["result"] or "-", criteria_cell(st)))
     out.append("")
-    trends = ["- step %d: %s" % (st["number"], trend_text(st["trend"]))
-              for st in s["steps"] if st["trend"]]
-    if trends:
-        out += ["Trend of each step (the verdict does not depend on it):",
-                ""] + trends + [""]
+    out += markdown_lines(s["steps"])
     out.append("Report: `%s`" % os.path.join(c["directory"], "report.html"))
     return "\n".join(out) + "\n"
 

@@ -126,6 +126,14 @@ def headline(steps):
     return out
 
 
+def markdown_lines(steps):
+    """summary.md's list of every step's trend (none: no lines)."""
+    lines = ["- step %d: %s" % (st["number"], trend_text(st["trend"]))
+             for st in steps if st.get("trend")]
+    return ["Trend of each step (the verdict does not depend on it):",
+            ""] + lines + [""] if lines else []
+
+
 def _esc(text):
     return (str(text).replace("&", "&amp;").replace("<", "&lt;")
             .replace(">", "&gt;").replace('"', "&quot;"))
