@@ -127,6 +127,7 @@ class ReportParser(html.parser.HTMLParser):
         self.rows = []            # [[cell text]] of table#steps
         self.external = []
         self.svgs = 0
+        self.trend_svgs = 0       # the small trend charts (class trend)
         self.order = []           # "verdict", "Drives", ... as met
         self._in = None           # "verdict" or "steps"
         self._depth = 0
@@ -141,7 +142,9 @@ class ReportParser(html.parser.HTMLParser):
                 self.external.append("%s %s=%s" % (tag, k, a[k]))
         if tag in ("link", "script", "img", "iframe"):
             self.external.append(tag)
-        if tag == "svg":
+        if tag == "svg" and a.get("class") == "trend":
+            self.trend_svgs += 1
+        elif tag == "svg":
             self.svgs += 1
         if tag == "h2":
             self._h2 = True
@@ -325,6 +328,7 @@ def campaign_certify(c, td, root):
             "certify: 01-prep.log has no act_prep output")
     p = parse_report(os.path.join(out, "report.html"))
     c.eq("certify: inline plots", 6, p.svgs)
+    c.eq("certify: trend charts (one per test and rung)", 6, p.trend_svgs)
     r2 = certify(["--report", out])
     c.eq("certify: --report exit status", 0, r2.rc, r2.describe())
     s2 = load_json(os.path.join(out, "summary.json"))

@@ -6,6 +6,7 @@ import html
 from act.certify.fmt import fmt_bytes, fmt_duration, fmt_load, fmt_num
 from act.certify.report import (
     criteria_cell, drive_text, ran_text, result_text, step_short_summary)
+from act.certify.trend import svg_chart, trend_text
 
 
 _CSS = """
@@ -70,6 +71,7 @@ def render_html(s):
         extra.append("a trial: tests of %s - certify on 24-hour tests"
                      % fmt_duration(c["step_duration_sec"]))
     extra += ["warning: " + w for w in s["warnings"]]
+    extra += ["trend: " + t for t in s.get("trend", [])]
     if extra:
         h.append('<div class="reasons">%s</div>'
                  % "".join("<div>%s</div>" % _e(x) for x in extra))
@@ -206,6 +208,10 @@ def render_step_html(st):
                          r["max_pct"] or 0, _e(fmt_num(r["limit_pct"] or 0)),
                          _result_span(res)))
         h.append("</table>")
+    if st.get("trend"):
+        h.append('<div class="trend" data-trend="%s">Trend: %s<br>%s</div>'
+                 % (_e(st["trend"]["flag"]), _e(trend_text(st["trend"])),
+                    svg_chart(st["trend"])))
     if st["latency_table"]:
         h.append("<pre>%s</pre>" % _e(st["latency_table"]))
     if st["svg"]:

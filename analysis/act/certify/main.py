@@ -8,6 +8,7 @@ Usage::
                    [--config BASE.conf] [--index] [--dry-run]
     act_certify.py --resume DIR [--accept-device NEW=OLD]...
     act_certify.py --report DIR
+    act_certify.py --compare DIR [DIR ...] [--out OUTDIR]
     act_certify.py --help | --version
 
 A campaign is the seed README's "Process for Certifying Device(s)":
@@ -33,6 +34,7 @@ and the reports: report.html (self-contained), summary.json and
 summary.md.  --resume DIR continues an interrupted campaign: finished steps
 are kept, the interrupted one runs again from the start (its old log is
 renamed, not deleted).  --report DIR renders the reports again.
+--compare DIR... puts several campaigns side by side (certify/compare.py).
 
 Each device's identity (identity.py) is recorded when the campaign starts
 and checked before every step and at --resume: a device that is not the
@@ -60,6 +62,7 @@ import sys
 
 from act import CONFIG_COMMENT, DEVICE_SEPARATORS, EXIT_SETUP, VERSION
 from act.certify import EXIT_CONFIG, EXIT_USAGE, PROG
+from act.certify.compare import compare_main
 from act.certify.devices import (
     Held, check_identities, hold_devices, identities_now, release_devices)
 from act.certify.identity import identity_text, mark_file, new_mark
@@ -87,6 +90,7 @@ def build_parser():
               "[options]\n       %(prog)s --resume DIR "
               "[--accept-device NEW=OLD]...\n"
               "       %(prog)s --report DIR\n"
+              "       %(prog)s --compare DIR [DIR ...] [--out OUTDIR]\n"
               "       %(prog)s --help | --version",
         description="Run the ACT certification process on a drive (or "
                     "several): the target load, the\nstress test, all "
@@ -144,6 +148,10 @@ def build_parser():
                    "is not the drive recorded at the start is refused")
     p.add_argument("--report", metavar="DIR", help="render the reports of "
                    "the campaign in DIR again")
+    p.add_argument("--compare", metavar="DIR", nargs="+", help="compare "
+                   "campaigns side by side (read-only): the Markdown on "
+                   "stdout; with --out OUTDIR also compare.html, compare.md "
+                   "and compare.json in OUTDIR")
     return p
 
 
@@ -157,6 +165,14 @@ def parse_args(argv):
         ("--prep", args.prep), ("--config", args.config),
         ("--index", args.index), ("--out", args.out),
         ("--dry-run", args.dry_run)) if v]
+    if args.compare is not None:
+        others = [o for o in plan_opts if o != "--out"] + [
+            o for o, v in (("--resume", args.resume),
+                           ("--report", args.report)) if v is not None]
+        if others:
+            raise UsageError("--compare takes only --out: remove %s"
+                             % ", ".join(others), status=EXIT_USAGE)
+        return args
     if args.resume is not None and args.report is not None:
         raise UsageError("--resume and --report go alone", status=EXIT_USAGE)
     args.accept = [parse_accept(a) for a in args.accept]
@@ -518,6 +534,8 @@ def main_status(argv):
                                args.resume)
         if args.report is not None:
             return state_guard(report_campaign, args.report)
+        if args.compare is not None:
+            return compare_main(args.compare, args.out)
         return new_campaign(args)
     except UsageError as e:
         warn("error: %s" % e)

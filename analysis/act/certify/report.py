@@ -12,6 +12,7 @@ from act.certify.identity import identity_text
 from act.certify.judge import campaign_verdict, host_limited, rejudge
 from act import PROGRAM_STATUS
 from act.certify.plan import rates
+from act.certify.trend import headline, markdown_lines, step_trend
 from act.logfile.header import log_identity
 
 
@@ -65,6 +66,7 @@ def step_summary(dirpath, state, step, cache):
         "plot": step["files"].get("plot") if a.get("svg") else None,
         "old_logs": step["old_logs"],
         "io_errors": step.get("io_errors") or 0,
+        "trend": step_trend(doc) if step["kind"] != "prep" else None,
     }
 
 
@@ -139,6 +141,7 @@ def build_summary(dirpath, state, cache):
         "device_changes": state.get("device_changes", []),
         "host": state["host"],
         "steps": steps,
+        "trend": headline(steps),
         "generated_at": utc_now(),
     }
 
@@ -212,6 +215,8 @@ def render_markdown(s):
                    % fmt_duration(c["step_duration_sec"]))
     for w in s["warnings"]:
         out.append("- **warning:** %s" % w)
+    for t in s["trend"]:
+        out.append("- **trend:** %s" % t)
     out.append("")
     out.append("- **Load:** %s = %d reads/s and %d writes/s per device; "
                "stress load %s (%s x); tests of %s" % (
@@ -240,6 +245,7 @@ def render_markdown(s):
             st["load_text"] or "-", len(st["devices"]), ran_text(st),
             result_text(st), criteria_cell(st)))
     out.append("")
+    out += markdown_lines(s["steps"])
     out.append("Report: `%s`" % os.path.join(c["directory"], "report.html"))
     return "\n".join(out) + "\n"
 
