@@ -227,7 +227,11 @@ def check_common(c, name, out, expect_rc, r):
         "path" % name, detail)
     p = parse_report(os.path.join(out, "report.html"))
     c.eq("%s: report.html verdict = summary.json verdict" % name,
-         s["verdict"]["text"], p.verdict.strip().split("\n")[0].strip())
+         s["verdict"]["headline"], p.verdict.strip().split("\n")[0].strip())
+    # every campaign here is a trial (--seconds): it says so
+    c.check(s["trial"] and s["verdict"]["headline"] == "TRIAL (not a "
+            "certification): " + s["verdict"]["text"], "%s: a trial's "
+            "headline says TRIAL: %r" % (name, s["verdict"]["headline"]))
     c.check(p.order and p.order[0] == "verdict", "%s: the verdict is not "
             "the first thing in report.html (%r)" % (name, p.order[:3]))
     c.eq("%s: report.html loads nothing from outside" % name, [],
@@ -239,7 +243,8 @@ def check_common(c, name, out, expect_rc, r):
         c.check(st["result"] in row, "%s: step %d row %r lacks its result "
                 "%s" % (name, st["number"], row, st["result"]))
     md = read(os.path.join(out, "summary.md"))
-    c.check(md.startswith("# act certification: %s\n" % s["verdict"]["text"]),
+    c.check(md.startswith("# act certification: %s\n"
+                          % s["verdict"]["headline"]),
             "%s: summary.md does not start with the verdict" % name,
             md[:300])
     return s

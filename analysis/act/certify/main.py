@@ -63,18 +63,27 @@ from act.certify.plan import (
     check_duration, check_loads, default_ladder, parse_ladder,
     parse_positive, plan_steps, plan_text, step_config)
 from act.certify.precheck import busy_reason, check_campaign
-from act.certify.report import write_reports
+from act.certify.report import headline, write_reports
 from act.certify.runner import Progress, install_signal_handlers, run_campaign
 from act.cli import ArgumentParser, UsageError
 from act.certify.state import (
-    STATE_FORMAT, load_state, lock_dir, save_state, state_path, still_running)
+    STATE_FORMAT, load_state, lock_dir, save_state, state_path, still_running,
+    unlock_dir)
+
+
+HELP_WIDTH = 80                 # --help fits 80 columns, whatever the terminal
+
+
+def _help_formatter(prog):
+    return argparse.RawDescriptionHelpFormatter(prog, width=HELP_WIDTH - 1)
 
 
 def build_parser():
     p = ArgumentParser(
-        prog=PROG, formatter_class=argparse.RawDescriptionHelpFormatter,
-        usage="%(prog)s --device DEV [--device DEV]... --load N --out DIR "
-              "[options]\n       %(prog)s --resume DIR\n"
+        prog=PROG, formatter_class=_help_formatter,
+        usage="%(prog)s --device DEV [--device DEV]... --load N\n"
+              "                      --out DIR [options]\n"
+              "       %(prog)s --resume DIR\n"
               "       %(prog)s --report DIR\n"
               "       %(prog)s --help | --version",
         description="Run the ACT certification process on a drive (or "
@@ -83,13 +92,13 @@ def build_parser():
                     "report.html, summary.json and summary.md in DIR. ALL "
                     "DATA ON THE DEVICES IS\nDESTROYED.",
         epilog="Loads are in x per device: Nx is N x 2000 reads/s and N x "
-               "1000 writes/s per device.\nDefault ladder: 2 x the load, "
-               "then 1.5 x the previous rung, six rungs\n(30 -> 60, 90, 140, "
-               "210, 320, 480). --seconds is for trials: certify on 24-hour "
-               "tests.\n\nexit status: 0 certified, 1 not certified, 2 "
-               "setup error, 64 usage error,\n78 config error, 128+n "
-               "stopped by signal n (130 Ctrl-C: continue with --resume "
-               "DIR).")
+               "1000 writes/s per\ndevice. Default ladder: 2 x the load, "
+               "then 1.5 x the previous rung, six rungs\n(30 -> 60, 90, "
+               "140, 210, 320, 480). --seconds is for trials: certify on\n"
+               "24-hour tests.\n\nexit status: 0 certified, 1 not "
+               "certified, 2 setup error, 64 usage error,\n78 config error, "
+               "128+n stopped by signal n (130 Ctrl-C: continue with\n"
+               "--resume DIR).")
     p.hint = ""                     # argparse's message as it is
     p.add_argument("--version", action="version",
                    version="%s %s" % (PROG, VERSION),
@@ -223,14 +232,19 @@ def new_campaign(args):
     check_base_config(base_text, base_path)
     devices = [os.path.abspath(d) if not d.startswith("/") else d
                for d in args.devices]
-    Held.fds = hold_devices(devices, explain=lambda dev: busy_reason(
-        tools["program"], dev))
+    missing = dry_run_missing(args, devices)
+    Held.fds = hold_devices([d for d in devices if d not in missing],
+                            explain=lambda dev: busy_reason(
+                                tools["program"], dev))
     dirpath = os.path.abspath(args.out)
     steps = plan_steps(devices, args.load, args.stress_factor, args.duration,
                        args.ladder, args.prep)
     # the program's own checks of every config on the held devices,
-    # before anything is written (--dry-run too)
-    check_campaign(tools["program"], base_text, base_path, devices, steps)
+    # before anything is written (--dry-run too, when every device is
+    # here)
+    if not missing:
+        check_campaign(tools["program"], base_text, base_path, devices,
+                       steps)
     state = {
         "format": STATE_FORMAT, "status": "planned",
         "command": [PROG] + list(args.argv),
@@ -239,7 +253,8 @@ def new_campaign(args):
             "program": program, "program_path": tools["program"],
             "program_version": None, "base_config_path": base_path,
             "devices": devices, "device_kinds": {
-                d: "block" if stat.S_ISBLK(os.stat(d).st_mode) else "file"
+                d: "not found" if d in missing else "block"
+                if stat.S_ISBLK(os.stat(d).st_mode) else "file"
                 for d in devices},
             "load": args.load, "stress_factor": args.stress_factor,
             "duration_sec": args.duration, "ceiling": args.ceiling,
@@ -249,6 +264,12 @@ def new_campaign(args):
     if args.dry_run:
         release_devices(Held.fds)
         say(plan_text(state, dirpath, True))
+        if missing:
+            say("")
+            say("not found here: %s - planned anyway (for another host); "
+                "the programs' checks of the configs were not run, and a "
+                "real run refuses a device it can't find"
+                % ", ".join(missing))
         return 0
     if os.path.exists(state_path(dirpath)):
         raise UsageError("%s already holds a campaign: continue it with "
@@ -286,7 +307,16 @@ def new_campaign(args):
     try:
         return run_campaign(dirpath, state, tools, Progress())
     finally:
-        os.close(lock)
+        unlock_dir(dirpath, lock)
+
+
+def dry_run_missing(args, devices):
+    """The devices --dry-run plans without finding them here (a campaign
+    planned for another host); none for a real run, which refuses them
+    (hold_devices)."""
+    if not args.dry_run:
+        return []
+    return [d for d in devices if not os.path.lexists(d)]
 
 
 def undo_setup(dirpath, made_dir, lock):
@@ -321,7 +351,7 @@ def resume_campaign(dirpath):
             v = campaign_verdict(state)
             say("%s: the campaign in %s has finished - nothing to resume"
                 % (PROG, dirpath))
-            say("verdict: %s" % v["text"])
+            say("verdict: %s" % headline(v))
             say("report: %s" % os.path.join(dirpath, "report.html"))
             return v["exit_status"]
         for s in state["steps"]:
@@ -348,14 +378,14 @@ def resume_campaign(dirpath):
         install_signal_handlers()
         return run_campaign(dirpath, state, tools, Progress())
     finally:
-        os.close(lock)
+        unlock_dir(dirpath, lock)
 
 
 def report_campaign(dirpath):
     dirpath = os.path.abspath(dirpath)
     state = load_state(dirpath)
     s = write_reports(dirpath, state, {})
-    say("verdict: %s" % s["verdict"]["text"])
+    say("verdict: %s" % s["verdict"]["headline"])
     for name in ("report.html", "summary.json", "summary.md"):
         say("%s: %s" % (name, os.path.join(dirpath, name)))
     return s["verdict"]["exit_status"]
