@@ -250,8 +250,13 @@ def check_skipped_and_error(c, td):
     c.eq("a step whose program never ran lists no log", {"config":
                                                         s1["files"]["config"]},
          s["steps"][0]["files"])
+    c.check(s["verdict"]["headline"].endswith(
+        "stopped with an error - act_storage exit status 2 (setup error): "
+        "ERROR: can't open /dev/a: EIO"),
+        "an error's headline says what the error was: %r"
+        % s["verdict"]["headline"])
     c.check(any("EIO" in r for r in s["verdict"]["reasons"]),
-            "an error's headline says what the error was",
+            "an error's reasons say what the error was",
             s["verdict"]["reasons"])
     end = s["campaign"]["end_text"]
     c.check(end.startswith("stopped by an error at 2026-01-02T03:04:05Z: "

@@ -186,10 +186,13 @@ def build_summary(dirpath, state, cache, live=None):
     verdict["headline"] = headline(verdict)
     for st in steps:
         if st["status"] == "error" and st["message"]:
+            # what the error was, in the headline itself
+            verdict["headline"] += " - %s" % st["message"]
             verdict["reasons"].append("step %d (%s) stopped the campaign: %s"
                                       % (st["number"],
                                          step_short_summary(st),
                                          st["message"]))
+            break
     for st in host_limited(state["steps"]):
         warnings.append("step %d stopped because the host could not keep the "
                         "load, not the drive: raise service-threads (or "
