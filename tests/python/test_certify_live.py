@@ -10,8 +10,9 @@ verdict box (not the certified green); the stress load reads "4x (2x the
 target)"; the reports list each step's effective config; a skipped step
 lists no files that do not exist; a step run again says "run 2
 (interrupted once)"; a campaign stopped by an error says the error in its
-headline reasons and when and why it ended; summary.json is in_progress
-with the running step's slices while a step runs (LiveReport), not after;
+headline and reasons and when and why it ended; summary.json is
+in_progress with the running step's slices while a step runs, not after,
+and --report says in_progress only while an act_certify holds the lock;
 the directory lock removes .lock while it holds it and a second holder is
 still refused; --help fits 80 columns whatever COLUMNS says."""
 
@@ -236,6 +237,29 @@ def check_reports(c, td):
                                          if ".tmp" in n])
 
 
+def check_report_killed(c, td):
+    """--report on a campaign whose state says running: in progress only
+    while an act_certify holds DIR's lock."""
+    d, st = campaign_dir(td, "killed")
+    state.save_state(d, st)           # status "running", as if killed -9
+    with contextlib.redirect_stdout(io.StringIO()):
+        cmain.report_campaign(d)
+    doc = json.load(open(os.path.join(d, "summary.json")))
+    c.eq("--report, nobody holds the lock: in_progress", False,
+         doc["in_progress"])
+    c.eq("--report leaves no .lock", False,
+         os.path.exists(os.path.join(d, ".lock")))
+    fd = state.lock_dir(d)
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            cmain.report_campaign(d)
+    finally:
+        state.unlock_dir(d, fd)
+    doc = json.load(open(os.path.join(d, "summary.json")))
+    c.eq("--report while an act_certify holds the lock: in_progress", True,
+         doc["in_progress"])
+
+
 def check_skipped_and_error(c, td):
     d, st = campaign_dir(td, "error")
     s1, s2 = st["steps"]
@@ -319,6 +343,7 @@ def main():
         check_prep_progress(c, td)
         check_reports(c, td)
         check_skipped_and_error(c, td)
+        check_report_killed(c, td)
         check_lock(c, td)
         check_help_width(c)
     c.finish()

@@ -384,11 +384,26 @@ def resume_campaign(dirpath):
 def report_campaign(dirpath):
     dirpath = os.path.abspath(dirpath)
     state = load_state(dirpath)
-    s = write_reports(dirpath, state, {})
+    s = write_reports(dirpath, state, {},
+                      in_progress=campaign_running(dirpath, state))
     say("verdict: %s" % s["verdict"]["headline"])
     for name in ("report.html", "summary.json", "summary.md"):
         say("%s: %s" % (name, os.path.join(dirpath, name)))
     return s["verdict"]["exit_status"]
+
+
+def campaign_running(dirpath, state):
+    """Whether an act_certify runs the campaign now (it holds DIR's lock):
+    a state.json that says "running" after act_certify was killed is not
+    reported as in progress."""
+    if state["status"] != "running":
+        return False
+    try:
+        fd = lock_dir(dirpath)
+    except UsageError:
+        return True
+    unlock_dir(dirpath, fd)
+    return False
 
 
 def state_guard(fn, dirpath):

@@ -154,9 +154,11 @@ def runs_text(st):
     return "run %d, %s" % (st["runs"], ", ".join(counts))
 
 
-def build_summary(dirpath, state, cache, live=None):
+def build_summary(dirpath, state, cache, live=None, in_progress=None):
     """The summary (summary.json's document). live, while a step runs:
-    {"step": its number, "elapsed_sec": seconds it has run}."""
+    {"step": its number, "elapsed_sec": seconds it has run}. in_progress:
+    whether the campaign is running now (default: what state.json
+    says)."""
     c = state["campaign"]
     warnings = rejudge(dirpath, state, cache)
     steps = [step_summary(dirpath, state, s, cache)
@@ -207,7 +209,8 @@ def build_summary(dirpath, state, cache, live=None):
         "format": "act_certify_summary/1",
         "verdict": verdict,
         "trial": verdict["trial"],
-        "in_progress": state["status"] == "running",
+        "in_progress": state["status"] == "running" if in_progress is None
+        else in_progress,
         "running": running_summary(steps, live, docs),
         "warnings": warnings,
         "campaign": {
@@ -276,12 +279,12 @@ def end_text(state):
     return state["status"]
 
 
-def write_reports(dirpath, state, cache, live=None):
+def write_reports(dirpath, state, cache, live=None, in_progress=None):
     """Writes summary.json, summary.md and report.html, each atomically
     (a temporary file renamed: a reader - a browser reloading the page
     while a step runs - never sees half a file)."""
     from act.certify.html import render_html    # html imports this module
-    s = build_summary(dirpath, state, cache, live)
+    s = build_summary(dirpath, state, cache, live, in_progress)
     doc = dict(s)
     doc["steps"] = [{k: v for k, v in st.items() if k != "svg"}
                     for st in s["steps"]]
