@@ -230,7 +230,12 @@ def check_common(c, name, out, expect_rc, r):
         "path" % name, detail)
     p = parse_report(os.path.join(out, "report.html"))
     c.eq("%s: report.html verdict = summary.json verdict" % name,
-         s["verdict"]["text"], p.verdict.strip().split("\n")[0].strip())
+         s["verdict"]["headline"], p.verdict.strip().split("\n")[0].strip())
+    # every campaign here is a trial (--seconds): it says so
+    c.check(s["trial"] and s["verdict"]["headline"].startswith(
+        "TRIAL (not a certification): " + s["verdict"]["text"]),
+        "%s: a trial's headline says TRIAL: %r" % (name,
+                                                   s["verdict"]["headline"]))
     c.check(p.order and p.order[0] == "verdict", "%s: the verdict is not "
             "the first thing in report.html (%r)" % (name, p.order[:3]))
     c.eq("%s: report.html loads nothing from outside" % name, [],
@@ -242,7 +247,8 @@ def check_common(c, name, out, expect_rc, r):
         c.check(st["result"] in row, "%s: step %d row %r lacks its result "
                 "%s" % (name, st["number"], row, st["result"]))
     md = read(os.path.join(out, "summary.md"))
-    c.check(md.startswith("# act certification: %s\n" % s["verdict"]["text"]),
+    c.check(md.startswith("# act certification: %s\n"
+                          % s["verdict"]["headline"]),
             "%s: summary.md does not start with the verdict" % name,
             md[:300])
     return s
@@ -414,6 +420,13 @@ def campaign_prep_fail(c, td, root):
     c.eq("prep-fail: verdict", "not finished: step 1, act_prep, stopped "
          "with an error", s["verdict"]["text"])
     c.check(s["verdict"]["certified"] is not True, "prep-fail: certified")
+    c.check(re.search(r"stopped with an error - act_prep exit status 4 .*"
+                      r"ERROR: write failed", s["verdict"]["headline"]),
+            "prep-fail: the headline does not say the error: %r"
+            % s["verdict"]["headline"])
+    c.check(s["campaign"]["end_text"].startswith("stopped by an error at ")
+            and "step 1" in s["campaign"]["end_text"], "prep-fail: how the "
+            "campaign ended: %r" % s["campaign"]["end_text"])
     st = step_by_number(s, 1)
     c.eq("prep-fail: step 1", ("prep", 4), (st["kind"], st["exit_status"]))
     c.check(all(x["status"] != "done" for x in s["steps"][1:]),

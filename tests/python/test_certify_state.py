@@ -232,7 +232,8 @@ def check_resume(c, td):
     c.eq("--resume of a finished campaign: exit status (certified)", 0, rc)
     c.eq("--resume of a finished campaign: what it says", [
         "act_certify.py: the campaign in %s has finished - nothing to "
-        "resume" % d, "verdict: certified at 1x",
+        "resume" % d, "verdict: TRIAL (not a certification): certified "
+        "at 1x",
         "report: %s" % os.path.join(d, "report.html")],
         out.getvalue().split("\n")[:-1])
     c.check(os.path.isfile(os.path.join(d, "summary.json")),

@@ -1,6 +1,7 @@
 """Text of numbers, loads, durations, sizes and signals, and the two
 ways act_certify speaks: say() on stdout, warn() on stderr."""
 
+import os
 import signal
 import sys
 import time
@@ -31,11 +32,11 @@ def fmt_duration(sec):
 
 
 def fmt_clock(sec):
-    """Seconds as [Nd ]HH:MM:SS."""
+    """Seconds as H:MM:SS, hours unbounded (90:47:51) - the clock of
+    act_storage's and act_prep's status lines (log_hms in
+    src/common/log.c)."""
     sec = max(0, int(sec))
-    days, sec = divmod(sec, 86400)
-    text = "%02d:%02d:%02d" % (sec // 3600, sec // 60 % 60, sec % 60)
-    return "%dd %s" % (days, text) if days else text
+    return "%d:%02d:%02d" % (sec // 3600, sec // 60 % 60, sec % 60)
 
 
 def utc_now():
@@ -57,6 +58,27 @@ def say(text=""):
     try:
         sys.stdout.write(text + "\n")
         sys.stdout.flush()
+    except (OSError, ValueError):
+        pass
+
+
+def _same_file(a, b):
+    try:
+        sa, sb = os.fstat(a.fileno()), os.fstat(b.fileno())
+    except (OSError, ValueError, AttributeError):
+        return False
+    return (sa.st_dev, sa.st_ino) == (sb.st_dev, sb.st_ino)
+
+
+def say_both(text=""):
+    """A line the user must see: on stderr always (the terminal, when
+    stdout is redirected to a file), and on stdout too when stdout is
+    elsewhere (with the rest of what act_certify says)."""
+    if not _same_file(sys.stdout, sys.stderr):
+        say(text)
+    try:
+        sys.stderr.write(text + "\n")
+        sys.stderr.flush()
     except (OSError, ValueError):
         pass
 

@@ -5,7 +5,8 @@ import html
 
 from act.certify.fmt import fmt_bytes, fmt_duration, fmt_load, fmt_num
 from act.certify.report import (
-    criteria_cell, drive_text, ran_text, result_text, step_short_summary)
+    common_config, config_text, criteria_cell, drive_text, progress_text,
+    ran_text, result_text, runs_text, step_short_summary, stress_text)
 from act.certify.trend import svg_chart, trend_text
 
 
@@ -21,6 +22,9 @@ font-weight:bold;margin:12px 0}
 .ok{background:#e6f4ea;border:2px solid #2ca02c;color:#17601a}
 .bad{background:#fdecea;border:2px solid #d62728;color:#8b1a1a}
 .open{background:#fff4e0;border:2px solid #e08a00;color:#7a4a00}
+.trial{background:#e8f0fe;border:2px solid #1a56c8;color:#0b3a8c}
+.live{background:#fff8d6;border:1px solid #d9b300;padding:6px 12px;
+border-radius:4px;font-size:15px}
 .reasons{font-size:15px;font-weight:normal;margin:6px 0 0;color:#333}
 table{border-collapse:collapse;margin:6px 0}
 th,td{border:1px solid #ccc;padding:3px 8px;text-align:left;
@@ -60,15 +64,29 @@ def render_html(s):
     c = s["campaign"]
     cls = {"certified": "ok", "not certified": "bad"}.get(v["status"],
                                                             "open")
-    h = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-         "<title>act certification: %s</title>" % _e(v["text"]),
-         "<style>%s</style></head><body>" % _CSS]
-    h.append("<h1>act certification</h1>")
-    h.append('<div class="verdict %s" id="verdict">%s' % (cls,
-                                                          _e(v["text"])))
+    if v["trial"] and cls == "ok":
+        cls = "trial"           # never the certified green
+    live = progress_text(s)
+    h = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">']
+    if live:
+        # a browser left open on the page follows the campaign
+        h.append('<meta http-equiv="refresh" content="%d">'
+                 % _refresh_sec(s))
+    h += ["<title>act certification%s: %s</title>" % (
+        " (in progress)" if live else "", _e(v["headline"])),
+          "<style>%s</style></head><body>" % _CSS]
+    h.append("<h1>act certification%s</h1>" % (" TRIAL (not a "
+                                                "certification)"
+                                                if v["trial"] else ""))
+    if live:
+        h.append('<p class="live" id="in-progress">%s - this page is '
+                 "rewritten as the step runs (generated %s UTC) and "
+                 "reloads itself.</p>" % (_e(live), _e(s["generated_at"])))
+    h.append('<div class="verdict %s" id="verdict">%s' % (
+        cls, _e(v["headline"])))
     extra = list(v["reasons"])
     if v["trial"]:
-        extra.append("a trial: tests of %s - certify on 24-hour tests"
+        extra.append("TRIAL: tests of %s - certify on 24-hour tests"
                      % fmt_duration(c["step_duration_sec"]))
     extra += ["warning: " + w for w in s["warnings"]]
     extra += ["trend: " + t for t in s.get("trend", [])]
@@ -79,9 +97,7 @@ def render_html(s):
     h.append('<p class="muted">Load %s = %d reads/s and %d writes/s per '
              "device; stress load %s; each test %s. %s</p>" % (
                  _e(c["load_text"]), c["reads_per_sec_per_device"],
-                 c["writes_per_sec_per_device"], _e("%s (%s x)" % (
-                     fmt_load(c["load"] * c["stress_factor"]),
-                     fmt_num(c["stress_factor"]))),
+                 c["writes_per_sec_per_device"], _e(stress_text(c)),
                  _e(fmt_duration(c["step_duration_sec"])),
                  "Ceiling ladder: " + _e(", ".join(fmt_load(x) for x in
                                                    c["ladder"])) + "."
@@ -121,7 +137,7 @@ def render_html(s):
                    ("campaign created (UTC)", c["created_at"]),
                    ("first test started (UTC, log)", c["first_test_start"]),
                    ("last test started (UTC, log)", c["last_test_start"]),
-                   ("campaign ended (UTC)", c["ended_at"] or c["status"]),
+                   ("campaign ended (UTC)", c["end_text"]),
                    ("resumed", ", ".join(c["resumes"]) or "no")):
         h.append("<tr><th>%s</th><td>%s</td></tr>" % (_e(k), _e(val)))
     h.append("</table>")
@@ -140,8 +156,10 @@ def render_html(s):
                      len(st["devices"]), st["reads_per_sec"] or "-",
                      st["writes_per_sec"] or "-", _e(ran_text(st)),
                      _e({True: "yes", False: "no"}.get(st["complete"], "-")),
-                     _result_span(result_text(st)), _e(criteria_cell(st))))
+                     _result_span(result_text(st)),
+                     _e(criteria_cell(st))))
     h.append("</table>")
+    h.append(render_config_html(s["steps"]))
 
     for st in s["steps"]:
         h.append(render_step_html(st))
@@ -151,6 +169,33 @@ def render_html(s):
              % (_e(s["generated_at"]), _e(c["directory"])))
     h.append("</body></html>")
     return "\n".join(h) + "\n"
+
+
+def _refresh_sec(s):
+    """How often an open page reloads itself while the campaign runs: as
+    often as it is rewritten (at most every minute, at least every 5)."""
+    r = s["running"] or {}
+    every = r.get("report_every_sec") or 300
+    return max(5, min(60, int(every), int(r.get("slice_sec") or every)))
+
+
+def render_config_html(steps):
+    """Each step's effective config: the items every step shares once,
+    then each step's own."""
+    common, own = common_config(steps)
+    if not common and not own:
+        return ""
+    h = ['<h2>Config</h2><table id="config">',
+         "<tr><th>every step</th><td>%s</td></tr>"
+         % _e(config_text(common))]
+    for st, items in own:
+        h.append("<tr><th>step %d</th><td>%s</td></tr>"
+                 % (st["number"], _e(config_text(items))))
+    h.append("</table>")
+    h.append('<p class="muted">As each step\'s log echoes its '
+             "configuration (every item, defaults too); a step that has "
+             "not run yet: its config file.</p>")
+    return "\n".join(h)
 
 
 def render_step_html(st):
@@ -179,6 +224,8 @@ def render_step_html(st):
     if st["exit_status"] is not None:
         facts.append(("exit status", "%s (%s)" % (st["exit_status"],
                                                   st["exit_meaning"])))
+    if runs_text(st):
+        facts.append(("runs", runs_text(st)))
     if st["message"]:
         facts.append(("note", st["message"]))
     if st["analysis_error"]:

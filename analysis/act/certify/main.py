@@ -76,19 +76,27 @@ from act.certify.plan import (
     check_duration, check_loads, default_ladder, parse_ladder,
     parse_positive, plan_steps, plan_text, step_config)
 from act.certify.precheck import busy_reason, check_campaign
-from act.certify.report import write_reports
+from act.certify.report import headline, write_reports
 from act.certify.runner import Progress, install_signal_handlers, run_campaign
 from act.cli import ArgumentParser, UsageError
 from act.certify.state import (
-    STATE_FORMAT, load_state, lock_dir, save_state, state_path, still_running)
+    STATE_FORMAT, load_state, lock_dir, save_state, state_path, still_running,
+    unlock_dir)
+
+
+HELP_WIDTH = 80                 # --help fits 80 columns, whatever the terminal
+
+
+def _help_formatter(prog):
+    return argparse.RawDescriptionHelpFormatter(prog, width=HELP_WIDTH - 1)
 
 
 def build_parser():
     p = ArgumentParser(
-        prog=PROG, formatter_class=argparse.RawDescriptionHelpFormatter,
-        usage="%(prog)s --device DEV [--device DEV]... --load N --out DIR "
-              "[options]\n       %(prog)s --resume DIR "
-              "[--accept-device NEW=OLD]...\n"
+        prog=PROG, formatter_class=_help_formatter,
+        usage="%(prog)s --device DEV [--device DEV]... --load N\n"
+              "                      --out DIR [options]\n"
+              "       %(prog)s --resume DIR [--accept-device NEW=OLD]...\n"
               "       %(prog)s --report DIR\n"
               "       %(prog)s --compare DIR [DIR ...] [--out OUTDIR]\n"
               "       %(prog)s --help | --version",
@@ -98,13 +106,13 @@ def build_parser():
                     "report.html, summary.json and summary.md in DIR. ALL "
                     "DATA ON THE DEVICES IS\nDESTROYED.",
         epilog="Loads are in x per device: Nx is N x 2000 reads/s and N x "
-               "1000 writes/s per device.\nDefault ladder: 2 x the load, "
-               "then 1.5 x the previous rung, six rungs\n(30 -> 60, 90, 140, "
-               "210, 320, 480). --seconds is for trials: certify on 24-hour "
-               "tests.\n\nexit status: 0 certified, 1 not certified, 2 "
-               "setup error, 3 certified with I/O\nerrors, 64 usage "
-               "error, 78 config error, 128+n stopped by signal n (130\n"
-               "Ctrl-C: continue with --resume DIR).")
+               "1000 writes/s per\ndevice. Default ladder: 2 x the load, "
+               "then 1.5 x the previous rung, six rungs\n(30 -> 60, 90, "
+               "140, 210, 320, 480). --seconds is for trials: certify on\n"
+               "24-hour tests.\n\nexit status: 0 certified, 1 not "
+               "certified, 2 setup error, 3 certified with\nI/O errors, "
+               "64 usage error, 78 config error, 128+n stopped by signal n\n"
+               "(130 Ctrl-C: continue with --resume DIR).")
     p.hint = ""                     # argparse's message as it is
     p.add_argument("-V", "--version", action="version",
                    version="%s %s" % (PROG, VERSION),
@@ -272,14 +280,19 @@ def new_campaign(args):
     check_base_config(base_text, base_path)
     devices = [os.path.abspath(d) if not d.startswith("/") else d
                for d in args.devices]
-    Held.fds = hold_devices(devices, explain=lambda dev: busy_reason(
-        tools["program"], dev))
+    missing = dry_run_missing(args, devices)
+    Held.fds = hold_devices([d for d in devices if d not in missing],
+                            explain=lambda dev: busy_reason(
+                                tools["program"], dev))
     dirpath = os.path.abspath(args.out)
     steps = plan_steps(devices, args.load, args.stress_factor, args.duration,
                        args.ladder, args.prep)
     # the program's own checks of every config on the held devices,
-    # before anything is written (--dry-run too)
-    check_campaign(tools["program"], base_text, base_path, devices, steps)
+    # before anything is written (--dry-run too, when every device is
+    # here)
+    if not missing:
+        check_campaign(tools["program"], base_text, base_path, devices,
+                       steps)
     state = {
         "format": STATE_FORMAT, "status": "planned",
         "command": [PROG] + list(args.argv),
@@ -288,17 +301,25 @@ def new_campaign(args):
             "program": program, "program_path": tools["program"],
             "program_version": None, "base_config_path": base_path,
             "devices": devices, "device_kinds": {
-                d: "block" if stat.S_ISBLK(os.stat(d).st_mode) else "file"
+                d: "not found" if d in missing else "block"
+                if stat.S_ISBLK(os.stat(d).st_mode) else "file"
                 for d in devices},
             "load": args.load, "stress_factor": args.stress_factor,
             "duration_sec": args.duration, "ceiling": args.ceiling,
             "ladder": args.ladder, "prep": args.prep,
-            "identities": identities_now(devices)},
+            "identities": identities_now(
+                [d for d in devices if d not in missing])},
         "host": None, "resumes": [], "steps": steps, "device_changes": [],
     }
     if args.dry_run:
         release_devices(Held.fds)
         say(plan_text(state, dirpath, True))
+        if missing:
+            say("")
+            say("not found here: %s - planned anyway (for another host); "
+                "the programs' checks of the configs were not run, and a "
+                "real run refuses a device it can't find"
+                % ", ".join(missing))
         return 0
     if os.path.exists(state_path(dirpath)):
         raise UsageError("%s already holds a campaign: continue it with "
@@ -337,7 +358,16 @@ def new_campaign(args):
     try:
         return run_campaign(dirpath, state, tools, Progress())
     finally:
-        os.close(lock)
+        unlock_dir(dirpath, lock)
+
+
+def dry_run_missing(args, devices):
+    """The devices --dry-run plans without finding them here (a campaign
+    planned for another host); none for a real run, which refuses them
+    (hold_devices)."""
+    if not args.dry_run:
+        return []
+    return [d for d in devices if not os.path.lexists(d)]
 
 
 def mark_devices(c, devices=None):
@@ -383,7 +413,7 @@ def resume_campaign(dirpath, accept=()):
             v = campaign_verdict(state)
             say("%s: the campaign in %s has finished - nothing to resume"
                 % (PROG, dirpath))
-            say("verdict: %s" % v["text"])
+            say("verdict: %s" % headline(v))
             say("report: %s" % os.path.join(dirpath, "report.html"))
             return v["exit_status"]
         for s in state["steps"]:
@@ -415,7 +445,7 @@ def resume_campaign(dirpath, accept=()):
         install_signal_handlers()
         return run_campaign(dirpath, state, tools, Progress())
     finally:
-        os.close(lock)
+        unlock_dir(dirpath, lock)
 
 
 def check_accept(state, accept):
@@ -499,11 +529,26 @@ def write_step_config(dirpath, state, step):
 def report_campaign(dirpath):
     dirpath = os.path.abspath(dirpath)
     state = load_state(dirpath)
-    s = write_reports(dirpath, state, {})
-    say("verdict: %s" % s["verdict"]["text"])
+    s = write_reports(dirpath, state, {},
+                      in_progress=campaign_running(dirpath, state))
+    say("verdict: %s" % s["verdict"]["headline"])
     for name in ("report.html", "summary.json", "summary.md"):
         say("%s: %s" % (name, os.path.join(dirpath, name)))
     return s["verdict"]["exit_status"]
+
+
+def campaign_running(dirpath, state):
+    """Whether an act_certify runs the campaign now (it holds DIR's lock):
+    a state.json that says "running" after act_certify was killed is not
+    reported as in progress."""
+    if state["status"] != "running":
+        return False
+    try:
+        fd = lock_dir(dirpath)
+    except UsageError:
+        return True
+    unlock_dir(dirpath, fd)
+    return False
 
 
 def state_guard(fn, dirpath):

@@ -7,13 +7,14 @@ import os
 
 from act.certify.analyse import step_analysis
 from act.certify.fmt import (
-    fmt_bytes, fmt_duration, fmt_load, fmt_num, signame, utc_now, warn)
+    fmt_bytes, fmt_clock, fmt_duration, fmt_load, signame, utc_now, warn)
 from act.certify.identity import identity_text
 from act.certify.judge import campaign_verdict, host_limited, rejudge
 from act import PROGRAM_STATUS
-from act.certify.plan import rates
-from act.certify.trend import headline, markdown_lines, step_trend
-from act.logfile.header import log_identity
+from act.certify.plan import config_lines, rates
+from act.certify.trend import (
+    headline as trend_headline, markdown_lines, step_trend)
+from act.logfile.header import log_identity, scan_header
 
 
 def step_summary(dirpath, state, step, cache):
@@ -26,6 +27,7 @@ def step_summary(dirpath, state, step, cache):
     ident, sizes, start = log_identity(log) if src["files"].get("log") \
         else ({}, {}, None)
     result = step["result"]
+    cfg, cfg_source = step_config_items(dirpath, src)
     if step["status"] in ("interrupted", "error", "running", "planned",
                           "skipped", "ended"):
         result = step["status"].upper() if step["status"] != "planned" \
@@ -60,21 +62,112 @@ def step_summary(dirpath, state, step, cache):
         "ended_at": step["ended_at"], "identity": ident, "sizes": sizes,
         "analysis_error": a.get("error"), "notes": a.get("notes", []),
         "latency_table": a.get("table"), "svg": a.get("svg"),
-        "files": {k: v for k, v in src["files"].items()
-                  if k != "plot"} if not step["same_run_as"]
-        else {"log": src["files"]["log"]},
+        "files": existing_files(dirpath, {
+            k: v for k, v in src["files"].items() if k != "plot"}
+            if not step["same_run_as"] else {"log": src["files"]["log"]}),
         "plot": step["files"].get("plot") if a.get("svg") else None,
         "old_logs": step["old_logs"],
         "io_errors": step.get("io_errors") or 0,
         "trend": step_trend(doc) if step["kind"] != "prep" else None,
+        "runs": len(step["old_logs"]) + (0 if step["status"] in (
+            "planned", "skipped") else 1),
+        "config": cfg, "config_source": cfg_source,
+        "_doc": doc if step["status"] == "running" else None,
     }
 
 
-def build_summary(dirpath, state, cache):
+def existing_files(dirpath, files):
+    """The files of a step that are there (a skipped step has none)."""
+    return {k: v for k, v in files.items()
+            if v and os.path.exists(os.path.join(dirpath, v))}
+
+
+def step_config_items(dirpath, step):
+    """A step's effective config, {name: value}, and where it comes from:
+    the configuration its log echoes (every item, defaults too, as the
+    program read it), else its config file (the items written in it)."""
+    files = step.get("files", {})
+    if files.get("log"):
+        try:
+            with open(os.path.join(dirpath, files["log"]), "rb") as f:
+                header = scan_header(f)
+            if header.config:
+                return header.items(header.config), "log"
+        except OSError:
+            pass
+    if files.get("config"):
+        try:
+            with open(os.path.join(dirpath, files["config"]),
+                      encoding="utf-8", errors="replace") as f:
+                text = f.read()
+        except OSError:
+            return {}, None
+        items = {}
+        for _no, _line, in_banner, item in config_lines(text):
+            if item and item[2] and not in_banner:
+                items[item[0]] = item[1]
+        return items, "config"
+    return {}, None
+
+
+def common_config(steps):
+    """({name: value} shared by every step that has a config, [(step,
+    {name: value} of its own)]): the report lists the shared items once."""
+    with_cfg = [st for st in steps if st["config"]]
+    if not with_cfg:
+        return {}, []
+    common = {k: v for k, v in with_cfg[0]["config"].items()
+              if all(st["config"].get(k) == v for st in with_cfg)}
+    own = [(st, {k: v for k, v in st["config"].items() if k not in common})
+           for st in with_cfg]
+    return common, own
+
+
+def config_text(items):
+    return ", ".join("%s %s" % (k, v) for k, v in items.items()) or "-"
+
+
+def headline(v):
+    """The verdict as the reports and the last line say it: a trial (tests
+    shorter than 24 h) says TRIAL first - it is not a certification."""
+    return ("TRIAL (not a certification): " if v.get("trial") else "") + \
+        v["text"]
+
+
+def stress_text(c):
+    """'4x (2x the target)'."""
+    return "%s (%s the target)" % (fmt_load(c["load"] * c["stress_factor"]),
+                                   fmt_load(c["stress_factor"]))
+
+
+_OLD_RUN = {"running": "interrupted", "interrupted": "interrupted",
+            "ended": "interrupted", "error": "stopped by an error"}
+
+
+def runs_text(st):
+    """'run 2, interrupted once' for a step run again, else ''."""
+    olds = st["old_logs"]
+    if not olds:
+        return ""
+    why = [_OLD_RUN.get(o.get("status"), "stopped") for o in olds]
+    counts = []
+    for w in sorted(set(why), key=why.index):
+        n = why.count(w)
+        counts.append("%s %s" % (w, {1: "once", 2: "twice"}.get(
+            n, "%d times" % n)))
+    return "run %d, %s" % (st["runs"], ", ".join(counts))
+
+
+def build_summary(dirpath, state, cache, live=None, in_progress=None):
+    """The summary (summary.json's document). live, while a step runs:
+    {"step": its number, "elapsed_sec": seconds it has run}. in_progress:
+    whether the campaign is running now (default: what state.json
+    says)."""
     c = state["campaign"]
     warnings = rejudge(dirpath, state, cache)
     steps = [step_summary(dirpath, state, s, cache)
              for s in state["steps"]]
+    docs = {st["number"]: st.pop("_doc") for st in steps}
     drives = {}
     sizes = {}
     for s in steps:
@@ -104,6 +197,16 @@ def build_summary(dirpath, state, cache):
                             ch.get("from_step"), ch.get("at"),
                             ch.get("was"), ch.get("now")))
     verdict = campaign_verdict(state)
+    verdict["headline"] = headline(verdict)
+    for st in steps:
+        if st["status"] == "error" and st["message"]:
+            # what the error was, in the headline itself
+            verdict["headline"] += " - %s" % st["message"]
+            verdict["reasons"].append("step %d (%s) stopped the campaign: %s"
+                                      % (st["number"],
+                                         step_short_summary(st),
+                                         st["message"]))
+            break
     for st in host_limited(state["steps"]):
         warnings.append("step %d stopped because the host could not keep the "
                         "load, not the drive: raise service-threads (or "
@@ -117,6 +220,10 @@ def build_summary(dirpath, state, cache):
     return {
         "format": "act_certify_summary/1",
         "verdict": verdict,
+        "trial": verdict["trial"],
+        "in_progress": state["status"] == "running" if in_progress is None
+        else in_progress,
+        "running": running_summary(steps, live, docs),
         "warnings": warnings,
         "campaign": {
             "directory": os.path.abspath(dirpath),
@@ -133,6 +240,7 @@ def build_summary(dirpath, state, cache):
             "prep": c["prep"], "command": state.get("command"),
             "created_at": state.get("created_at"),
             "ended_at": state.get("ended_at"),
+            "end_text": end_text(state),
             "first_test_start": min(starts) if starts else None,
             "last_test_start": max(starts) if starts else None,
             "resumes": [r.get("at") for r in state.get("resumes", [])],
@@ -141,14 +249,56 @@ def build_summary(dirpath, state, cache):
         "device_changes": state.get("device_changes", []),
         "host": state["host"],
         "steps": steps,
-        "trend": headline(steps),
+        "trend": trend_headline(steps),
         "generated_at": utc_now(),
     }
 
 
-def write_reports(dirpath, state, cache):
+def running_summary(steps, live, docs):
+    """The running step while it runs: its number, elapsed and planned
+    time, and the slices judged so far (per judged histogram, the rows of
+    act_latency's table: end of slice, ops, rate, % over each
+    threshold)."""
+    if not live:
+        return None
+    st = next((x for x in steps if x["number"] == live["step"]), None)
+    if st is None:
+        return None
+    doc = docs.get(st["number"]) or {}
+    return {
+        "step": st["number"], "title": st["title"],
+        "elapsed_sec": int(live["elapsed_sec"]),
+        "planned_sec": st["duration_sec"], "slice_sec": st["slice_sec"],
+        "thresholds": doc.get("thresholds"),
+        "histograms": [{"name": h["name"], "slices": h["slices"]}
+                       for h in doc.get("histograms", [])],
+        "report_every_sec": live.get("every_sec"),
+    }
+
+
+def end_text(state):
+    """How the campaign ended, for "campaign ended (UTC)": the time, or
+    what stopped it and when, or that it is still running."""
+    if state["status"] == "finished":
+        return state.get("ended_at") or "-"
+    if state["status"] in ("running", "planned"):
+        return "not yet (running)" if state["status"] == "running" \
+            else "not yet (not started)"
+    for st in state["steps"]:
+        if st["status"] in ("error", "interrupted"):
+            return "%s at %s: step %d, %s" % (
+                "stopped by an error" if st["status"] == "error"
+                else "interrupted", st["ended_at"] or "?", st["number"],
+                st["message"] or st["status"])
+    return state["status"]
+
+
+def write_reports(dirpath, state, cache, live=None, in_progress=None):
+    """Writes summary.json, summary.md and report.html, each atomically
+    (a temporary file renamed: a reader - a browser reloading the page
+    while a step runs - never sees half a file)."""
     from act.certify.html import render_html    # html imports this module
-    s = build_summary(dirpath, state, cache)
+    s = build_summary(dirpath, state, cache, live, in_progress)
     doc = dict(s)
     doc["steps"] = [{k: v for k, v in st.items() if k != "svg"}
                     for st in s["steps"]]
@@ -156,13 +306,17 @@ def write_reports(dirpath, state, cache):
                        ("summary.md", render_markdown(s)),
                        ("report.html", render_html(s))):
         path = os.path.join(dirpath, name)
+        tmp = "%s.tmp%d" % (path, os.getpid())
         try:
-            with open(path + ".tmp", "w", encoding="utf-8",
-                      errors="replace") as f:
+            with open(tmp, "w", encoding="utf-8", errors="replace") as f:
                 f.write(text)
-            os.replace(path + ".tmp", path)
+            os.replace(tmp, path)
         except OSError as e:
             warn("can't write %s: %s" % (path, e.strerror or e))
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
     return s
 
 
@@ -198,20 +352,43 @@ def _host_text(h):
 
 
 def ran_text(step):
-    if step["ran_sec"] is None:
-        return "-"
-    return "%s of %s" % (fmt_duration(step["ran_sec"]),
-                         fmt_duration(step["planned_sec"] or 0))
+    """'4 s of 4 s', and for a step run again '(run 2, interrupted
+    once)'."""
+    text = "-" if step["ran_sec"] is None else "%s of %s" % (
+        fmt_duration(step["ran_sec"]), fmt_duration(step["planned_sec"] or 0))
+    return text + (" (%s)" % runs_text(step) if runs_text(step) else "")
+
+
+def progress_text(s):
+    """'in progress: step 2 (test 2: ...) 00:01:10/00:04:00' while a
+    campaign runs, else None."""
+    if not s["in_progress"]:
+        return None
+    r = s["running"]
+    if r is None:
+        return "in progress (between steps)"
+    return "in progress: step %d (%s) %s/%s, %d slice%s so far" % (
+        r["step"], r["title"], fmt_clock(r["elapsed_sec"]),
+        fmt_clock(r["planned_sec"]) if r["planned_sec"] else "?",
+        _slices(r), "" if _slices(r) == 1 else "s")
+
+
+def _slices(r):
+    return len(r["histograms"][0]["slices"]) if r["histograms"] else 0
 
 
 def render_markdown(s):
     v = s["verdict"]
     c = s["campaign"]
-    out = ["# act certification: %s" % v["text"], ""]
+    out = ["# act certification: %s" % v["headline"], ""]
+    live = progress_text(s)
+    if live:
+        out.append("- **%s** (this summary is rewritten as the campaign "
+                   "runs; generated %s)" % (live, s["generated_at"]))
     for r in v["reasons"]:
         out.append("- %s" % r)
     if v["trial"]:
-        out.append("- trial: tests of %s - certify on 24-hour tests"
+        out.append("- TRIAL: tests of %s - certify on 24-hour tests"
                    % fmt_duration(c["step_duration_sec"]))
     for w in s["warnings"]:
         out.append("- **warning:** %s" % w)
@@ -219,11 +396,9 @@ def render_markdown(s):
         out.append("- **trend:** %s" % t)
     out.append("")
     out.append("- **Load:** %s = %d reads/s and %d writes/s per device; "
-               "stress load %s (%s x); tests of %s" % (
+               "stress load %s; tests of %s" % (
                    c["load_text"], c["reads_per_sec_per_device"],
-                   c["writes_per_sec_per_device"],
-                   fmt_load(c["load"] * c["stress_factor"]),
-                   fmt_num(c["stress_factor"]),
+                   c["writes_per_sec_per_device"], stress_text(c),
                    fmt_duration(c["step_duration_sec"])))
     for d in s["drives"]:
         out.append("- **Drive** `%s` (%s): %s; identity recorded: %s" % (
@@ -232,9 +407,8 @@ def render_markdown(s):
     out.append("- **Host:** %s" % _host_text(s["host"]))
     out.append("- **Program:** %s, base config `%s`"
                % (c["program_version"] or c["program"], c["base_config"]))
-    out.append("- **Dates (UTC):** first test started %s, campaign %s"
-               % (c["first_test_start"] or "-", "ended " + c["ended_at"]
-                  if c["ended_at"] else c["status"]))
+    out.append("- **Dates (UTC):** first test started %s, campaign ended %s"
+               % (c["first_test_start"] or "-", c["end_text"]))
     out.append("")
     out.append("| step | what | load | devices | ran | result | reads max "
                "% over 1 / 8 / 64 ms |")
@@ -242,8 +416,21 @@ def render_markdown(s):
     for st in s["steps"]:
         out.append("| %d | %s | %s | %d | %s | %s | %s |" % (
             st["number"], _md(step_short_summary(st)),
-            st["load_text"] or "-", len(st["devices"]), ran_text(st),
+            st["load_text"] or "-", len(st["devices"]), _md(ran_text(st)),
             result_text(st), criteria_cell(st)))
+    common, own = common_config(s["steps"])
+    if common or own:
+        out.append("")
+        out.append("## Config")
+        out.append("")
+        out.append("Every step (%s): %s" % (
+            "as the logs echo it" if all(st["config_source"] == "log"
+                                         for st, _ in own)
+            else "from the logs and step configs", _md(config_text(common))))
+        out.append("")
+        for st, items in own:
+            out.append("- step %d: %s" % (st["number"],
+                                          _md(config_text(items))))
     out.append("")
     out += markdown_lines(s["steps"])
     out.append("Report: `%s`" % os.path.join(c["directory"], "report.html"))

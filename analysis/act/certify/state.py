@@ -164,18 +164,43 @@ def state_problem(state):
     return None
 
 
+LOCK_NAME = ".lock"
+
+
 def lock_dir(dirpath):
-    """An exclusive lock on DIR (held until the process ends): one
-    act_certify per campaign."""
-    fd = os.open(os.path.join(dirpath, ".lock"),
-                 os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
+    """An exclusive lock on DIR/.lock (held until unlock_dir or the
+    process ends): one act_certify per campaign. unlock_dir removes the
+    file while it holds the lock, so a lock taken on a file that was
+    removed meanwhile is no lock: taken again on the file that is there
+    now."""
+    path = os.path.join(dirpath, LOCK_NAME)
+    for _ in range(100):
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            raise UsageError("another act_certify is running the campaign "
+                             "in %s" % dirpath, status=EXIT_SETUP) from None
+        try:
+            same = os.path.samestat(os.fstat(fd), os.stat(path))
+        except OSError:
+            same = False            # removed by the holder as it ended
+        if same:
+            return fd
         os.close(fd)
-        raise UsageError("another act_certify is running the campaign in %s"
-                         % dirpath, status=EXIT_SETUP) from None
-    return fd
+    raise UsageError("can't lock the campaign in %s: its %s keeps "
+                     "changing" % (dirpath, LOCK_NAME), status=EXIT_SETUP)
+
+
+def unlock_dir(dirpath, fd):
+    """Ends the lock of lock_dir: removes DIR/.lock (while holding it: a
+    campaign leaves no file behind), then lets go."""
+    try:
+        os.unlink(os.path.join(dirpath, LOCK_NAME))
+    except OSError:
+        pass
+    os.close(fd)
 
 
 def rename_old_log(dirpath, step):
