@@ -178,6 +178,8 @@ def render_step_html(st):
                                                   st["exit_meaning"])))
     if st["message"]:
         facts.append(("note", st["message"]))
+    if st.get("fail_fast"):
+        facts.append(("fail fast", st["fail_fast"]["text"]))
     if st["analysis_error"]:
         facts.append(("analysis", st["analysis_error"]))
     for n in st["notes"]:

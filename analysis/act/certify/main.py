@@ -55,11 +55,12 @@ from act.certify import EXIT_CONFIG, EXIT_USAGE, PROG
 from act.certify.devices import Held, hold_devices, release_devices
 from act.certify.fmt import fmt_load, say, utc_now, warn
 from act.certify.host import host_identity, program_version
+from act.certify.hostload import service_threads, thread_warnings
 from act.certify.judge import campaign_verdict
 from act.certify.layout import (
     find_base_config, find_program, read_text)
 from act.certify.plan import (
-    DEFAULT_HOURS, DEFAULT_STRESS_FACTOR, HOUR, check_base_config,
+    DEFAULT_HOURS, DEFAULT_STRESS_FACTOR, HOUR, base_items, check_base_config,
     check_duration, check_loads, default_ladder, parse_ladder,
     parse_positive, plan_steps, plan_text, step_config)
 from act.certify.precheck import busy_reason, check_campaign
@@ -122,6 +123,10 @@ def build_parser():
                    "act_index instead of act_storage")
     p.add_argument("--out", metavar="DIR", help="campaign directory (new "
                    "or empty)")
+    p.add_argument("--no-fail-fast", action="store_true", help="run every "
+                   "test to its end, even one that has failed (by default "
+                   "a test judged on the criteria stops at its first "
+                   "slice over a limit: its verdict could not change)")
     p.add_argument("--dry-run", action="store_true", help="print the plan "
                    "and its total time; write nothing")
     p.add_argument("--resume", metavar="DIR", help="continue the "
@@ -140,6 +145,7 @@ def parse_args(argv):
         ("--ceiling", args.ceiling), ("--ladder", args.ladder),
         ("--prep", args.prep), ("--config", args.config),
         ("--index", args.index), ("--out", args.out),
+        ("--no-fail-fast", args.no_fail_fast),
         ("--dry-run", args.dry_run)) if v]
     if args.resume is not None and args.report is not None:
         raise UsageError("--resume and --report go alone", status=EXIT_USAGE)
@@ -243,12 +249,15 @@ def new_campaign(args):
                 for d in devices},
             "load": args.load, "stress_factor": args.stress_factor,
             "duration_sec": args.duration, "ceiling": args.ceiling,
-            "ladder": args.ladder, "prep": args.prep},
+            "ladder": args.ladder, "prep": args.prep,
+            "fail_fast": not args.no_fail_fast},
         "host": None, "resumes": [], "steps": steps,
     }
+    warnings = thread_warnings(steps, service_threads(
+        base_items(base_text), os.cpu_count()))
     if args.dry_run:
         release_devices(Held.fds)
-        say(plan_text(state, dirpath, True))
+        say(plan_text(state, dirpath, True, warnings))
         return 0
     if os.path.exists(state_path(dirpath)):
         raise UsageError("%s already holds a campaign: continue it with "
@@ -281,7 +290,7 @@ def new_campaign(args):
         undo_setup(dirpath, made_dir, lock)
         raise UsageError("can't set up %s: %s" % (dirpath, e.strerror or e),
                          status=EXIT_SETUP) from None
-    say(plan_text(state, dirpath, False))
+    say(plan_text(state, dirpath, False, warnings))
     say("")
     try:
         return run_campaign(dirpath, state, tools, Progress())

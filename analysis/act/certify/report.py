@@ -6,6 +6,7 @@ import json
 import os
 
 from act.certify.analyse import step_analysis
+from act.certify.failfast import saved_sec, saved_text
 from act.certify.fmt import (
     fmt_bytes, fmt_duration, fmt_load, fmt_num, signame, utc_now, warn)
 from act.certify.judge import campaign_verdict, host_limited, rejudge
@@ -63,7 +64,20 @@ def step_summary(dirpath, state, step, cache):
         else {"log": src["files"]["log"]},
         "plot": step["files"].get("plot") if a.get("svg") else None,
         "old_logs": step["old_logs"],
+        "fail_fast": fail_fast_summary(step),
     }
+
+
+def fail_fast_summary(step):
+    """What fail fast did to a step: None, or when it stopped it, where
+    and the time it saved (and its text, for the reports)."""
+    rec = step.get("stopped_early")
+    if not rec or step["status"] != "done":
+        return None
+    return {"slice": rec["slice"], "slices": rec["slices"],
+            "slice_sec": rec["slice_sec"], "stopped_after_sec":
+            rec["end_sec"], "planned_sec": rec["planned_sec"],
+            "saved_sec": saved_sec(rec), "text": saved_text(rec)}
 
 
 def build_summary(dirpath, state, cache):
@@ -93,10 +107,13 @@ def build_summary(dirpath, state, cache):
             "size_bytes": sizes.get(dev)})
     verdict = campaign_verdict(state)
     for st in host_limited(state["steps"]):
-        warnings.append("step %d stopped because the host could not keep the "
-                        "load, not the drive: raise service-threads (or "
-                        "cache-threads) in the base config and run it again"
-                        % st["number"])
+        warnings.append("step %d %s, not the drive: raise service-threads "
+                        "(or cache-threads) in the base config and run it "
+                        "again" % (st["number"], "stopped because the host "
+                                   "could not keep the load"
+                                   if st.get("stop") == "host-limit" else
+                                   "is NOT JUDGED: the host could not issue "
+                                   "the load"))
     starts = [s["start_time"] for s in steps if s["start_time"]]
     for r in state.get("resumes", []):
         if r.get("host", {}).get("hostname") != state["host"]["hostname"]:
@@ -118,7 +135,11 @@ def build_summary(dirpath, state, cache):
             "stress_factor": c["stress_factor"],
             "step_duration_sec": c["duration_sec"],
             "ceiling": c["ceiling"], "ladder": c["ladder"],
-            "prep": c["prep"], "command": state.get("command"),
+            "prep": c["prep"], "fail_fast": c.get("fail_fast", False),
+            "fail_fast_saved_sec": sum(
+                st["fail_fast"]["saved_sec"] for st in steps
+                if st["fail_fast"]),
+            "command": state.get("command"),
             "created_at": state.get("created_at"),
             "ended_at": state.get("ended_at"),
             "first_test_start": min(starts) if starts else None,
@@ -192,6 +213,10 @@ def render_markdown(s):
                    % fmt_duration(c["step_duration_sec"]))
     for w in s["warnings"]:
         out.append("- **warning:** %s" % w)
+    for st in s["steps"]:
+        if st["fail_fast"]:
+            out.append("- step %d %s" % (st["number"],
+                                         st["fail_fast"]["text"]))
     out.append("")
     out.append("- **Load:** %s = %d reads/s and %d writes/s per device; "
                "stress load %s (%s x); tests of %s" % (

@@ -109,8 +109,16 @@ _STEP = {"number": _int, "id": _str,
          "ended_at": _opt(_str), "old_logs": _list_of(_dict),
          "files": lambda v: isinstance(v, dict) and all(
              _str(x) for x in v.values())}
+_CAMPAIGN_OPTIONAL = {"fail_fast": lambda v: isinstance(v, bool)}
 _STEP_OPTIONAL = {"pid": _opt(_int), "log_size": _opt(_int),
-                  "stop": _opt(_str)}
+                  "stop": _opt(_str), "stopped_early": _opt(lambda v: (
+                      isinstance(v, dict) and all(_int(v.get(k)) for k in (
+                          "slice", "slices", "slice_sec", "end_sec",
+                          "planned_sec")) and _list_of(
+                              lambda x: isinstance(x, list) and len(x) == 4 and
+                              _str(x[0]) and _num(x[1]) and _str(x[2]) and
+                              _num(x[3]))(
+                              v.get("over"))))}
 
 
 def _bad(d, schema, where, optional=None):
@@ -130,7 +138,8 @@ def state_problem(state):
     of the wrong type), or None: every key act_certify reads is checked,
     so a damaged file is refused, not a traceback."""
     why = _bad(state, _TOP, "the state") or \
-        _bad(state["campaign"], _CAMPAIGN, "the campaign")
+        _bad(state["campaign"], _CAMPAIGN, "the campaign",
+             _CAMPAIGN_OPTIONAL)
     if why:
         return why
     if not state["steps"]:
