@@ -5,7 +5,8 @@ Usage::
     act_certify.py --device DEV [--device DEV]... --load N --out DIR
                    [--hours H | --seconds S] [--stress-factor F]
                    [--ceiling] [--ladder N,N,...] [--prep]
-                   [--config BASE.conf] [--index] [--dry-run]
+                   [--config BASE.conf] [--index] [--no-fail-fast]
+                   [--dry-run]
     act_certify.py --resume DIR
     act_certify.py --report DIR
     act_certify.py --help | --version
@@ -27,7 +28,10 @@ A campaign is the seed README's "Process for Certifying Device(s)":
   run (the same load, devices and duration) instead of running again.
 
 The campaign stops at the first certification test that fails, and the
-ladder at its first failing rung.  Every step's config, log, stderr and
+ladder at its first failing rung.  A test judged on the criteria stops
+at its first slice over a limit (fail fast; --no-fail-fast runs it to
+its end), and a test whose load the host did not issue is NOT JUDGED
+(certify/failfast.py, certify/hostload.py).  Every step's config, log, stderr and
 plot are kept in DIR, with DIR/state.json (the plan and what finished),
 and the reports: report.html (self-contained), summary.json and
 summary.md.  --resume DIR continues an interrupted campaign: finished steps
