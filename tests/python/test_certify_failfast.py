@@ -19,7 +19,9 @@ synthetic logs (tests/python/actlog.py) analysed in-process:
   with that message, never INCOMPLETE nor PASS; the same log without the
   record, or a record whose slice the log does not show failing, is
   INCOMPLETE; a complete log whose slices fell short of the rate is NOT
-  JUDGED ("1500 reads/s of 2000 in slice 2"), also a stress test and a
+  JUDGED ("1500 reads/s of 2000 in slice 2": a slice under a minute is
+  judged over the last minute, the run so far when shorter; an hour
+  alone), also a stress test and a
   log that fails the criteria only in short slices; a full-rate failing
   slice is the drive's FAIL even when other slices are short; rates
   above the configured ones pass; the one-request-per-thread allowance;
@@ -119,14 +121,35 @@ def check_views(c, logs):
     ok = analyse.slices_so_far(logs.write(log_text(full(4))), 2)
     c.eq("first_failing: no slice over a limit", None,
          failfast.first_failing(ok))
-    # slice 2 over a limit but short of the rate: slice 3 is the first
-    # full-rate one over
+    # slice 2 over a limit but short of the rate; slice 3 catches up (the
+    # threads' absolute schedule) and is over a limit too: the first one
     v = analyse.slices_so_far(logs.write(log_text(
-        full(2) + [(1000, 500), (1000, 500), (RATE, 400), (RATE, 400)])), 2)
+        full(2) + [(1000, 500), (1000, 500), (3000, 400), (3000, 400)])), 2)
     c.eq("first_failing: a short slice is passed over", 2,
          failfast.first_failing(v)[0])
-    c.eq("short_slices: slice 2", [(1, "reads", 1000.0, 2000.0)],
-         hostload.short_slices(v))
+    c.eq("short_slices: slice 2 (over the run so far)",
+         [(1, "reads", 1500.0, 2000.0)], hostload.short_slices(v))
+    hours = {"slice_sec": 3600, "ends": [3600, 7200, 10800],
+             "histograms": [{"name": "reads", "ops": [
+                 2000 * 3600, 1000 * 3600, 3000 * 3600]}],
+             "expected": {"reads": 2000}, "allowance": 0}
+    c.eq("short_slices: hour slices are judged alone",
+         [(1, "reads", 1000.0, 2000)], hostload.short_slices(hours))
+    seconds = dict(hours, slice_sec=1, ends=[1, 2, 3],
+                   histograms=[{"name": "reads", "ops": [2000, 1000, 3000]}])
+    c.eq("short_slices: 1-second slices over the run so far",
+         [(1, "reads", 1500.0, 2000)], hostload.short_slices(seconds))
+    seconds["ends"] = list(range(1, 70))
+    seconds["histograms"][0]["ops"] = [2000] * 60 + [1000, 3000] + \
+        [2000] * 7
+    c.eq("short_slices: 1-second slices over the last minute", [],
+         hostload.short_slices(seconds))
+    seconds["histograms"][0]["ops"][60:62] = [0, 0]
+    c.eq("short_slices: 2 s lost in a minute (96.7%)", [],
+         hostload.short_slices(seconds))
+    seconds["histograms"][0]["ops"][60:64] = [0] * 4
+    c.eq("short_slices: 4 s lost in a minute: from the 4th on", 63,
+         hostload.short_slices(seconds)[0][0])
 
 
 def check_watch(c, logs):
@@ -194,32 +217,31 @@ def check_judge(c, logs):
     r = judged(logs, log_text(full(7), stop=SIGINT_LINE),
                step(exit_status=130, stopped_early=rec))
     c.eq("judge_step: a record the log does not show", "INCOMPLETE", r[0])
-    r = judged(logs, log_text(full(2) + [(1000, 0)] + full(7)), step())
+    caught_up = full(2) + [(1000, 0)] * 2 + [(3000, 0)] * 2 + full(4)
+    r = judged(logs, log_text(caught_up), step())
     c.eq("judge_step: a complete run, one slice short", (
         "NOT JUDGED", "the host could not issue the load (1500 reads/s of "
         "2000 in slice 2, short of 95% in 1 of 5 slices; try more "
         "service-threads)"), r)
-    r = judged(logs, log_text(full(2) + [(1000, 0)] + full(7)),
-               step("stress"), stress=True)
+    r = judged(logs, log_text(caught_up), step("stress"), stress=True)
     c.eq("judge_step: a stress test short", "NOT JUDGED", r[0])
-    r = judged(logs, log_text(full(2) + [(1000, 900)] * 2 + full(6)),
-               step())
+    r = judged(logs, log_text(full(2) + [(1000, 900)] * 2 +
+                              [(3000, 0)] * 2 + full(4)), step())
     c.eq("judge_step: over a limit only where short", "NOT JUDGED", r[0])
-    r = judged(logs, log_text(full(2) + [(1000, 900)] * 2 + full(2) +
-                              [(RATE, 400)] * 2 + full(2)), step())
+    r = judged(logs, log_text(full(2) + [(1000, 900)] * 2 +
+                              [(3000, 0)] * 2 + [(RATE, 400)] * 2 +
+                              full(2)), step())
     c.eq("judge_step: a full-rate slice over a limit: the drive's FAIL",
          "FAIL", r[0])
     r = judged(logs, log_text([(3 * RATE, 0)] * 10), step())
     c.eq("judge_step: rates above the configured ones", ("PASS", None), r)
-    # 3900 of 4000 ops in a slice: 97.5%, not short; 3700 is short, but
+    # 3900 of 4000 ops in slice 1: 97.5%, not short; 3700 is short, but
     # not with 200 threads (one request each may fall on the other side)
-    r = judged(logs, log_text(full(2) + [(1900, 0), (2000, 0)] + full(6)),
-               step())
+    r = judged(logs, log_text([(1900, 0), (2000, 0)] + full(8)), step())
     c.eq("judge_step: 97.5% of the rate", ("PASS", None), r)
-    r = judged(logs, log_text(full(2) + [(1700, 0), (2000, 0)] + full(6)),
-               step())
+    r = judged(logs, log_text([(1700, 0), (2000, 0)] + full(8)), step())
     c.eq("judge_step: 92.5% of the rate", "NOT JUDGED", r[0])
-    r = judged(logs, log_text(full(2) + [(1700, 0), (2000, 0)] + full(6),
+    r = judged(logs, log_text([(1700, 0), (2000, 0)] + full(8),
                               threads=200), step())
     c.eq("judge_step: 92.5% with 200 service-threads", ("PASS", None), r)
     r = judged(logs, log_text(full(3), stop=actlog.HOST_LAG),

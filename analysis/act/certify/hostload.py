@@ -10,11 +10,16 @@ nor a PASS."""
 
 from act.certify.fmt import fmt_load
 
-# A complete slice falls short when it did fewer than HOST_TOLERANCE of
-# the requests its rate asks for, less one request per service (and
-# cache) thread: with rate-process aligned every thread's request can
-# fall on either side of a report, a burst of one per thread.
+# A complete slice falls short when the requests done in its window - the
+# slice, or for a slice under HOST_WINDOW seconds the whole slices of the
+# last HOST_WINDOW seconds (the run so far when shorter) - are fewer than
+# HOST_TOLERANCE of what the rate asks for, less one request per service
+# (and cache) thread: with rate-process aligned every thread's request can
+# fall on either side of a report, a burst of one per thread. The window
+# keeps a trial's second-long slices from blaming the host for a moment's
+# lag that the threads, on their absolute schedule, catch up at once.
 HOST_TOLERANCE = 0.95
+HOST_WINDOW = 60
 # The plan warns when a step asks each service thread for more than this
 # many reads per second: a thread does its requests one after another, so
 # it then has under 1 ms for each, and every read over 1 ms (the criteria
@@ -62,17 +67,24 @@ def burst_allowance(header):
 def short_slices(view):
     """The complete slices of a slice view (failfast.slice_view) whose
     achieved rate fell short: [(slice index from 0, histogram, achieved
-    requests/s, expected requests/s)], slices in order."""
+    requests/s over its window, expected requests/s)], slices in
+    order."""
     out = []
     t = view["slice_sec"]
+    ends = view["ends"]
+    span = max(1, -(-HOST_WINDOW // t)) if t < HOST_WINDOW else 1
     for h in view["histograms"]:
         want = view["expected"].get(h["name"])
         if not want:
             continue
-        floor = HOST_TOLERANCE * want * t - view["allowance"]
-        for k, ops in enumerate(h["ops"]):
-            if ops < floor:
-                out.append((k, h["name"], ops / t, want))
+        ops = h["ops"]
+        for k in range(len(ops)):
+            first = max(0, k - span + 1)
+            secs = ends[k] - (ends[first - 1] if first else 0)
+            done = sum(ops[first:k + 1])
+            if secs > 0 and \
+                    done < HOST_TOLERANCE * want * secs - view["allowance"]:
+                out.append((k, h["name"], done / secs, want))
     out.sort(key=lambda x: x[0])
     return out
 
