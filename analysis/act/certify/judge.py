@@ -1,6 +1,6 @@
 """Judging steps and the campaign, from the state and the analyses: a
-step's result (PASS, FAIL, INCOMPLETE, INVALID, NOT JUDGED), why a step is skipped, the
-campaign's verdict and ceiling, steps the host limited, and judging the
+step's result (PASS, FAIL, INCOMPLETE, INVALID, NOT JUDGED), why a step
+is skipped, the campaign's verdict and ceiling, steps the host limited, and judging the
 finished steps again for a report."""
 
 from act.certify.analyse import step_analysis

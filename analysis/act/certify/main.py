@@ -31,18 +31,19 @@ The campaign stops at the first certification test that fails, and the
 ladder at its first failing rung.  A test judged on the criteria stops
 at its first slice over a limit (fail fast; --no-fail-fast runs it to
 its end), and a test whose load the host did not issue is NOT JUDGED
-(certify/failfast.py, certify/hostload.py).  Every step's config, log, stderr and
-plot are kept in DIR, with DIR/state.json (the plan and what finished),
-and the reports: report.html (self-contained), summary.json and
-summary.md.  --resume DIR continues an interrupted campaign: finished steps
-are kept, the interrupted one runs again from the start (its old log is
-renamed, not deleted).  --report DIR renders the reports again.
+(certify/failfast.py, certify/hostload.py).  Every step's config, log,
+stderr and plot are kept in DIR, with DIR/state.json (the plan and what
+finished), and the reports: report.html (self-contained), summary.json
+and summary.md.  --resume DIR continues an interrupted campaign: finished
+steps are kept, the interrupted one runs again from the start (its old
+log is renamed, not deleted).  --report DIR renders the reports again.
 
 Exit status: 0 certified at the target load; 1 not certified (a criterion
-failed or a run did not complete; with --report also: not finished); 2
-setup error (a device missing or in use, a program not found, DIR not
-usable, a program's device/setup error - also from its --check before the
-campaign starts - or unwritable log, act_prep failed); 64 usage error (the
+failed, a run did not complete or a test was NOT JUDGED; with --report
+also: not finished); 2 setup error (a device missing or in use, a
+program not found, DIR not usable, a program's device/setup error -
+also from its --check before the campaign starts - or unwritable log,
+act_prep failed); 64 usage error (the
 command line); 78 config error (the base config is unreadable or a program
 refused it, by --check before the campaign starts or when run); 128+n
 stopped by

@@ -10,12 +10,14 @@ import sys
 import time
 
 from act.certify.analyse import slices_so_far, step_analysis
-from act.certify.failfast import FailFast, saved_text, stop_message
+from act.certify.failfast import (
+    FailFast, saved_sec, saved_text, stop_message)
 from act.certify.devices import held_env
 from act.certify.fmt import (
     fmt_clock, fmt_duration, fmt_load, say, signame, utc_now, warn)
 from act.certify.judge import (
-    RESULT_INVALID, RESULT_PASS, campaign_verdict, judge_step, skip_reason, step_short)
+    RESULT_INVALID, RESULT_PASS, campaign_verdict, judge_step, skip_reason,
+    step_short)
 from act import EXIT_SETUP, PROGRAM_STATUS
 from act.certify import EXIT_CONFIG, PROG
 from act.certify.report import write_reports
@@ -435,6 +437,12 @@ def run_campaign(dirpath, state, tools, progress):
         say("verdict: %s" % v["text"])
         for r in v["reasons"]:
             say("  " + r)
+        saved = [s for s in state["steps"] if s.get("stopped_early") and
+                 s["status"] == "done"]
+        if saved:
+            say("  fail fast saved %s (%s)" % (fmt_duration(sum(
+                saved_sec(s["stopped_early"]) for s in saved)), ", ".join(
+                    "step %d" % s["number"] for s in saved)))
     say("report: %s" % os.path.join(dirpath, "report.html"))
     return v["exit_status"] if status is None else status
 
