@@ -1,7 +1,7 @@
 """Judging steps and the campaign, from the state and the analyses: a
 step's result (PASS, FAIL, INCOMPLETE, INVALID, NOT JUDGED), why a step
-is skipped, the campaign's verdict and ceiling, steps the host limited, and judging the
-finished steps again for a report."""
+is skipped, the campaign's verdict and ceiling, steps the host limited,
+and judging the finished steps again for a report."""
 
 from act.certify.analyse import step_analysis
 from act.certify.failfast import first_failing, judge_slices, slice_namer
