@@ -301,6 +301,11 @@ def check_warnings(c):
         "for more than 1000 reads/s (up to 4000): the host may not issue "
         "the load, and such a step is NOT JUDGED; set service-threads to at "
         "least 8 in the base config"], hostload.thread_warnings(steps, 2))
+    c.eq("thread_warnings: act_index reads once per write too", [
+        "warning: step 4 (4x) asks each of the 10 service-threads for more "
+        "than 1000 reads/s (up to 1200): the host may not issue the load, "
+        "and such a step is NOT JUDGED; set service-threads to at least 12 "
+        "in the base config"], hostload.thread_warnings(steps, 10, True))
     c.eq("service_threads: the default", 10,
          hostload.service_threads({}, 2))
     c.eq("service_threads: the base config's", 3,

@@ -131,16 +131,20 @@ def service_threads(base_items, cpus):
     return n if n > 0 else None
 
 
-def thread_warnings(steps, threads):
+def thread_warnings(steps, threads, index=False):
     """The plan's warning (a list of at most one line): the steps that run
-    and ask a service thread for more than MAX_READS_PER_THREAD reads/s."""
+    and ask a service thread for more than MAX_READS_PER_THREAD reads/s
+    (act_index: its service threads also read once per write)."""
     if not threads:
         return []
+
+    def reads(s):
+        return s["reads_per_sec"] + (s["writes_per_sec"] if index else 0)
     busy = [s for s in steps if s["kind"] != "prep" and not s["same_run_as"]
-            and s["reads_per_sec"] / threads > MAX_READS_PER_THREAD]
+            and reads(s) / threads > MAX_READS_PER_THREAD]
     if not busy:
         return []
-    top = max(s["reads_per_sec"] for s in busy)
+    top = max(reads(s) for s in busy)
     return ["warning: step%s %s ask%s each of the %d service-threads for "
             "more than %d reads/s (up to %d): the host may not issue the "
             "load, and such a step is NOT JUDGED; set service-threads to "

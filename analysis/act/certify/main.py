@@ -259,7 +259,7 @@ def new_campaign(args):
         "host": None, "resumes": [], "steps": steps,
     }
     warnings = thread_warnings(steps, service_threads(
-        base_items(base_text), os.cpu_count()))
+        base_items(base_text), os.cpu_count()), args.index)
     if args.dry_run:
         release_devices(Held.fds)
         say(plan_text(state, dirpath, True, warnings))
