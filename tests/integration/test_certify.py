@@ -34,10 +34,12 @@ busy 2-CPU machine - else in a temp dir. Campaigns run at once, in threads:
   step 1's log byte for byte, renames step 2's old log (it ends with
   "stopped by signal SIGINT") and runs step 2 again from its start: exit 0.
 - hold (a file) and, as root, hold-loop (a loop device): while a
-  campaign runs - during its steps and between them - a second campaign
-  with another --out and a plain act_storage on its device are refused
-  again and again (exit 2, naming act_certify.py and its pid; the refused
-  campaign creates no DIR), and the first campaign still certifies.
+  campaign runs (--no-fail-fast: its whole length) - during its steps and
+  between them - a second campaign with another --out and a plain
+  act_storage on its device are refused again and again (exit 2, naming
+  act_certify.py and its pid; the refused campaign creates no DIR), and
+  the first campaign still certifies (on the loop device, whose latency
+  is noisy, it may also be not certified).
 - loop (root with losetup; skipped otherwise): a campaign on a loop device
   over a /dev/shm file: its logs have `<loop> model = unknown, serial =
   unknown, firmware = unknown` and `start time = <ISO 8601 UTC>`, and the
@@ -513,9 +515,12 @@ def campaign_hold(c, td, root, loop=None):
     tries = []
     with open(td.join(name + ".out"), "w") as fo, \
             open(td.join(name + ".err"), "w") as fe:
+        # --no-fail-fast: the campaign runs its whole length even when
+        # a loop device's noisy latency fails test 1
         p = subprocess.Popen([sys.executable, CERTIFY, "--device", dev,
                               "--load", "1", "--seconds", "3", "--config",
-                              base, "--out", out], stdout=fo, stderr=fe,
+                              base, "--out", out, "--no-fail-fast"],
+                             stdout=fo, stderr=fe,
                              stdin=subprocess.DEVNULL, env=env_for())
         try:
             def started():
@@ -543,7 +548,13 @@ def campaign_hold(c, td, root, loop=None):
             rc = p.wait()
     detail = "stdout:\n%s\nstderr:\n%s" % (read(td.join(name + ".out")),
                                            read(td.join(name + ".err")))
-    c.eq("%s: first campaign's exit status" % name, 0, rc, detail)
+    if loop is None:
+        c.eq("%s: first campaign's exit status" % name, 0, rc, detail)
+    else:
+        # a loop device's latency is noisy (see campaign_loop): either
+        # verdict will do, the hold is the point
+        c.check(rc in (0, 1), "%s: first campaign's exit status %s"
+                % (name, rc), detail)
     during = [t for t in tries if t[2] is None]
     c.check(len(during) >= 4, "%s: only %d tries while the campaign ran"
             % (name, len(during)))
