@@ -17,8 +17,10 @@ busy 2-CPU machine - else in a temp dir. Campaigns run at once, in threads:
 - ladder: 1 device, 4 s steps, --ladder 2,4, the test shim passes the
   first 22000 small reads of each run and delays every later one 2 ms:
   test 1 (1x, ~8000 reads), test 2 and the 2x rung (~16000) pass, the 4x
-  rung (~32000) fails the 1 ms criterion with a complete run: exit 0,
-  "ceiling: 2x".
+  rung (~32000) fails the 1 ms criterion with a complete run
+  (--no-fail-fast: fail fast would stop it at its first failing slice,
+  as test_certify_failfast.py checks for a test):
+  exit 0, "ceiling: 2x".
 - stress: 1 device, 4 s steps, max-lag-sec 1, the shim hangs the 12001st
   small read of a run (30 s): only test 2 (2x) gets there; it stops with
   exit status 3, INCOMPLETE: exit 1, "not certified at 1x: test 2 ...
@@ -32,10 +34,12 @@ busy 2-CPU machine - else in a temp dir. Campaigns run at once, in threads:
   step 1's log byte for byte, renames step 2's old log (it ends with
   "stopped by signal SIGINT") and runs step 2 again from its start: exit 0.
 - hold (a file) and, as root, hold-loop (a loop device): while a
-  campaign runs - during its steps and between them - a second campaign
-  with another --out and a plain act_storage on its device are refused
-  again and again (exit 2, naming act_certify.py and its pid; the refused
-  campaign creates no DIR), and the first campaign still certifies.
+  campaign runs (--no-fail-fast: its whole length) - during its steps and
+  between them - a second campaign with another --out and a plain
+  act_storage on its device are refused again and again (exit 2, naming
+  act_certify.py and its pid; the refused campaign creates no DIR), and
+  the first campaign still certifies (on the loop device, whose latency
+  is noisy, it may also be not certified).
 - loop (root with losetup; skipped otherwise): a campaign on a loop device
   over a /dev/shm file: its logs have `<loop> model = unknown, serial =
   unknown, firmware = unknown` and `start time = <ISO 8601 UTC>`, and the
@@ -358,8 +362,8 @@ def campaign_ladder(c, td, root):
     out = td.join("ladder")
     fault = "op=read,size=1536,count=22000;op=read,size=1536,delay_ms=2"
     r = certify(["--device", dev, "--load", "1", "--seconds", "4",
-                 "--ladder", "2,4", "--config", base, "--out", out],
-                env=env_for(fault))
+                 "--ladder", "2,4", "--config", base, "--out", out,
+                 "--no-fail-fast"], env=env_for(fault))
     s = check_common(c, name, out, 0, r)
     if s is None:
         return
@@ -528,9 +532,15 @@ def campaign_hold(c, td, root, loop=None):
     tries = []
     with open(td.join(name + ".out"), "w") as fo, \
             open(td.join(name + ".err"), "w") as fe:
+        # --no-fail-fast: the campaign runs its whole length even when
+        # a loop device's noisy latency fails test 1
         p = subprocess.Popen([sys.executable, CERTIFY, "--device", dev,
-                              "--load", "1", "--seconds", "3", "--config",
-                              base, "--out", out], stdout=fo, stderr=fe,
+                              "--load", "1", "--seconds",
+                              # a loop device may fail test 1 (then the
+                              # campaign ends after it): time for tries
+                              "3" if loop is None else "6", "--config",
+                              base, "--out", out, "--no-fail-fast"],
+                             stdout=fo, stderr=fe,
                              stdin=subprocess.DEVNULL, env=env_for())
         try:
             def started():
@@ -558,7 +568,13 @@ def campaign_hold(c, td, root, loop=None):
             rc = p.wait()
     detail = "stdout:\n%s\nstderr:\n%s" % (read(td.join(name + ".out")),
                                            read(td.join(name + ".err")))
-    c.eq("%s: first campaign's exit status" % name, 0, rc, detail)
+    if loop is None:
+        c.eq("%s: first campaign's exit status" % name, 0, rc, detail)
+    else:
+        # a loop device's latency is noisy (see campaign_loop): either
+        # verdict will do, the hold is the point
+        c.check(rc in (0, 1), "%s: first campaign's exit status %s"
+                % (name, rc), detail)
     during = [t for t in tries if t[2] is None]
     c.check(len(during) >= 4, "%s: only %d tries while the campaign ran"
             % (name, len(during)))
@@ -602,7 +618,13 @@ def campaign_loop(c, td, root, loop):
     c.eq("loop: drive in summary.json", [{
         "device": loop, "kind": "block", "model": "unknown",
         "serial": "unknown", "firmware": "unknown",
-        "size_bytes": MIB << 20}], s["drives"])
+        "size_bytes": MIB << 20}], [{k: v for k, v in d.items()
+                                     if k != "recorded_identity"}
+                                    for d in s["drives"]])
+    c.check(all(d.get("recorded_identity", "").startswith(
+        "kind block, rdev ") and "backing_file" in d["recorded_identity"]
+        for d in s["drives"]), "loop: the identity recorded at the start "
+        "(device number, backing file)", str(s["drives"]))
     page = read(os.path.join(out, "report.html"))
     c.check(re.search(r"<td>%s</td><td>unknown</td><td>unknown</td>"
                       r"<td>unknown</td>" % re.escape(loop), page),

@@ -308,7 +308,7 @@ def check_summary_warnings(c):
         for s in st["steps"]:
             s.update(status="done", exit_status=0)
         st["steps"][0]["result"] = "FAIL"       # as recorded when it ran
-        st["steps"][1].update(result="INCOMPLETE", exit_status=3)
+        st["steps"][1].update(result="NOT JUDGED", exit_status=3)
         st["steps"][2]["result"] = "PASS"
         cache = {}
         for s, a in ((st["steps"][0], {"doc": doc("PASS")}),
@@ -327,11 +327,11 @@ def check_summary_warnings(c):
             "step 1: judged PASS from its log now, was FAIL when it ran",
             "step 3: its log can't be analysed now (no log); its recorded "
             "result is shown"], warnings)
-        c.eq("rejudge: the new results", ["PASS", "INCOMPLETE", "PASS"],
+        c.eq("rejudge: the new results", ["PASS", "NOT JUDGED", "PASS"],
              [s["result"] for s in st["steps"]])
-        c.eq("rejudge: the new message of step 2", "did not complete: "
-             "ERROR: could not keep up - the host, not the drive",
-             st["steps"][1]["message"])
+        c.eq("rejudge: the new message of step 2", "the host could not "
+             "issue the load (act stopped: it can't do the requested load; "
+             "try more service-threads)", st["steps"][1]["message"])
         s = report.build_summary(td, before, cache)
         c.eq("build_summary: the warnings", [
             "step 1: judged PASS from its log now, was FAIL when it ran",
@@ -351,7 +351,8 @@ def check_summary_warnings(c):
             "firmware": "F1", "size_bytes": 1048576,
             "recorded_identity": "not recorded"}], s["drives"])
         c.eq("build_summary: the verdict", "not certified at 30x: test 2 "
-             "(60x on 1 device) did not complete", s["verdict"]["text"])
+             "(60x on 1 device) was NOT JUDGED (the host could not issue "
+             "the load)", s["verdict"]["text"])
 
 
 def main():

@@ -10,6 +10,10 @@ One concept per module:
   runner    the supervised child, signals, the progress line, the steps
   analyse   act.latency on a step's log, in-process
   judge     a step's result, skips, the campaign's verdict and ceiling
+  failfast  a running criteria step judged slice by slice: stop it at
+            its first slice over a limit; judging its partial log
+  hostload  whether the host issued a step's load (NOT JUDGED), the
+            plan's service-threads warning
   report    summary.json and summary.md (write_reports writes all three)
   html      report.html
   layout    where the programs and the configs are

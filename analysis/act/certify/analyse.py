@@ -18,6 +18,7 @@ from act.latency.main import check_histograms, parse_args
 from act.latency.plot import svg_document
 from act.latency.text import check_lines, judged_lists
 from act.logfile.follow import last_report
+from act.certify.failfast import slice_view
 from act.certify.plan import step_echo
 from act.logfile.header import judged_histograms, read_header, scan_header
 from act.logfile.ioerrors import count_io_errors
@@ -79,10 +80,12 @@ def _analyse_once(log, slice_sec, stress, lines):
 def analyse_log(log, slice_sec, stress, plot=None):
     """The verdict document (act_latency/1), table and plot of one log.
     Returns a dict: doc (the document or None), table, svg, error, notes,
-    slice_sec, histograms, stop (RunEnd.stop: the kind of stop, or None)."""
+    slice_sec, histograms, stop (RunEnd.stop: the kind of stop, or None),
+    slices (failfast.slice_view: the judged histograms' values per slice,
+    or None)."""
     out = {"doc": None, "table": None, "svg": None, "error": None,
            "notes": [], "slice_sec": slice_sec, "histograms": ["reads"],
-           "stop": None}
+           "stop": None, "slices": None}
     if not os.path.isfile(log):
         out["error"] = "no log"
         return out
@@ -105,6 +108,7 @@ def analyse_log(log, slice_sec, stress, plot=None):
         return out
     out["histograms"] = list(a.args.histograms)
     out["stop"] = a.run.stop
+    out["slices"] = slice_view(a)
     # through JSON, as a reader of act_latency --json gets it
     out["doc"] = json.loads(json.dumps(json_document(a)))
     table += check_lines(a.results, a.criteria, a.header.microsecond,
@@ -120,6 +124,17 @@ def analyse_log(log, slice_sec, stress, plot=None):
         except OSError:
             out["table"] = None     # as when act_latency.py --plot failed
     return out
+
+
+def slices_so_far(log, slice_sec):
+    """The slice view (failfast.slice_view) of the complete slices of a
+    log that may still be written, or None when it has none yet or can't
+    be read (fail fast's look at a running step)."""
+    try:
+        a, _table = _analyse_once(log, slice_sec, False, [])
+    except UsageError:
+        return None
+    return slice_view(a) if a.ends else None
 
 
 def echo_difference(log, step):

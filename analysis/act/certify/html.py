@@ -155,9 +155,9 @@ def render_html(s):
                      _e(step_short_summary(st)), _e(st["load_text"] or "-"),
                      len(st["devices"]), st["reads_per_sec"] or "-",
                      st["writes_per_sec"] or "-", _e(ran_text(st)),
-                     _e({True: "yes", False: "no"}.get(st["complete"], "-")),
-                     _result_span(result_text(st)),
-                     _e(criteria_cell(st))))
+                     _e("fail fast" if st.get("fail_fast") else
+                        {True: "yes", False: "no"}.get(st["complete"], "-")),
+                     _result_span(result_text(st)), _e(criteria_cell(st))))
     h.append("</table>")
     h.append(render_config_html(s["steps"]))
 
@@ -219,6 +219,8 @@ def render_step_html(st):
         facts.append(("started (UTC, log)", st["start_time"]))
     if st["ran_sec"] is not None:
         facts.append(("completion", "complete" if st["complete"] else
+                      "stopped by fail fast (%s ran)" % ran_text(st)
+                      if st.get("fail_fast") else
                       "INCOMPLETE - %s (%s ran)" % (st["stop_reason"] or
                                                     "stopped", ran_text(st))))
     if st["exit_status"] is not None:
@@ -228,6 +230,8 @@ def render_step_html(st):
         facts.append(("runs", runs_text(st)))
     if st["message"]:
         facts.append(("note", st["message"]))
+    if st.get("fail_fast"):
+        facts.append(("fail fast", st["fail_fast"]["text"]))
     if st["analysis_error"]:
         facts.append(("analysis", st["analysis_error"]))
     for n in st["notes"]:

@@ -1,10 +1,12 @@
 """Judging steps and the campaign, from the state and the analyses: a
-step's result (PASS, FAIL, INCOMPLETE), why a step is skipped, the
-campaign's verdict and ceiling, steps the host limited, and judging the
-finished steps again for a report."""
+step's result (PASS, FAIL, INCOMPLETE, INVALID, NOT JUDGED), why a step
+is skipped, the campaign's verdict and ceiling, steps the host limited,
+and judging the finished steps again for a report."""
 
 from act.certify.analyse import step_analysis
+from act.certify.failfast import first_failing, judge_slices, slice_namer
 from act.certify.fmt import fmt_load, fmt_num
+from act.certify.hostload import host_stop_text, not_issued_text
 from act.certify.plan import HOUR, devices_text
 from act import PROGRAM_STATUS
 from act.certify import (
@@ -13,6 +15,7 @@ from act.certify import (
 
 RESULT_PASS, RESULT_FAIL, RESULT_INCOMPLETE = "PASS", "FAIL", "INCOMPLETE"
 RESULT_INVALID = "INVALID"      # the log's config is not the step's plan
+RESULT_NOT_JUDGED = "NOT JUDGED"    # the host did not issue the load
 
 
 def judge_step(step, analysis):
@@ -25,6 +28,9 @@ def judge_step(step, analysis):
             (RESULT_FAIL, "act_prep exit status %s" % rc)
     if analysis and analysis.get("echo_difference"):
         return RESULT_INVALID, analysis["echo_difference"]
+    special = judge_load(step, analysis or {})
+    if special is not None:
+        return special
     doc = analysis.get("doc") if analysis else None
     check = (doc or {}).get("check") or {}
     result = check.get("result")
@@ -49,6 +55,29 @@ def judge_step(step, analysis):
     failed = [r for r in check.get("results", []) if not r.get("pass")]
     return RESULT_FAIL, "; ".join(criterion_text(r) for r in failed) or \
         "the criteria were not met"
+
+
+def judge_load(step, analysis):
+    """The result of a step that failed fast or whose load was not issued
+    (docs/certify.md, "Fail fast" and "When the host is the limit"), or
+    None to judge it the usual way. The host comes first: a slice where
+    it fell short neither fails the step nor passes it. A run that
+    stopped for another reason (drive-limit, hung-io, io-errors) is judged
+    as before."""
+    view = analysis.get("slices")
+    doc = analysis.get("doc") or {}
+    stop = analysis.get("stop")
+    early = judge_slices(step, view)
+    if early is not None:
+        return early
+    if stop == "host-limit":
+        return RESULT_NOT_JUDGED, host_stop_text()
+    if not view or not doc.get("complete"):
+        return None
+    if step["judge"] == "criteria" and first_failing(view) is not None:
+        return None                 # failed at the load: the drive's FAIL
+    why = not_issued_text(view, slice_namer(view["slice_sec"]))
+    return (RESULT_NOT_JUDGED, why) if why else None
 
 
 def criterion_text(r):
@@ -105,7 +134,9 @@ def campaign_verdict(state):
         v["text"] = "not certified at %s: %s %s" % (
             target, step_short(s), "failed" if s["result"] == RESULT_FAIL
             else "is INVALID (its log's config is not its plan)"
-            if s["result"] == RESULT_INVALID else "did not complete")
+            if s["result"] == RESULT_INVALID else
+            "was NOT JUDGED (the host could not issue the load)"
+            if s["result"] == RESULT_NOT_JUDGED else "did not complete")
         v["reasons"].append("%s: %s" % (step_short(s), s.get("message") or
                                         s["result"]))
         if s["kind"] != "prep" and s["test"] in (3, 4) and all(
@@ -164,6 +195,17 @@ def campaign_verdict(state):
             v["ceiling_exceeds_ladder"] = True
             v["text"] += "; ceiling: at least %s (every load of the ladder " \
                 "passed)" % fmt_load(passed)
+        elif failed_rung["result"] == RESULT_NOT_JUDGED:
+            v["ceiling"] = passed
+            v["ceiling_limited_by_host"] = True
+            v["text"] += "; ceiling: at least %s (limited by the host: it " \
+                "could not issue %s)" % (fmt_load(passed),
+                                         fmt_load(failed_rung["load"]))
+            v["reasons"].append("the ladder stopped at %s (step %d), NOT "
+                                "JUDGED: %s" % (
+                                    fmt_load(failed_rung["load"]),
+                                    failed_rung["number"],
+                                    failed_rung.get("message")))
         else:
             v["ceiling"] = passed
             v["text"] += "; ceiling: %s" % fmt_load(passed)
@@ -195,11 +237,13 @@ def io_errors_text(erred):
 
 
 def host_limited(steps):
-    """Steps whose run stopped because the host, not the drive, could not
-    keep the load (act's lag diagnosis): the kind of stop of the step's log
-    (RunEnd.stop, kept in the step as "stop") is "host-limit"."""
+    """Steps the host, not the drive, limited: NOT JUDGED, or whose run
+    stopped because the host could not keep the load (act's lag
+    diagnosis: the kind of stop of the step's log, RunEnd.stop, kept in
+    the step as "stop", is "host-limit")."""
     return [s for s in steps if s["status"] == "done" and
-            s.get("stop") == "host-limit"]
+            (s.get("stop") == "host-limit" or
+             s.get("result") == RESULT_NOT_JUDGED)]
 
 
 def rejudge(dirpath, state, cache):

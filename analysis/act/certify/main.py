@@ -5,7 +5,8 @@ Usage::
     act_certify.py --device DEV [--device DEV]... --load N --out DIR
                    [--hours H | --seconds S] [--stress-factor F]
                    [--ceiling] [--ladder N,N,...] [--prep]
-                   [--config BASE.conf] [--index] [--dry-run]
+                   [--config BASE.conf] [--index] [--no-fail-fast]
+                   [--dry-run]
     act_certify.py --resume DIR [--accept-device NEW=OLD]...
     act_certify.py --report DIR
     act_certify.py --compare DIR [DIR ...] [--out OUTDIR]
@@ -28,12 +29,15 @@ A campaign is the seed README's "Process for Certifying Device(s)":
   run (the same load, devices and duration) instead of running again.
 
 The campaign stops at the first certification test that fails, and the
-ladder at its first failing rung.  Every step's config, log, stderr and
-plot are kept in DIR, with DIR/state.json (the plan and what finished),
-and the reports: report.html (self-contained), summary.json and
-summary.md.  --resume DIR continues an interrupted campaign: finished steps
-are kept, the interrupted one runs again from the start (its old log is
-renamed, not deleted).  --report DIR renders the reports again.
+ladder at its first failing rung.  A test judged on the criteria stops
+at its first slice over a limit (fail fast; --no-fail-fast runs it to
+its end), and a test whose load the host did not issue is NOT JUDGED
+(certify/failfast.py, certify/hostload.py).  Every step's config, log,
+stderr and plot are kept in DIR, with DIR/state.json (the plan and what
+finished), and the reports: report.html (self-contained), summary.json
+and summary.md.  --resume DIR continues an interrupted campaign: finished
+steps are kept, the interrupted one runs again from the start (its old
+log is renamed, not deleted).  --report DIR renders the reports again.
 --compare DIR... puts several campaigns side by side (certify/compare.py).
 
 Each device's identity (identity.py) is recorded when the campaign starts
@@ -45,10 +49,11 @@ drive recorded is refused (status 2) before anything is written, unless
 Exit status: 0 certified at the target load; 3 every test passed but
 the drive failed I/Os within io-error-limit ("certified with I/O errors");
 1 not certified (a criterion
-failed or a run did not complete; with --report also: not finished); 2
-setup error (a device missing or in use, a program not found, DIR not
-usable, a program's device/setup error - also from its --check before the
-campaign starts - or unwritable log, act_prep failed); 64 usage error (the
+failed, a run did not complete or a test was NOT JUDGED; with --report
+also: not finished); 2 setup error (a device missing or in use, a
+program not found, DIR not usable, a program's device/setup error -
+also from its --check before the campaign starts - or unwritable log,
+act_prep failed); 64 usage error (the
 command line); 78 config error (the base config is unreadable or a program
 refused it, by --check before the campaign starts or when run); 128+n
 stopped by
@@ -68,11 +73,12 @@ from act.certify.devices import (
 from act.certify.identity import identity_text, mark_file, new_mark
 from act.certify.fmt import fmt_load, say, utc_now, warn
 from act.certify.host import host_identity, program_version
+from act.certify.hostload import service_threads, thread_warnings
 from act.certify.judge import campaign_verdict
 from act.certify.layout import (
     find_base_config, find_program, read_text)
 from act.certify.plan import (
-    DEFAULT_HOURS, DEFAULT_STRESS_FACTOR, HOUR, check_base_config,
+    DEFAULT_HOURS, DEFAULT_STRESS_FACTOR, HOUR, base_items, check_base_config,
     check_duration, check_loads, default_ladder, parse_ladder,
     parse_positive, plan_steps, plan_text, step_config)
 from act.certify.precheck import busy_reason, check_campaign
@@ -145,6 +151,10 @@ def build_parser():
                    "act_index instead of act_storage")
     p.add_argument("--out", metavar="DIR", help="campaign directory (new "
                    "or empty)")
+    p.add_argument("--no-fail-fast", action="store_true", help="run every "
+                   "test to its end, even one that has failed (by default "
+                   "a test judged on the criteria stops at its first "
+                   "slice over a limit: its verdict could not change)")
     p.add_argument("--dry-run", action="store_true", help="print the plan "
                    "and its total time; write nothing")
     p.add_argument("--resume", metavar="DIR", help="continue the "
@@ -172,6 +182,7 @@ def parse_args(argv):
         ("--ceiling", args.ceiling), ("--ladder", args.ladder),
         ("--prep", args.prep), ("--config", args.config),
         ("--index", args.index), ("--out", args.out),
+        ("--no-fail-fast", args.no_fail_fast),
         ("--dry-run", args.dry_run)) if v]
     if args.compare is not None:
         others = [o for o in plan_opts if o != "--out"] + [
@@ -308,12 +319,15 @@ def new_campaign(args):
             "duration_sec": args.duration, "ceiling": args.ceiling,
             "ladder": args.ladder, "prep": args.prep,
             "identities": identities_now(
-                [d for d in devices if d not in missing])},
+                [d for d in devices if d not in missing]),
+            "fail_fast": not args.no_fail_fast},
         "host": None, "resumes": [], "steps": steps, "device_changes": [],
     }
+    warnings = thread_warnings(steps, service_threads(
+        base_items(base_text), os.cpu_count()), args.index)
     if args.dry_run:
         release_devices(Held.fds)
-        say(plan_text(state, dirpath, True))
+        say(plan_text(state, dirpath, True, warnings))
         if missing:
             say("")
             say("not found here: %s - planned anyway (for another host); "
@@ -353,7 +367,7 @@ def new_campaign(args):
         undo_setup(dirpath, made_dir, lock)
         raise UsageError("can't set up %s: %s" % (dirpath, e.strerror or e),
                          status=EXIT_SETUP) from None
-    say(plan_text(state, dirpath, False))
+    say(plan_text(state, dirpath, False, warnings))
     say("")
     try:
         return run_campaign(dirpath, state, tools, Progress())

@@ -179,6 +179,16 @@ def check_base_config(text, path):
         seen[name] = no
 
 
+def base_items(text):
+    """The items of a config as act reads them: {name: value} (the last
+    one of a name; banners skipped)."""
+    out = {}
+    for _no, _line, in_banner, item in config_lines(text):
+        if item is not None and not in_banner:
+            out[item[0]] = item[1]
+    return out
+
+
 def step_config(base_text, base_name, step):
     """The base config with the four items act_certify sets replaced (a
     comment says what they were); every other line kept as it is."""
@@ -313,8 +323,9 @@ def planned_seconds(steps):
     return sum(s["duration_sec"] for s in steps)
 
 
-def plan_text(state, dirpath, dry_run):
-    """The plan, for --dry-run and at the start of a campaign."""
+def plan_text(state, dirpath, dry_run, warnings=()):
+    """The plan, for --dry-run and at the start of a campaign; warnings
+    (hostload.thread_warnings) end it."""
     c = state["campaign"]
     lines = []
     lines.append("act_certify plan%s" % (" (dry run: nothing is written)"
@@ -337,6 +348,13 @@ def plan_text(state, dirpath, dry_run):
     if c["ceiling"]:
         lines.append("  ceiling:     ladder %s (stops at the first load that "
                      "fails)" % ", ".join(fmt_load(x) for x in c["ladder"]))
+    lines.append("  fail fast:   %s" % (
+        "on - a test judged on the criteria stops at its first %s over a "
+        "limit (its verdict could not change); --no-fail-fast runs it to "
+        "its end" % ("hour" if slice_for(c["duration_sec"]) == HOUR
+                     else "slice")
+        if c.get("fail_fast") else "off (--no-fail-fast): every test runs "
+        "to its end"))
     lines.append("  directory:   %s%s" % (dirpath, " (not created)"
                                           if dry_run else ""))
     lines.append("")
@@ -356,8 +374,10 @@ def plan_text(state, dirpath, dry_run):
             fmt_load(s["load"]), devices_text(s["devices"]),
             ", ".join(s["devices"])))
         lines.append(pad + "config: %s" % override_summary(s))
-        lines.append(pad + "%s; passes %s" % (
+        lines.append(pad + "%s%s; passes %s" % (
             fmt_duration(s["duration_sec"]),
+            " (less if it fails: fail fast)" if c.get("fail_fast") and
+            s["judge"] == "criteria" else "",
             "if it meets the read criteria (act_latency.py --check)"
             if s["judge"] == "criteria" else
             "if it runs to completion (act_latency.py --check --stress)"))
@@ -377,4 +397,10 @@ def plan_text(state, dirpath, dry_run):
     if any(s["kind"] == "prep" for s in cert):
         total += ", plus act_prep"
     lines.append(total)
+    saved = [s["stopped_early"] for s in state["steps"]
+             if s.get("stopped_early") and s["status"] == "done"]
+    if saved:
+        lines.append("fail fast saved %s so far" % fmt_duration(sum(
+            max(0, r["planned_sec"] - r["end_sec"]) for r in saved)))
+    lines += list(warnings)
     return "\n".join(lines)

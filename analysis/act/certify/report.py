@@ -6,6 +6,7 @@ import json
 import os
 
 from act.certify.analyse import step_analysis
+from act.certify.failfast import saved_sec, saved_text
 from act.certify.fmt import (
     fmt_bytes, fmt_clock, fmt_duration, fmt_load, signame, utc_now, warn)
 from act.certify.identity import identity_text
@@ -73,7 +74,20 @@ def step_summary(dirpath, state, step, cache):
             "planned", "skipped") else 1),
         "config": cfg, "config_source": cfg_source,
         "_doc": doc if step["status"] == "running" else None,
+        "fail_fast": fail_fast_summary(step),
     }
+
+
+def fail_fast_summary(step):
+    """What fail fast did to a step: None, or when it stopped it, where
+    and the time it saved (and its text, for the reports)."""
+    rec = step.get("stopped_early")
+    if not rec or step["status"] != "done":
+        return None
+    return {"slice": rec["slice"], "slices": rec["slices"],
+            "slice_sec": rec["slice_sec"], "stopped_after_sec":
+            rec["end_sec"], "planned_sec": rec["planned_sec"],
+            "saved_sec": saved_sec(rec), "text": saved_text(rec)}
 
 
 def existing_files(dirpath, files):
@@ -208,10 +222,13 @@ def build_summary(dirpath, state, cache, live=None, in_progress=None):
                                          st["message"]))
             break
     for st in host_limited(state["steps"]):
-        warnings.append("step %d stopped because the host could not keep the "
-                        "load, not the drive: raise service-threads (or "
-                        "cache-threads) in the base config and run it again"
-                        % st["number"])
+        warnings.append("step %d %s, not the drive: raise service-threads "
+                        "(or cache-threads) in the base config and run it "
+                        "again" % (st["number"], "stopped because the host "
+                                   "could not keep the load"
+                                   if st.get("stop") == "host-limit" else
+                                   "is NOT JUDGED: the host could not issue "
+                                   "the load"))
     starts = [s["start_time"] for s in steps if s["start_time"]]
     for r in state.get("resumes", []):
         if r.get("host", {}).get("hostname") != state["host"]["hostname"]:
@@ -237,7 +254,11 @@ def build_summary(dirpath, state, cache, live=None, in_progress=None):
             "stress_factor": c["stress_factor"],
             "step_duration_sec": c["duration_sec"],
             "ceiling": c["ceiling"], "ladder": c["ladder"],
-            "prep": c["prep"], "command": state.get("command"),
+            "prep": c["prep"], "fail_fast": c.get("fail_fast", False),
+            "fail_fast_saved_sec": sum(
+                st["fail_fast"]["saved_sec"] for st in steps
+                if st["fail_fast"]),
+            "command": state.get("command"),
             "created_at": state.get("created_at"),
             "ended_at": state.get("ended_at"),
             "end_text": end_text(state),
@@ -394,6 +415,10 @@ def render_markdown(s):
         out.append("- **warning:** %s" % w)
     for t in s["trend"]:
         out.append("- **trend:** %s" % t)
+    for st in s["steps"]:
+        if st["fail_fast"]:
+            out.append("- step %d %s" % (st["number"],
+                                         st["fail_fast"]["text"]))
     out.append("")
     out.append("- **Load:** %s = %d reads/s and %d writes/s per device; "
                "stress load %s; tests of %s" % (

@@ -10,14 +10,16 @@ import subprocess
 import sys
 import time
 
-from act.certify.analyse import step_analysis
+from act.certify.analyse import slices_so_far, step_analysis
+from act.certify.failfast import (
+    FailFast, saved_sec, saved_text, stop_message)
 from act.certify.devices import check_identities, held_env
 from act.certify.fmt import (
     fmt_clock, fmt_duration, fmt_load, say, say_both, signame, utc_now,
     warn)
 from act.certify.judge import (
-    RESULT_INVALID, campaign_verdict, io_error_total, judge_step,
-    skip_reason, step_short)
+    RESULT_INVALID, RESULT_PASS, campaign_verdict, io_error_total,
+    judge_step, skip_reason, step_short)
 from act import EXIT_SETUP, PROGRAM_STATUS
 from act.certify import EXIT_CONFIG, PROG
 from act.certify.report import headline, write_reports
@@ -325,11 +327,13 @@ def first_error(err_path, log_path):
     return last
 
 
-def run_program(argv, log_path, err_path, step, steps, progress, save):
+def run_program(argv, log_path, err_path, step, steps, progress, save,
+                fail_fast=False):
     """Runs one program with its stdout to log_path, its stderr to
     err_path; returns its exit status (128+n for a signal) - or raises
     UserError when it can't start. save() records the step (with the
-    program's pid) once it runs."""
+    program's pid) once it runs. fail_fast: stop a criteria step at its
+    first slice over a limit (step["stopped_early"] says so)."""
     global _PRCTL
     if _PRCTL is None:
         _PRCTL = _prctl()
@@ -348,6 +352,7 @@ def run_program(argv, log_path, err_path, step, steps, progress, save):
     if _Stop.signum is not None:
         _on_signal(_Stop.signum, None)
     follower = LogFollower(log_path) if step["kind"] != "prep" else None
+    watch = fail_fast_watch(step, log_path, fail_fast)
     t0 = time.monotonic()
     stop_sent = None
     total = len(steps)
@@ -357,7 +362,7 @@ def run_program(argv, log_path, err_path, step, steps, progress, save):
             break
         except subprocess.TimeoutExpired:
             pass
-        if _Stop.signum is not None:
+        if _Stop.signum is not None or stop_sent is not None:
             now = time.monotonic()
             if stop_sent is None:
                 stop_sent = now
@@ -371,13 +376,44 @@ def run_program(argv, log_path, err_path, step, steps, progress, save):
                 proc.kill()
         if follower is not None:
             follower.poll()
+        if watch is not None and follower is not None and \
+                _Stop.signum is None and stop_sent is None:
+            rec = watch.check(follower.last)
+            if rec is not None:
+                # recorded before the program is stopped: the step is then
+                # judged from its partial log, never run again as if
+                # interrupted
+                step["stopped_early"] = rec
+                save()
+                progress.line("%s: step %d: %s" % (PROG, step["number"],
+                                                   stop_message(rec)))
+                stop_sent = time.monotonic()
+                try:
+                    proc.send_signal(signal.SIGINT)
+                except OSError:
+                    pass
         elapsed = time.monotonic() - t0
         progress.tick(step, total, elapsed, follower,
                       remaining_seconds(steps, step, elapsed))
     _Stop.child = None
     step.pop("pid", None)
     rc = proc.returncode
-    return 128 - rc if rc < 0 else rc
+    rc = 128 - rc if rc < 0 else rc
+    if rc < 128:
+        # the program ended on its own before the stop reached it: its
+        # own end is the step's (e.g. a drive-limit stop)
+        step.pop("stopped_early", None)
+    return rc
+
+
+def fail_fast_watch(step, log_path, fail_fast):
+    """The FailFast of a step that runs and is judged on the criteria
+    (the targets and the ceiling rungs; not the stress tests, which pass
+    by completing), unless the campaign has --no-fail-fast."""
+    if not fail_fast or step["judge"] != "criteria" or \
+            step["kind"] == "prep":
+        return None
+    return FailFast(step, log_path, slices_so_far)
 
 
 def execute_step(dirpath, state, step, tools, progress, cache):
@@ -413,6 +449,7 @@ def execute_step(dirpath, state, step, tools, progress, cache):
         rename_old_log(dirpath, step)
     step.update(status="running", result=None, exit_status=None,
                 message=None, started_at=utc_now(), ended_at=None)
+    step.pop("stopped_early", None)
     save_state(dirpath, state)
     progress.step_started(step, len(steps))
     progress.watch(LiveReport(dirpath, state, step, cache),
@@ -420,7 +457,8 @@ def execute_step(dirpath, state, step, tools, progress, cache):
                    if step["kind"] == "prep" else None)
     try:
         rc = run_program(argv, log, err, step, steps, progress,
-                         lambda: save_state(dirpath, state))
+                         lambda: save_state(dirpath, state),
+                         state["campaign"].get("fail_fast", False))
     finally:
         progress.watch()
     progress.clear()
@@ -446,7 +484,8 @@ def program_ended(dirpath, step):
     rc = step.get("exit_status")
     log = step.get("files", {}).get("log")
     return (step["status"] == "ended" and isinstance(rc, int) and
-            0 <= rc < 128 and log is not None and
+            (0 <= rc < 128 or bool(step.get("stopped_early"))) and
+            log is not None and
             step.get("log_size") is not None and
             _size(os.path.join(dirpath, log)) == step["log_size"])
 
@@ -456,7 +495,7 @@ def finish_step(dirpath, state, step, prog, err, log, cache):
     it. Returns None to go on, or the campaign's exit status to stop
     with."""
     rc = step["exit_status"]
-    if rc >= 128:
+    if rc >= 128 and not step.get("stopped_early"):
         signum = _Stop.signum or (rc - 128)
         step.update(status="interrupted", message="stopped by signal %s"
                     % signame(rc - 128))
@@ -501,6 +540,8 @@ def step_line(step):
                                step["result"] or step["status"])
     if step["message"]:
         text += " - " + step["message"]
+    if step.get("stopped_early") and step["result"] != RESULT_PASS:
+        text += " (%s)" % saved_text(step["stopped_early"])
     if step.get("io_errors"):
         text += " (%d failed I/O%s within io-error-limit)" % (
             step["io_errors"], "" if step["io_errors"] == 1 else "s")
@@ -575,6 +616,12 @@ def run_campaign(dirpath, state, tools, progress):
         say("verdict: %s" % headline(v))
         for r in v["reasons"]:
             say("  " + r)
+        saved = [s for s in state["steps"] if s.get("stopped_early") and
+                 s["status"] == "done"]
+        if saved:
+            say("  fail fast saved %s (%s)" % (fmt_duration(sum(
+                saved_sec(s["stopped_early"]) for s in saved)), ", ".join(
+                    "step %d" % s["number"] for s in saved)))
     say("report: %s" % os.path.join(dirpath, "report.html"))
     return v["exit_status"] if status is None else status
 

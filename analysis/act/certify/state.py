@@ -97,7 +97,8 @@ _CAMPAIGN = {"program": lambda v: v in ("act_storage", "act_index"),
              "ladder": _list_of(_num), "prep": lambda v: isinstance(v, bool)}
 _TOP_OPTIONAL = {"device_changes": _list_of(_dict)}
 _CAMPAIGN_OPTIONAL = {"identities": lambda v: _dict(v) and all(
-    _dict(x) for x in v.values())}
+    _dict(x) for x in v.values()),
+    "fail_fast": lambda v: isinstance(v, bool)}
 _STEP = {"number": _int, "id": _str,
          "kind": lambda v: v in ("prep", "target", "stress", "ceiling"),
          "test": _opt(_int), "title": _str, "load": _opt(_num),
@@ -113,7 +114,15 @@ _STEP = {"number": _int, "id": _str,
          "files": lambda v: isinstance(v, dict) and all(
              _str(x) for x in v.values())}
 _STEP_OPTIONAL = {"pid": _opt(_int), "log_size": _opt(_int),
-                  "stop": _opt(_str), "io_errors": _opt(_int)}
+                  "stop": _opt(_str), "io_errors": _opt(_int),
+                  "stopped_early": _opt(lambda v: (
+                      isinstance(v, dict) and all(_int(v.get(k)) for k in (
+                          "slice", "slices", "slice_sec", "end_sec",
+                          "planned_sec")) and _list_of(
+                              lambda x: isinstance(x, list) and len(x) == 4 and
+                              _str(x[0]) and _num(x[1]) and _str(x[2]) and
+                              _num(x[3]))(
+                              v.get("over"))))}
 
 
 def _bad(d, schema, where, optional=None):

@@ -1,0 +1,114 @@
+"""Description: act_certify has act_storage check the base config and
+every step config before anything starts (issue 20, part 2): a base
+config with a misspelt item (report-intervall-sec) is refused with the
+program's own words ("did you mean 'report-interval-sec'?", its line)
+and exit status 78
+
+- by --dry-run: no DIR, the device file unchanged;
+- with --prep: before act_prep writes a byte - the device file (8 MiB of
+  zeros) is still all zeros, no DIR;
+- on --resume of a campaign whose act_prep has not run yet and whose
+  step configs were given the same misspelt item: still all zeros, the
+  campaign's state.json unchanged.
+
+Exit 0 pass, 1 fail."""
+
+import json
+import os
+import shutil
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import itest  # noqa: E402
+import test_certify as tc  # noqa: E402
+
+MIB = 8
+TYPO = "report-intervall-sec"
+SAID = "unknown config item 'report-intervall-sec' - did you mean " \
+    "'report-interval-sec'?"
+
+
+def zeros(path):
+    with open(path, "wb") as f:
+        f.write(bytes(MIB << 20))
+    return path
+
+
+def all_zero(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    return len(data) == MIB << 20 and not any(data)
+
+
+def check_refused(c, what, r, dev, out):
+    c.eq("%s: exit status" % what, 78, r.rc, r.describe())
+    c.check(SAID in r.err, "%s: the program's words are not on stderr"
+            % what, r.describe())
+    c.check(all_zero(dev), "%s: the device was written" % what)
+    c.check(not os.path.exists(out), "%s: DIR was created" % what)
+
+
+def check_new(c, td, root):
+    dev = zeros(os.path.join(root, "typo.img"))
+    base = itest.write_config(td.join("typo.conf"), [
+        ("service-threads", 4), (TYPO, 1)])
+    for what, extra in (("--dry-run", ["--dry-run"]),
+                        ("--dry-run --prep", ["--dry-run", "--prep"]),
+                        ("--prep", ["--prep"])):
+        out = td.join("typo-" + extra[-1].strip("-"))
+        r = tc.certify(["--device", dev, "--load", "1", "--seconds", "2",
+                        "--config", base, "--out", out] + extra)
+        check_refused(c, what, r, dev, out)
+        c.check("(line 2)" in r.err, "%s: the line is not named" % what,
+                r.describe())
+
+
+def check_resume(c, td, root):
+    dev = zeros(os.path.join(root, "resume.img"))
+    base = itest.write_config(td.join("good.conf"), [("service-threads", 4)])
+    out = td.join("resume")
+    r = tc.certify(["--device", dev, "--prep", "--load", "1", "--seconds",
+                    "1", "--config", base, "--out", out])
+    if not c.eq("resume: the first campaign certifies", 0, r.rc,
+                r.describe()):
+        return
+    path = os.path.join(out, "state.json")
+    with open(path) as f:
+        state = json.load(f)
+    state.update(status="interrupted", ended_at=None)
+    for s in state["steps"]:
+        s.update(status="planned", result=None, exit_status=None,
+                 message=None, started_at=None, ended_at=None)
+        conf = s["files"].get("config")
+        if conf:
+            with open(os.path.join(out, conf), "a") as f:
+                f.write("%s: 1\n" % TYPO)
+    with open(path, "w") as f:
+        json.dump(state, f)
+    before = itest.sha256_file(path)
+    zeros(dev)
+    r = tc.certify(["--resume", out])
+    c.eq("resume: exit status", 78, r.rc, r.describe())
+    c.check(SAID in r.err, "resume: the program's words are not on stderr",
+            r.describe())
+    c.check(all_zero(dev), "resume: act_prep wrote the device")
+    c.eq("resume: state.json unchanged", before, itest.sha256_file(path))
+
+
+def main():
+    c = itest.Checker("test_certify_refuse_early")
+    itest.binary("act_storage")
+    itest.binary("act_prep")
+    with itest.TempDir("act-certify-refuse") as td:
+        root = tc.device_root(td)
+        try:
+            check_new(c, td, root)
+            check_resume(c, td, root)
+        finally:
+            if root.startswith("/dev/shm/"):
+                shutil.rmtree(root, ignore_errors=True)
+    c.finish()
+
+
+if __name__ == "__main__":
+    main()

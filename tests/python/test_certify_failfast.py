@@ -1,0 +1,329 @@
+#!/usr/bin/env python3
+"""Description: fail fast and the host's share of a step's verdict
+(analysis/act/certify/failfast.py, hostload.py and judge.judge_step), on
+synthetic logs (tests/python/actlog.py) analysed in-process:
+
+- slices_so_far: the judged histograms' criteria values and operations
+  per complete slice of a log still being written (none yet: None);
+- first_failing: no slice over a limit; the first one over (what it is
+  over, by how much); a slice over a limit where the host fell short is
+  passed over for the next full-rate one;
+- FailFast.check on a growing log: nothing before a slice completes,
+  nothing for passing slices, the record of the first failing slice
+  (slice, slices, end, over), its message ("stopped after slice 3 of 5
+  (2 s): reads 10.00% over 1 ms (must be under 5%) in slice 3 - the
+  verdict could not change"; "hour 3 of 24" for hour slices) and the
+  time saved; never on the last slice (the run ends anyway), never on a
+  short slice;
+- judge_step: a log stopped (SIGINT) after fail fast's slice is FAIL
+  with that message, never INCOMPLETE nor PASS; the same log without the
+  record, or a record whose slice the log does not show failing, is
+  INCOMPLETE; a complete log whose slices fell short of the rate is NOT
+  JUDGED ("1500 reads/s of 2000 in slice 2": a slice under a minute is
+  judged over the last minute, the run so far when shorter; an hour
+  alone), also a stress test and a
+  log that fails the criteria only in short slices; a full-rate failing
+  slice is the drive's FAIL even when other slices are short; rates
+  above the configured ones pass; the one-request-per-thread allowance;
+  a host-limit stop is NOT JUDGED (with or without an analysis), a
+  drive-limit stop stays INCOMPLETE;
+- campaign_verdict: a NOT JUDGED test makes the campaign not certified
+  (exit 1) saying why; a NOT JUDGED rung ends the ladder with the
+  ceiling "limited by the host";
+- thread_warnings: none under 1000 reads/s per service thread, one line
+  naming the steps over it and the service-threads they need; the
+  default service-threads (5 x CPUs) and a base config's own."""
+
+import os
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import actlog  # noqa: E402
+import expect  # noqa: E402
+
+from act.certify import analyse, failfast, hostload, judge, plan  # noqa
+
+RATE = 2000
+
+
+def log_text(seconds, rate=RATE, threads=None, duration=10, stop=None,
+             commit=False):
+    """A log of per-second reports: seconds[i] = (operations, of which
+    over 1 ms) in second i+1, for reads (and writes with commit); the
+    derived config asks rate reads/s (and writes/s)."""
+    names = ("reads", "writes") if commit else ("reads",)
+    h = actlog.header(duration=duration, commit=commit, names=names)
+    h = h.replace("internal-read-reqs-per-sec: 2000",
+                  "internal-read-reqs-per-sec: %d\n"
+                  "internal-write-reqs-per-sec: %d"
+                  % (rate, rate if commit else 0))
+    if threads is not None:
+        h = h.replace("device-names: /dev/sdb\n", "device-names: /dev/sdb\n"
+                      "service-threads: %d\n" % threads)
+    ok = slow = 0
+    out = [h]
+    for t, (ops, over) in enumerate(seconds, 1):
+        ok += ops - over
+        slow += over
+        out.append(actlog.report(t, {n: {0: ok, 3: slow} for n in names}))
+    if stop:
+        out.append("\n".join(stop) + "\n")
+    return "".join(out)
+
+
+def full(n, over=0):
+    return [(RATE, over)] * n
+
+
+def step(judge_kind="criteria", duration=10, slice_sec=2, **extra):
+    s = {"number": 1, "kind": "target" if judge_kind == "criteria"
+         else "stress", "test": 1, "judge": judge_kind,
+         "duration_sec": duration, "slice_sec": slice_sec,
+         "exit_status": 0, "load": 1, "devices": ["/dev/sdb"]}
+    s.update(extra)
+    return s
+
+
+class Logs:
+    def __init__(self):
+        self.td = tempfile.TemporaryDirectory(prefix="act-failfast-test-")
+        self.k = 0
+
+    def write(self, text):
+        self.k += 1
+        return actlog.make(os.path.join(self.td.name, "%d.log" % self.k),
+                           text)
+
+
+def check_views(c, logs):
+    path = logs.write(log_text(full(1)))
+    c.eq("slices_so_far: no complete 2 s slice yet", None,
+         analyse.slices_so_far(path, 2))
+    path = logs.write(log_text(full(2) + [(RATE, 100), (RATE, 300)] +
+                               full(1)))
+    v = analyse.slices_so_far(path, 2)
+    c.eq("slices_so_far: slice ends", [2, 4], v["ends"])
+    c.eq("slices_so_far: criteria", [("1 ms", 5.0), ("8 ms", 1.0),
+                                     ("64 ms", 0.1)],
+         [(x["threshold"], x["limit_pct"]) for x in v["criteria"]])
+    c.eq("slices_so_far: reads", ("reads", [4000, 4000],
+                                  [[0.0, 10.0], [0.0, 0.0], [0.0, 0.0]]),
+         (v["histograms"][0]["name"], v["histograms"][0]["ops"],
+          v["histograms"][0]["over_pct"]))
+    c.eq("slices_so_far: expected rates, allowance", ({"reads": 2000.0}, 0),
+         (v["expected"], v["allowance"]))
+    c.eq("first_failing: slice 2 over 1 ms", (1, [("reads", 10.0, "1 ms",
+                                                   5.0)]),
+         failfast.first_failing(v))
+    c.eq("first_failing: none from slice 3 on", None,
+         failfast.first_failing(v, 2))
+    ok = analyse.slices_so_far(logs.write(log_text(full(4))), 2)
+    c.eq("first_failing: no slice over a limit", None,
+         failfast.first_failing(ok))
+    # slice 2 over a limit but short of the rate; slice 3 catches up (the
+    # threads' absolute schedule) and is over a limit too: the first one
+    v = analyse.slices_so_far(logs.write(log_text(
+        full(2) + [(1000, 500), (1000, 500), (3000, 400), (3000, 400)])), 2)
+    c.eq("first_failing: a short slice is passed over", 2,
+         failfast.first_failing(v)[0])
+    c.eq("short_slices: slice 2 (over the run so far)",
+         [(1, "reads", 1500.0, 2000.0)], hostload.short_slices(v))
+    hours = {"slice_sec": 3600, "ends": [3600, 7200, 10800],
+             "histograms": [{"name": "reads", "ops": [
+                 2000 * 3600, 1000 * 3600, 3000 * 3600]}],
+             "expected": {"reads": 2000}, "allowance": 0}
+    c.eq("short_slices: hour slices are judged alone",
+         [(1, "reads", 1000.0, 2000)], hostload.short_slices(hours))
+    seconds = dict(hours, slice_sec=1, ends=[1, 2, 3],
+                   histograms=[{"name": "reads", "ops": [2000, 1000, 3000]}])
+    c.eq("short_slices: 1-second slices over the run so far",
+         [(1, "reads", 1500.0, 2000)], hostload.short_slices(seconds))
+    seconds["ends"] = list(range(1, 70))
+    seconds["histograms"][0]["ops"] = [2000] * 60 + [1000, 3000] + \
+        [2000] * 7
+    c.eq("short_slices: 1-second slices over the last minute", [],
+         hostload.short_slices(seconds))
+    seconds["histograms"][0]["ops"][60:62] = [0, 0]
+    c.eq("short_slices: 2 s lost in a minute (96.7%)", [],
+         hostload.short_slices(seconds))
+    seconds["histograms"][0]["ops"][60:64] = [0] * 4
+    c.eq("short_slices: 4 s lost in a minute: from the 4th on", 63,
+         hostload.short_slices(seconds)[0][0])
+
+
+def check_watch(c, logs):
+    st = step(duration=10, slice_sec=2)
+    text = log_text(full(5) + [(RATE, 400)] + full(4))
+    head = text.split("after 1 sec:")[0]
+    blocks = ["after " + b for b in text.split("after ")[1:]]
+    path = logs.write(head)
+    ff = failfast.FailFast(st, path, analyse.slices_so_far)
+    got = []
+    for t in range(1, 11):
+        with open(path, "a") as f:
+            f.write(blocks[t - 1])
+        got.append(ff.check(t))
+    c.eq("FailFast: stops at the first failing slice only, after 6 s",
+         [None] * 5 + ["x"] + [None] * 4,
+         ["x" if g else None for g in got])
+    rec = got[5]
+    c.eq("FailFast: the record", {
+        "slice": 3, "slices": 5, "slice_sec": 2, "end_sec": 6,
+        "planned_sec": 10, "over": [["reads", 10.0, "1 ms", 5.0]]}, rec)
+    c.eq("FailFast: the message", "stopped after slice 3 of 5 (2 s): reads "
+         "10.00% over 1 ms (must be under 5%) in slice 3 - the verdict could "
+         "not change",
+         failfast.stop_message(rec))
+    c.eq("FailFast: the time saved", "fail fast: stopped after 6 s of 10 s, "
+         "4 s saved", failfast.saved_text(rec))
+    hour = dict(rec, slice_sec=3600, slices=24, end_sec=3 * 3600,
+                planned_sec=86400, over=[["reads", 7.23, "1 ms", 5]])
+    c.eq("FailFast: hour slices", "stopped after hour 3 of 24: reads 7.23% "
+         "over 1 ms (must be under 5%) in hour 3 - the verdict could not "
+         "change", failfast.stop_message(hour))
+    c.eq("FailFast: hours saved", "fail fast: stopped after 3 h of 24 h, "
+         "21 h saved", failfast.saved_text(hour))
+    # the last slice: no stop, the run ends anyway
+    path = logs.write(log_text(full(8) + [(RATE, 400)] * 2))
+    ff = failfast.FailFast(st, path, analyse.slices_so_far)
+    c.eq("FailFast: not on the last slice", None, ff.check(10))
+    # a short slice over a limit: the host first
+    path = logs.write(log_text(full(2) + [(900, 400)] * 2 + full(6)))
+    ff = failfast.FailFast(st, path, analyse.slices_so_far)
+    c.eq("FailFast: not on a short slice", None, ff.check(10))
+
+
+SIGINT_LINE = ["stopped by signal SIGINT after 7 sec"]
+
+
+def judged(logs, text, st, stress=False):
+    a = analyse.analyse_log(logs.write(text), st["slice_sec"], stress)
+    return judge.judge_step(st, a)
+
+
+def check_judge(c, logs):
+    partial = log_text(full(5) + [(RATE, 400)] + full(1), stop=SIGINT_LINE)
+    rec = {"slice": 3, "slices": 5, "slice_sec": 2, "end_sec": 6,
+           "planned_sec": 10, "over": [["reads", 20.0, "1 ms", 5.0]]}
+    want = ("FAIL", "stopped after slice 3 of 5 (2 s): reads 10.00% over "
+            "1 ms (must be under 5%) in slice 3 - the verdict could not "
+            "change")
+    c.eq("judge_step: stopped by fail fast", want, judged(
+        logs, partial, step(exit_status=130, stopped_early=rec)))
+    r = judged(logs, partial, step(exit_status=130))
+    c.eq("judge_step: the same log, no fail fast record", "INCOMPLETE",
+         r[0])
+    r = judged(logs, log_text(full(7), stop=SIGINT_LINE),
+               step(exit_status=130, stopped_early=rec))
+    c.eq("judge_step: a record the log does not show", "INCOMPLETE", r[0])
+    caught_up = full(2) + [(1000, 0)] * 2 + [(3000, 0)] * 2 + full(4)
+    r = judged(logs, log_text(caught_up), step())
+    c.eq("judge_step: a complete run, one slice short", (
+        "NOT JUDGED", "the host could not issue the load (1500 reads/s of "
+        "2000 in slice 2, short of 95% in 1 of 5 slices; try more "
+        "service-threads)"), r)
+    r = judged(logs, log_text(caught_up), step("stress"), stress=True)
+    c.eq("judge_step: a stress test short", "NOT JUDGED", r[0])
+    r = judged(logs, log_text(full(2) + [(1000, 900)] * 2 +
+                              [(3000, 0)] * 2 + full(4)), step())
+    c.eq("judge_step: over a limit only where short", "NOT JUDGED", r[0])
+    r = judged(logs, log_text(full(2) + [(1000, 900)] * 2 +
+                              [(3000, 0)] * 2 + [(RATE, 400)] * 2 +
+                              full(2)), step())
+    c.eq("judge_step: a full-rate slice over a limit: the drive's FAIL",
+         "FAIL", r[0])
+    r = judged(logs, log_text([(3 * RATE, 0)] * 10), step())
+    c.eq("judge_step: rates above the configured ones", ("PASS", None), r)
+    # 3900 of 4000 ops in slice 1: 97.5%, not short; 3700 is short, but
+    # not with 200 threads (one request each may fall on the other side)
+    r = judged(logs, log_text([(1900, 0), (2000, 0)] + full(8)), step())
+    c.eq("judge_step: 97.5% of the rate", ("PASS", None), r)
+    r = judged(logs, log_text([(1700, 0), (2000, 0)] + full(8)), step())
+    c.eq("judge_step: 92.5% of the rate", "NOT JUDGED", r[0])
+    r = judged(logs, log_text([(1700, 0), (2000, 0)] + full(8),
+                              threads=200), step())
+    c.eq("judge_step: 92.5% with 200 service-threads", ("PASS", None), r)
+    r = judged(logs, log_text(full(3), stop=actlog.HOST_LAG),
+               step(exit_status=3))
+    c.eq("judge_step: a host-limit stop", ("NOT JUDGED", hostload
+                                           .host_stop_text()), r)
+    r = judge.judge_step(step(exit_status=3), {"stop": "host-limit"})
+    c.eq("judge_step: a host-limit stop, no analysis", "NOT JUDGED", r[0])
+    r = judged(logs, log_text([(1000, 0)] * 3, stop=actlog.DRIVE_LAG),
+               step(exit_status=3))
+    c.eq("judge_step: a drive-limit stop stays INCOMPLETE", "INCOMPLETE",
+         r[0])
+
+
+def campaign(ceiling=False):
+    steps = plan.plan_steps(["/dev/sdb"], 30, 2.0, 86400,
+                            [60, 90] if ceiling else [], False)
+    return {"campaign": {"load": 30, "duration_sec": 86400,
+                         "ceiling": ceiling}, "steps": steps}
+
+
+def check_verdict(c):
+    st = campaign()
+    st["steps"][0].update(status="done", result="NOT JUDGED",
+                          message="the host could not issue the load (x)")
+    st["steps"][1].update(status="skipped", message="not run")
+    v = judge.campaign_verdict(st)
+    c.eq("verdict: a NOT JUDGED test", ("not certified", 1, "not certified "
+                                        "at 30x: test 1 (30x on 1 device) "
+                                        "was NOT JUDGED (the host could not "
+                                        "issue the load)"),
+         (v["status"], v["exit_status"], v["text"]))
+    st = campaign(ceiling=True)
+    for s in st["steps"]:
+        s.update(status="done", result="PASS")
+    st["steps"][3].update(result="NOT JUDGED", message="the host could not "
+                          "issue the load (y)")
+    v = judge.campaign_verdict(st)
+    c.eq("verdict: a NOT JUDGED rung", ("certified", 0, 60, True,
+                                        "certified at 30x; ceiling: at "
+                                        "least 60x (limited by the host: "
+                                        "it could not issue 90x)"),
+         (v["status"], v["exit_status"], v["ceiling"],
+          v.get("ceiling_limited_by_host"), v["text"]))
+    steps = campaign()["steps"]
+    steps[0].update(status="done", result="NOT JUDGED")
+    c.eq("skip_reason after a NOT JUDGED test", "not run: test 1 (30x on 1 "
+         "device) did not pass", judge.skip_reason(steps, steps[1]))
+
+
+def check_warnings(c):
+    steps = plan.plan_steps(["/dev/sdb"], 1, 2.0, 86400, [2, 4], False)
+    c.eq("thread_warnings: 2000-8000 reads/s on 8 threads", [],
+         hostload.thread_warnings(steps, 8))
+    c.eq("thread_warnings: on 2 threads", [
+        "warning: steps 2 (2x), 4 (4x) ask each of the 2 service-threads "
+        "for more than 1000 reads/s (up to 4000): the host may not issue "
+        "the load, and such a step is NOT JUDGED; set service-threads to at "
+        "least 8 in the base config"], hostload.thread_warnings(steps, 2))
+    c.eq("thread_warnings: act_index reads once per write too", [
+        "warning: step 4 (4x) asks each of the 10 service-threads for more "
+        "than 1000 reads/s (up to 1200): the host may not issue the load, "
+        "and such a step is NOT JUDGED; set service-threads to at least 12 "
+        "in the base config"], hostload.thread_warnings(steps, 10, True))
+    c.eq("service_threads: the default", 10,
+         hostload.service_threads({}, 2))
+    c.eq("service_threads: the base config's", 3,
+         hostload.service_threads(plan.base_items(
+             "# x\nservice-threads: 3\n"), 2))
+
+
+def main():
+    c = expect.Checker("test_certify_failfast")
+    logs = Logs()
+    with logs.td:
+        check_views(c, logs)
+        check_watch(c, logs)
+        check_judge(c, logs)
+    check_verdict(c)
+    check_warnings(c)
+    c.finish()
+
+
+if __name__ == "__main__":
+    main()
