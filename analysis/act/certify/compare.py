@@ -146,7 +146,7 @@ def campaign_row(label, dirpath):
     c = s["campaign"]
     flags = [st["trend"]["flag"] for st in s["steps"] if st.get("trend")]
     row.update({
-        "status": c["status"], "verdict": v["text"],
+        "status": c["status"], "verdict": v.get("headline") or v["text"],
         "verdict_status": v["status"],
         "host": s["host"].get("hostname") if s["host"] else None,
         "drives": _drives(s, state), "load": c["load"],
