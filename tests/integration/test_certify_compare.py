@@ -169,7 +169,7 @@ def check_compare(c, td):
     c.eq("certified loads", {"node1": 1, "node2": 1, "slow": None,
                              "copied": 1, "running": None},
          {n: rows[n]["certified_load"] for n in names[:5]})
-    c.check(rows["running"]["verdict"].startswith("not finished"),
+    c.check("not finished" in rows["running"]["verdict"],
             "the running campaign's verdict: %r" % rows["running"]["verdict"])
     c.check(all(rows[n]["worst_slice"] for n in names[:5]),
             "every campaign's worst slice: %r"
