@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Description: act_certify's live line and reports, called directly
-(analysis/act/certify/runner.py, report.py, html.py, state.py, main.py):
+(analysis/act/certify/watch.py, report.py, html.py, state.py, main.py):
 the progress line fits its width by dropping whole fields (never a word
 cut), uses act_storage's clock (H:MM:SS, "ETA"), and takes its width from
 the terminal it is drawn on (stderr), 80 when there is none; act_prep's
@@ -30,7 +30,7 @@ import expect  # noqa: E402
 
 from act.certify import html as chtml  # noqa: E402
 from act.certify import main as cmain  # noqa: E402
-from act.certify import plan, report, runner, state  # noqa: E402
+from act.certify import plan, report, state, watch  # noqa: E402
 from act.cli import UsageError as UserError  # noqa: E402
 
 def log_text(step, seconds, slow=0):
@@ -83,7 +83,7 @@ class Follower:
 def check_progress_line(c):
     steps = plan.plan_steps(["/dev/a", "/dev/b"], 30, 2.0, 86400, [], False)
     step = steps[2]                 # test 3, on 2 devices
-    v = runner.progress_variants(step, 4, 18729, Follower(1, (2.125, 3600)),
+    v = watch.progress_variants(step, 4, 18729, Follower(1, (2.125, 3600)),
                                  326871)
     c.eq("progress line, most detailed",
          "[3/4] test 3 30x x2 devices  5:12:09/24:00:00 ETA 90:47:51  "
@@ -93,17 +93,17 @@ def check_progress_line(c):
                 "progress line: act_storage's ETA, not left: %r" % line)
     words = set(" ".join(v).split())
     for width in range(10, 100):
-        got = runner.fit_line(v, width)
+        got = watch.fit_line(v, width)
         c.check(got in v, "fit_line(%d): %r is not one of the variants"
                 % (width, got))
         c.check(len(got) <= width or got == v[-1], "fit_line(%d): %r too "
                 "long" % (width, got))
         c.check(set(got.split()) <= words, "fit_line(%d): a cut word in "
                 "%r" % (width, got))
-    c.eq("fit_line at 79", v[1], runner.fit_line(v, 79))
+    c.eq("fit_line at 79", v[1], watch.fit_line(v, 79))
 
     # the width: stderr's terminal, else 80 - never stdout's
-    p = runner.Progress(stream=io.StringIO())
+    p = watch.Progress(stream=io.StringIO())
     c.eq("Progress.width without a terminal", 80, p.width())
     master, slave = os.openpty()
     try:
@@ -113,7 +113,7 @@ def check_progress_line(c):
         fcntl.ioctl(slave, termios.TIOCSWINSZ,
                     struct.pack("HHHH", 24, 67, 0, 0))
         with open(slave, "w", closefd=False) as tty:
-            p = runner.Progress(stream=tty)
+            p = watch.Progress(stream=tty)
             c.eq("Progress.width of a 67-column terminal", 67, p.width())
     finally:
         os.close(master)
@@ -127,7 +127,7 @@ def check_prep_progress(c, td):
                 "(clean and salt)\n"
                 "act_prep: salting /dev/b: 20% 1400 MB/s ETA 0:12:00 "
                 "(clean and salt)\nact_prep: salting /dev/b: 30")
-    pp = runner.PrepProgress(err, ["/dev/a", "/dev/b"])
+    pp = watch.PrepProgress(err, ["/dev/a", "/dev/b"])
     c.eq("PrepProgress: (mean %, slowest phase, longest ETA)",
          (40, "cleaning", 1862), pp.progress())
     with open(err, "a") as f:
@@ -135,11 +135,11 @@ def check_prep_progress(c, td):
     c.eq("PrepProgress: a line completed later", (42, "cleaning", 1862),
          pp.progress())
     steps = plan.plan_steps(["/dev/a", "/dev/b"], 1, 2.0, 10, [], True)
-    v = runner.progress_variants(steps[0], 5, 3, None, 10, pp)
+    v = watch.progress_variants(steps[0], 5, 3, None, 10, pp)
     c.eq("act_prep's progress line", "[1/5] act_prep  0:00:03  42% "
          "(cleaning) ETA 0:31:02", v[0])
-    v = runner.progress_variants(steps[0], 5, 3, None, 10,
-                                 runner.PrepProgress(err + "-none", []))
+    v = watch.progress_variants(steps[0], 5, 3, None, 10,
+                                 watch.PrepProgress(err + "-none", []))
     c.eq("act_prep's progress line before its first percent",
          ["[1/5] act_prep  0:00:03"], v)
 

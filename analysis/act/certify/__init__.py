@@ -5,17 +5,25 @@ One concept per module:
   main      options and the three entry points (new, --resume, --report)
   plan      loads, the ceiling ladder, the steps, each step's config
   state     state.json, the directory lock, resume bookkeeping
-  devices   the devices, held exclusively for the whole campaign
+  devices   the devices, held exclusively for the whole campaign, and
+            checked to be the drives it started on
+  identity  which drive a device name stands for (recorded, compared)
+  replace   a drive replaced (--accept-device), the file devices' marks
   host      the host's identity and the program's version
-  runner    the supervised child, signals, the progress line, the steps
+  runner    the supervised child, signals, the loop over the steps
+  watch     the progress line and the reports rewritten while a step runs
   analyse   act.latency on a step's log, in-process
   judge     a step's result, skips, the campaign's verdict and ceiling
   failfast  a running criteria step judged slice by slice: stop it at
             its first slice over a limit; judging its partial log
   hostload  whether the host issued a step's load (NOT JUDGED), the
             plan's service-threads warning
+  trend     each step's hourly share of reads over 1 ms, its slope, the
+            degrading flag
   report    summary.json and summary.md (write_reports writes all three)
   html      report.html
+  compare   --compare: several campaigns side by side (compare_html the
+            page)
   layout    where the programs and the configs are
             (source tree, installed, zipapp)
   fmt       numbers, loads, durations and signals as text; say and warn

@@ -9,11 +9,30 @@ import fcntl
 import os
 import stat
 
-from act import EXIT_SETUP
-from act.certify import PROG
+from act import CONFIG_COMMENT, DEVICE_SEPARATORS, EXIT_SETUP
+from act.certify import EXIT_USAGE, PROG
 from act.certify.identity import (
     device_identity, identity_difference, identity_text)
 from act.cli import UsageError
+
+
+def check_device_names(devices):
+    """Each name can be written in a config's device-names: not empty, no
+    white space, none of the C parser's separators, no comment sign."""
+    seen = {}
+    for d in devices:
+        if not d or any(ch.isspace() or ch in DEVICE_SEPARATORS or
+                        ch == CONFIG_COMMENT for ch in d):
+            raise UsageError("device name %r: must not be empty nor contain "
+                             "white space, %s or '%s'" % (d, ", ".join(
+                                 "'%s'" % ch for ch in DEVICE_SEPARATORS
+                                 if not ch.isspace()), CONFIG_COMMENT),
+                             status=EXIT_USAGE)
+        real = os.path.realpath(d)
+        if real in seen:
+            raise UsageError("device %s given twice (%s)" % (d, seen[real]),
+                             status=EXIT_USAGE)
+        seen[real] = d
 
 
 class Held:

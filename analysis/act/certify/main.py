@@ -65,13 +65,13 @@ import os
 import stat
 import sys
 
-from act import CONFIG_COMMENT, DEVICE_SEPARATORS, EXIT_SETUP, VERSION
+from act import EXIT_SETUP, VERSION
 from act.certify import EXIT_CONFIG, EXIT_USAGE, PROG
 from act.certify.compare import compare_main
 from act.certify.devices import (
-    Held, check_identities, hold_devices, identities_now, release_devices)
-from act.certify.identity import identity_text, mark_file, new_mark
-from act.certify.fmt import fmt_load, say, utc_now, warn
+    Held, check_device_names, check_identities, hold_devices, identities_now,
+    release_devices)
+from act.certify.fmt import say, utc_now, warn
 from act.certify.host import host_identity, program_version
 from act.certify.hostload import service_threads, thread_warnings
 from act.certify.judge import campaign_verdict
@@ -82,8 +82,12 @@ from act.certify.plan import (
     check_duration, check_loads, default_ladder, parse_ladder,
     parse_positive, plan_steps, plan_text, step_config)
 from act.certify.precheck import busy_reason, check_campaign
+from act.certify.replace import (
+    accept_devices, check_accept, mark_devices, rename_devices,
+    write_step_config)
 from act.certify.report import headline, write_reports
-from act.certify.runner import Progress, install_signal_handlers, run_campaign
+from act.certify.runner import install_signal_handlers, run_campaign
+from act.certify.watch import Progress
 from act.cli import ArgumentParser, UsageError
 from act.certify.state import (
     STATE_FORMAT, load_state, lock_dir, save_state, state_path, still_running,
@@ -261,25 +265,6 @@ def parse_accept(text):
             os.path.abspath(old) if not old.startswith("/") else old)
 
 
-def check_device_names(devices):
-    """Each name can be written in a config's device-names: not empty, no
-    white space, none of the C parser's separators, no comment sign."""
-    seen = {}
-    for d in devices:
-        if not d or any(ch.isspace() or ch in DEVICE_SEPARATORS or
-                        ch == CONFIG_COMMENT for ch in d):
-            raise UsageError("device name %r: must not be empty nor contain "
-                             "white space, %s or '%s'" % (d, ", ".join(
-                                 "'%s'" % ch for ch in DEVICE_SEPARATORS
-                                 if not ch.isspace()), CONFIG_COMMENT),
-                             status=EXIT_USAGE)
-        real = os.path.realpath(d)
-        if real in seen:
-            raise UsageError("device %s given twice (%s)" % (d, seen[real]),
-                             status=EXIT_USAGE)
-        seen[real] = d
-
-
 def new_campaign(args):
     program = "act_index" if args.index else "act_storage"
     tools = {"program": find_program(program)}
@@ -384,16 +369,6 @@ def dry_run_missing(args, devices):
     return [d for d in devices if not os.path.lexists(d)]
 
 
-def mark_devices(c, devices=None):
-    """Marks the campaign's file devices (identity.py: an extended
-    attribute with the campaign's id, never the file's bytes), so that a
-    file put in place of one of them is told apart at every step."""
-    marks = [i["mark"] for i in c["identities"].values() if "mark" in i]
-    mark = marks[0] if marks else new_mark()
-    for dev in devices or c["devices"]:
-        mark_file(dev, c["identities"][dev], mark)
-
-
 def undo_setup(dirpath, made_dir, lock):
     """A failed setup (e.g. no space) removes what it made - DIR was new
     or empty, so everything in it - and DIR itself if it made it: a retry
@@ -460,84 +435,6 @@ def resume_campaign(dirpath, accept=()):
         return run_campaign(dirpath, state, tools, Progress())
     finally:
         unlock_dir(dirpath, lock)
-
-
-def check_accept(state, accept):
-    """Each --accept-device NEW=OLD names a device OLD of the campaign,
-    and NEW is not another one of its devices."""
-    c = state["campaign"]
-    for new, old in accept:
-        if old not in c["devices"]:
-            raise UsageError("--accept-device %s=%s: %s is not a device of "
-                             "this campaign (%s)" % (new, old, old,
-                                                     ", ".join(c["devices"])),
-                             status=EXIT_USAGE)
-        if new != old and new in c["devices"]:
-            raise UsageError("--accept-device %s=%s: %s is already a device "
-                             "of this campaign" % (new, old, new),
-                             status=EXIT_USAGE)
-    check_device_names([new for new, _ in accept])
-
-
-def rename_devices(state, accept):
-    """--accept-device NEW=OLD with NEW a new name: the campaign's device
-    OLD is NEW from now on (in the steps still to run too). Returns the
-    steps whose config must be written again. In memory only."""
-    c = state["campaign"]
-    renamed = []
-    for new, old in accept:
-        if new == old:
-            continue
-        c["devices"] = [new if d == old else d for d in c["devices"]]
-        c["device_kinds"][new] = c["device_kinds"].pop(old, "unknown")
-        identities = c.setdefault("identities", {})
-        if old in identities:
-            identities[new] = identities.pop(old)
-        for s in state["steps"]:
-            if s["status"] in ("done", "skipped", "ended") or \
-                    old not in s["devices"]:
-                continue
-            s["devices"] = [new if d == old else d for d in s["devices"]]
-            if "config" in s["files"]:
-                renamed.append(s)
-    return renamed
-
-
-def accept_devices(state, accept):
-    """The drives now at the accepted names replace the recorded ones:
-    their identity is recorded, and the change is kept in the state (the
-    report says it). Nothing when the drive is the one recorded."""
-    c = state["campaign"]
-    recorded = c.setdefault("identities", {})
-    now = identities_now([new for new, _ in accept])
-    first = next((s["number"] for s in state["steps"]
-                  if s["status"] not in ("done", "skipped")), None)
-    for new, old in accept:
-        was = recorded.get(new)
-        if was == now[new]:
-            say("%s: --accept-device %s: it is the drive recorded - "
-                "nothing to accept" % (PROG, new))
-            continue
-        state.setdefault("device_changes", []).append({
-            "at": utc_now(), "old": old, "new": new, "from_step": first,
-            "was": identity_text(was), "now": identity_text(now[new])})
-        recorded[new] = now[new]
-        mark_devices(c, [new])
-        say("%s: device %s accepted as the replacement of %s from step %s"
-            "\n  was: %s\n  now: %s" % (PROG, new, old, first,
-                                        identity_text(was),
-                                        identity_text(now[new])))
-
-
-def write_step_config(dirpath, state, step):
-    """A step's config written again from DIR/base.conf (its devices were
-    renamed by --accept-device)."""
-    base = read_text(os.path.join(dirpath, "base.conf"), "the base config",
-                     EXIT_CONFIG)
-    with open(os.path.join(dirpath, step["files"]["config"]), "w",
-              encoding="utf-8", errors="surrogateescape") as f:
-        f.write(step_config(base, state["campaign"]["base_config_path"],
-                            step))
 
 
 def report_campaign(dirpath):

@@ -1,0 +1,102 @@
+"""A drive replaced during a campaign (--resume --accept-device NEW=OLD),
+and the marks that tell a campaign's file devices apart (identity.py):
+the new drive's identity is recorded, the change kept in the state for the
+report, and the steps still to run moved to NEW's name."""
+
+import os
+
+from act.certify import EXIT_CONFIG, EXIT_USAGE, PROG
+from act.certify.devices import check_device_names, identities_now
+from act.certify.fmt import say, utc_now
+from act.certify.identity import identity_text, mark_file, new_mark
+from act.certify.layout import read_text
+from act.certify.plan import step_config
+from act.cli import UsageError
+
+
+def mark_devices(c, devices=None):
+    """Marks the campaign's file devices (identity.py: an extended
+    attribute with the campaign's id, never the file's bytes), so that a
+    file put in place of one of them is told apart at every step."""
+    marks = [i["mark"] for i in c["identities"].values() if "mark" in i]
+    mark = marks[0] if marks else new_mark()
+    for dev in devices or c["devices"]:
+        mark_file(dev, c["identities"][dev], mark)
+
+
+def check_accept(state, accept):
+    """Each --accept-device NEW=OLD names a device OLD of the campaign,
+    and NEW is not another one of its devices."""
+    c = state["campaign"]
+    for new, old in accept:
+        if old not in c["devices"]:
+            raise UsageError("--accept-device %s=%s: %s is not a device of "
+                             "this campaign (%s)" % (new, old, old,
+                                                     ", ".join(c["devices"])),
+                             status=EXIT_USAGE)
+        if new != old and new in c["devices"]:
+            raise UsageError("--accept-device %s=%s: %s is already a device "
+                             "of this campaign" % (new, old, new),
+                             status=EXIT_USAGE)
+    check_device_names([new for new, _ in accept])
+
+
+def rename_devices(state, accept):
+    """--accept-device NEW=OLD with NEW a new name: the campaign's device
+    OLD is NEW from now on (in the steps still to run too). Returns the
+    steps whose config must be written again. In memory only."""
+    c = state["campaign"]
+    renamed = []
+    for new, old in accept:
+        if new == old:
+            continue
+        c["devices"] = [new if d == old else d for d in c["devices"]]
+        c["device_kinds"][new] = c["device_kinds"].pop(old, "unknown")
+        identities = c.setdefault("identities", {})
+        if old in identities:
+            identities[new] = identities.pop(old)
+        for s in state["steps"]:
+            if s["status"] in ("done", "skipped", "ended") or \
+                    old not in s["devices"]:
+                continue
+            s["devices"] = [new if d == old else d for d in s["devices"]]
+            if "config" in s["files"]:
+                renamed.append(s)
+    return renamed
+
+
+def accept_devices(state, accept):
+    """The drives now at the accepted names replace the recorded ones:
+    their identity is recorded, and the change is kept in the state (the
+    report says it). Nothing when the drive is the one recorded."""
+    c = state["campaign"]
+    recorded = c.setdefault("identities", {})
+    now = identities_now([new for new, _ in accept])
+    first = next((s["number"] for s in state["steps"]
+                  if s["status"] not in ("done", "skipped")), None)
+    for new, old in accept:
+        was = recorded.get(new)
+        if was == now[new]:
+            say("%s: --accept-device %s: it is the drive recorded - "
+                "nothing to accept" % (PROG, new))
+            continue
+        state.setdefault("device_changes", []).append({
+            "at": utc_now(), "old": old, "new": new, "from_step": first,
+            "was": identity_text(was), "now": identity_text(now[new])})
+        recorded[new] = now[new]
+        mark_devices(c, [new])
+        say("%s: device %s accepted as the replacement of %s from step %s"
+            "\n  was: %s\n  now: %s" % (PROG, new, old, first,
+                                        identity_text(was),
+                                        identity_text(now[new])))
+
+
+def write_step_config(dirpath, state, step):
+    """A step's config written again from DIR/base.conf (its devices were
+    renamed by --accept-device)."""
+    base = read_text(os.path.join(dirpath, "base.conf"), "the base config",
+                     EXIT_CONFIG)
+    with open(os.path.join(dirpath, step["files"]["config"]), "w",
+              encoding="utf-8", errors="surrogateescape") as f:
+        f.write(step_config(base, state["campaign"]["base_config_path"],
+                            step))
