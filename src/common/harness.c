@@ -465,12 +465,16 @@ setup_workers(harness* h)
 		n += kind->per_device ? h->devs.n : kind->n_threads;
 	}
 
-	h->workers = calloc(n == 0 ? 1 : n, sizeof(worker));
+	size_t bytes = (n == 0 ? 1 : n) * sizeof(worker);
+
+	h->workers = aligned_alloc(WORKER_ALIGN, bytes);
 
 	if (h->workers == NULL) {
 		log_error("out of memory for %" PRIu32 " threads", n);
 		return -1;
 	}
+
+	memset(h->workers, 0, bytes);
 
 	for (uint32_t k = 0; k < h->n_kinds; k++) {
 		const harness_kind* kind = &h->kinds[k];

@@ -64,10 +64,15 @@ typedef struct worker_evidence_s {
 	worker_io longest;         // the longest I/O since then
 } worker_evidence;
 
+// A cache line: each worker starts on one of its own, so that two workers'
+// per-request writes (their generators, their I/O in flight) never share
+// a line.
+#define WORKER_ALIGN 64
+
 // A worker thread: what its step function sees (pub, first, so that the
 // step's harness_worker* is its worker*), and what only the harness sees.
 typedef struct worker_s {
-	harness_worker pub;
+	_Alignas(WORKER_ALIGN) harness_worker pub;
 	worker_io last;            // its last I/O
 	worker_evidence ev;
 	worker_inflight inflight;

@@ -70,6 +70,8 @@ rate_done_and_wait(rate_sched* r)
 		r->next_ns += exp_gap_ns(r);
 	}
 
+	// The one clock read of a request's pacing (as the reference's service
+	// threads): behind, or one sleep to the due time.
 	uint64_t due = rate_next_due_ns(r);
 	uint64_t now = clock_ns();
 

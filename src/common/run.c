@@ -7,12 +7,16 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
+#include <linux/futex.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "common/clock.h"
 #include "common/log.h"
@@ -22,8 +26,6 @@
 // Typedefs & constants.
 //
 
-#define SLEEP_SLICE_NS (50 * NS_PER_MS)
-
 // Workers need little stack (a few KiB of locals); a small one lets a host
 // start many of them.
 #define THREAD_STACK_BYTES (512 * 1024)
@@ -32,7 +34,9 @@
 // Globals.
 //
 
-static atomic_bool g_going = true;
+// 1 while the run goes, 0 once stopped: also the futex word sleepers wait
+// on (run_sleep_until), so that a stop wakes them at once.
+static atomic_int g_going = 1;
 static atomic_int g_stop_code = -1;
 static pthread_t g_main_thread;
 static sigset_t g_signals;
@@ -59,7 +63,7 @@ run_block_signals(void)
 bool
 run_going(void)
 {
-	return atomic_load_explicit(&g_going, memory_order_relaxed);
+	return atomic_load_explicit(&g_going, memory_order_relaxed) != 0;
 }
 
 bool
@@ -72,7 +76,9 @@ run_stop(int exit_code)
 		return false;
 	}
 
-	atomic_store(&g_going, false);
+	atomic_store(&g_going, 0);
+	// Every thread asleep in run_sleep_until wakes now.
+	syscall(SYS_futex, &g_going, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
 
 	if (! pthread_equal(pthread_self(), g_main_thread)) {
 		pthread_kill(g_main_thread, SIGUSR1);
@@ -173,13 +179,22 @@ run_reports(uint64_t start_ns, uint32_t duration_sec, uint32_t interval_sec,
 void
 run_sleep_until(uint64_t deadline_ns)
 {
-	uint64_t now;
+	struct timespec ts = {
+		.tv_sec = (time_t)(deadline_ns / NS_PER_SEC),
+		.tv_nsec = (long)(deadline_ns % NS_PER_SEC)
+	};
 
-	while ((now = clock_ns()) < deadline_ns && run_going()) {
-		uint64_t left = deadline_ns - now;
+	while (run_going()) {
+		long rv = syscall(SYS_futex, &g_going, FUTEX_WAIT_BITSET_PRIVATE, 1,
+				&ts, NULL, FUTEX_BITSET_MATCH_ANY);
 
-		clock_sleep_until(left > SLEEP_SLICE_NS ? now + SLEEP_SLICE_NS :
-				deadline_ns);
+		if (rv != 0 && errno == ETIMEDOUT) {
+			return;
+		}
+
+		// Woken (a stop), g_going already 0 (EAGAIN), or interrupted by a
+		// signal (EINTR): run_going() decides; a spurious wake-up waits
+		// again for the same deadline.
 	}
 }
 
@@ -258,3 +273,4 @@ run_signal_name(int sig)
 		return "signal";
 	}
 }
+

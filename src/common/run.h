@@ -59,7 +59,8 @@ typedef void (*run_report_fn)(uint32_t report_sec, void* udata);
 int run_reports(uint64_t start_ns, uint32_t duration_sec,
 		uint32_t interval_sec, run_report_fn report, void* udata);
 
-// Sleep until deadline_ns, waking early (within ~50 ms) when the run ends.
+// Sleep until deadline_ns (monotonic clock), waking at once when the run
+// ends (run_stop). Any thread.
 void run_sleep_until(uint64_t deadline_ns);
 
 // Start a worker thread (tracked for run_join). Returns 0 or an errno.

@@ -152,8 +152,9 @@ worker_main(void* pv)
 		uint64_t lag = rate_done_and_wait(&sched);
 
 		if (lag == 0) {
-			// On schedule: the evidence for a later lag starts here.
-			worker_mark(wk, clock_ns());
+			// On schedule at the next due time, which it slept to: the
+			// evidence for a later lag starts there (no clock read).
+			worker_mark(wk, rate_next_due_ns(&sched));
 		}
 		else if (h->max_lag_ns != 0 && lag > h->max_lag_ns && run_going()) {
 			lag_stop(wk, lag);
