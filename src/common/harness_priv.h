@@ -76,6 +76,10 @@ typedef struct worker_s {
 	worker_io last;            // its last I/O
 	worker_evidence ev;
 	worker_inflight inflight;
+	// For the end of the run (a paced worker): the due time of the request
+	// it is at, and whether it has done every request due before the end.
+	atomic_uint_fast64_t next_due_ns;
+	atomic_bool finished;
 } worker;
 
 struct harness_s {
@@ -94,6 +98,8 @@ struct harness_s {
 	uint32_t n_workers;
 
 	uint64_t start_ns;         // time 0 of every schedule and report
+	uint64_t end_ns;           // start + test-duration-sec: schedules end
+	atomic_uint n_owing;       // paced workers not yet finished
 	uint64_t max_lag_ns;
 	rate_mode mode;            // of the HARNESS_PACE_CLIENT kinds
 
@@ -107,6 +113,9 @@ struct harness_s {
 
 // worker.c: the thread function of a worker (run_thread_start).
 void* worker_main(void* pv);
+
+// worker.c: whether the worker is paced (has a schedule that ends).
+bool worker_paced(const worker* w);
 
 // worker.c: the worker is on schedule at now_ns (the run's start): the
 // evidence for a later lag starts there.

@@ -31,6 +31,12 @@
 #define THREAD_STACK_BYTES (512 * 1024)
 
 //==========================================================
+// Forward declarations.
+//
+
+static int wait_for(uint64_t deadline_ns, run_settled_fn done, void* udata);
+
+//==========================================================
 // Globals.
 //
 
@@ -141,7 +147,8 @@ run_wait(uint64_t deadline_ns)
 
 int
 run_reports(uint64_t start_ns, uint32_t duration_sec, uint32_t interval_sec,
-		run_report_fn report, void* udata)
+		uint64_t settle_ns, run_settled_fn settled, run_report_fn report,
+		void* udata)
 {
 	uint32_t report_sec = 0;
 
@@ -151,17 +158,19 @@ run_reports(uint64_t start_ns, uint32_t duration_sec, uint32_t interval_sec,
 		report_sec = next < duration_sec ? (uint32_t)next : duration_sec;
 
 		uint64_t due = start_ns + (uint64_t)report_sec * NS_PER_SEC;
+		int sig = wait_for(due, NULL, NULL);
 
-		while (clock_ns() < due && run_going()) {
-			int sig = run_wait(due);
+		// The last report: the workers do what they still owe first.
+		if (sig == 0 && report_sec == duration_sec && settled != NULL) {
+			sig = wait_for(due + settle_ns, settled, udata);
+		}
 
-			if (sig != 0) {
-				run_stop(EXIT_SIGNAL + sig);
-				log_final(STOP_PHRASE_SIGNAL " %s after %" PRIu64 " sec\n",
-						run_signal_name(sig),
-						(clock_ns() - start_ns) / NS_PER_SEC);
-				return EXIT_SIGNAL + sig;
-			}
+		if (sig != 0) {
+			run_stop(EXIT_SIGNAL + sig);
+			log_final(STOP_PHRASE_SIGNAL " %s after %" PRIu64 " sec\n",
+					run_signal_name(sig),
+					(clock_ns() - start_ns) / NS_PER_SEC);
+			return EXIT_SIGNAL + sig;
 		}
 
 		if (! run_going()) {
@@ -176,6 +185,12 @@ run_reports(uint64_t start_ns, uint32_t duration_sec, uint32_t interval_sec,
 	return run_stop_code();
 }
 
+// One sleep to the deadline, as a wait on the run's futex word with an
+// absolute CLOCK_MONOTONIC timeout (FUTEX_WAIT_BITSET): no clock read, no
+// wake-up before the deadline unless run_stop wakes every sleeper - a
+// thread paced at 1 request per second costs one wake-up per second, not
+// one per slice. (The futex checks g_going atomically with going to
+// sleep: a stop just before the wait is never missed.)
 void
 run_sleep_until(uint64_t deadline_ns)
 {
@@ -274,3 +289,24 @@ run_signal_name(int sig)
 	}
 }
 
+//==========================================================
+// Local helpers.
+//
+
+// Main thread: wait until deadline_ns, a stop, or done(udata) (if not
+// NULL; looked at again each time the main thread is woken). Returns a
+// SIGINT or SIGTERM taken meanwhile, or 0.
+static int
+wait_for(uint64_t deadline_ns, run_settled_fn done, void* udata)
+{
+	while (run_going() && (done == NULL || ! done(udata)) &&
+			clock_ns() < deadline_ns) {
+		int sig = run_wait(deadline_ns);
+
+		if (sig != 0) {
+			return sig;
+		}
+	}
+
+	return 0;
+}

@@ -53,11 +53,18 @@ int run_wait(uint64_t deadline_ns);
 // Called for each report: report_sec is the time since start it is due at.
 typedef void (*run_report_fn)(uint32_t report_sec, void* udata);
 
+// Before the last report: true once the workers have done every request
+// due before the end.
+typedef bool (*run_settled_fn)(void* udata);
+
 // Print reports at start + k * interval (k = 1, 2, ...) and a last one at
-// duration, until the end, a stop or a signal. A signal ends the log with
+// duration, until the end, a stop or a signal. The last one waits, up to
+// settle_ns after its due time, until settled(udata) (the main thread is
+// woken by run_wake_main to look again). A signal ends the log with
 // "stopped by signal <NAME> after <s> sec". Returns the exit status.
 int run_reports(uint64_t start_ns, uint32_t duration_sec,
-		uint32_t interval_sec, run_report_fn report, void* udata);
+		uint32_t interval_sec, uint64_t settle_ns, run_settled_fn settled,
+		run_report_fn report, void* udata);
 
 // Sleep until deadline_ns (monotonic clock), waking at once when the run
 // ends (run_stop). Any thread.

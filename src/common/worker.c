@@ -37,6 +37,7 @@
 //
 
 static void lag_stop(worker* wk, uint64_t lag_ns);
+static void finish(worker* wk);
 
 //==========================================================
 // Public API.
@@ -143,10 +144,16 @@ worker_main(void* pv)
 		rate_init(&sched, h->start_ns, w->rate, 0.0);
 	}
 
+	// The schedule ends at test-duration-sec: every request due before it
+	// is done, even when the thread is behind at the end - the last report
+	// waits for them (docs/log-format.md, "End of run").
+	rate_set_end(&sched, h->end_ns);
 	rate_wait_start(&sched);
 
-	while (run_going()) {
+	while (run_going() && ! rate_ended(&sched)) {
 		w->due_ns = rate_next_due_ns(&sched);
+		atomic_store_explicit(&wk->next_due_ns, w->due_ns,
+				memory_order_relaxed);
 		k->step(w);
 
 		uint64_t lag = rate_done_and_wait(&sched);
@@ -162,7 +169,15 @@ worker_main(void* pv)
 		}
 	}
 
+	finish(wk);
+
 	return NULL;
+}
+
+bool
+worker_paced(const worker* w)
+{
+	return w->pub.kind->pacing != HARNESS_PACE_NONE;
 }
 
 void
@@ -177,6 +192,21 @@ worker_mark(worker* wk, uint64_t now_ns)
 //==========================================================
 // Local helpers.
 //
+
+// A paced worker is done with its schedule (or the run was stopped): the
+// last one to finish wakes the main thread, which waits for them before
+// the last report.
+static void
+finish(worker* wk)
+{
+	harness* h = wk->pub.h;
+
+	atomic_store(&wk->finished, true);
+
+	if (atomic_fetch_sub(&h->n_owing, 1) == 1) {
+		run_wake_main();
+	}
+}
 
 // A worker is lag_ns behind schedule, more than max-lag-sec: unless the run
 // has already been stopped, say why - from the evidence of its own I/Os -
