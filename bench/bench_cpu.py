@@ -16,11 +16,12 @@ each run from os.wait4's rusage:
     CPU microseconds per read (CPU-s / reads in the last report).
 
 Each figure is the median of --rounds runs (the machine is shared: single
-runs vary). Prints the figures and writes its section of bench/RESULTS.md
+runs vary). With --before OLD, each case is run with OLD too, for a
+before/after table. Prints the figures and writes its section of bench/RESULTS.md
 (unless --no-write).
 
 Usage: bench/bench_cpu.py [--seconds 5] [--rounds 3] [--no-write]
-         [--prog PATH] [--label TEXT]
+         [--prog PATH] [--before OLD] [--label TEXT]
 """
 
 import argparse
@@ -79,8 +80,8 @@ def cpu_run(prog, conf, out_path):
     return ru.ru_utime + ru.ru_stime, reads, wall
 
 
-def median_run(prog, conf, out_path, rounds):
-    runs = [cpu_run(prog, conf, out_path) for _ in range(rounds)]
+def medians(runs):
+    """(median CPU-s, median CPU-us per read, [CPU-s of each run])."""
     cpu = statistics.median(r[0] for r in runs)
     per_read = statistics.median(r[0] / r[1] * 1e6 for r in runs if r[1])
     return cpu, per_read, [r[0] for r in runs]
@@ -95,6 +96,9 @@ def main(argv=None):
     ap.add_argument("--prog", default=os.path.join(ROOT, "target", "bin",
                                                    "act_storage"),
                     help="the act_storage to run (default target/bin's)")
+    ap.add_argument("--before", metavar="PATH",
+                    help="an older act_storage to measure too, run by run "
+                    "alternating with --prog")
     ap.add_argument("--label", default="",
                     help="what is measured, for the section's heading line")
     ap.add_argument("--no-write", action="store_true",
@@ -103,56 +107,85 @@ def main(argv=None):
     if not os.access(args.prog, os.X_OK):
         sys.exit("ERROR: %s is not an executable (run make first)" %
                  args.prog)
+    progs = [("after", args.prog)]
+    if args.before:
+        progs.insert(0, ("before", args.before))
     tmp = tempfile.mkdtemp(prefix="bench_cpu.", dir="/dev/shm")
-    rows = []
     try:
-        out = os.path.join(tmp, "log")
-        conf = os.path.join(tmp, "c.conf")
-        one = [os.path.join(tmp, "dev0")]
-        by_threads = {}
-        for n in (10, 100, 1000):
-            write_conf(conf, one, n, LOW_READS, args.seconds, 64)
-            cpu, _, runs = median_run(args.prog, conf, out, args.rounds)
-            by_threads[n] = cpu
-            rows.append(("%d service threads, %d reads/s, %d s" %
-                         (n, LOW_READS, args.seconds), "%.3f CPU-s" % cpu,
-                         runs))
-            print(rows[-1][0], rows[-1][1], flush=True)
-        extra = by_threads[1000] - by_threads[10]
-        rows.append(("+990 threads (1000 less 10), per 5 s",
-                     "%.3f CPU-s (reference: ~0.29)" %
-                     (extra * 5.0 / args.seconds), None))
-        print(rows[-1][0], rows[-1][1], flush=True)
-        many = [os.path.join(tmp, "d%03d" % i) for i in range(128)]
-        write_conf(conf, many, 1024, LOW_READS, args.seconds, 4)
-        cpu, _, runs = median_run(args.prog, conf, out, args.rounds)
-        rows.append(("128 devices x 8 threads, %d reads/s, %d s" %
-                     (LOW_READS, args.seconds), "%.3f CPU-s" % cpu, runs))
-        print(rows[-1][0], rows[-1][1], flush=True)
-        write_conf(conf, one, 0, X30_READS, args.seconds, 64)
-        cpu, per_read, runs = median_run(args.prog, conf, out, args.rounds)
-        rows.append(("30x: %d reads/s, default threads, %d s" %
-                     (X30_READS, args.seconds),
-                     "%.3f CPU-s, %.2f CPU-us per read" % (cpu, per_read),
-                     runs))
-        print(rows[-1][0], rows[-1][1], flush=True)
+        figs = {}
+        for what, conf_fn in cases(tmp, args.seconds):
+            conf_fn()
+            runs = {tag: [] for tag, _ in progs}
+            for _ in range(args.rounds):
+                for tag, prog in progs:
+                    runs[tag].append(cpu_run(prog,
+                                             os.path.join(tmp, "c.conf"),
+                                             os.path.join(tmp, "log")))
+            for tag, _ in progs:
+                figs[(what, tag)] = medians(runs[tag])
+                cpu, per_read, each = figs[(what, tag)]
+                print("%s [%s]: %.3f CPU-s (%s)%s" % (
+                    what, tag, cpu, " / ".join("%.3f" % r for r in each),
+                    ", %.2f CPU-us per read" % per_read
+                    if what.startswith("30x") else ""), flush=True)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+    rows = []
+    for what, _ in cases(None, args.seconds):
+        row = [what]
+        for tag, _ in progs:
+            cpu, per_read, runs = figs[(what, tag)]
+            row.append("%.3f (%s)%s" % (
+                cpu, " / ".join("%.3f" % r for r in runs),
+                "; %.2f us/read" % per_read if what.startswith("30x")
+                else ""))
+        rows.append(row)
+    extra = ["+990 threads (1000 less 10), per 5 s"]
+    for tag, _ in progs:
+        d = (figs[(THREADS_CASE % 1000, tag)][0] -
+             figs[(THREADS_CASE % 10, tag)][0]) * 5.0 / args.seconds
+        extra.append("%.3f (reference: ~0.29)" % d)
+    rows.append(extra)
+    print("%s: %s" % (extra[0], ", ".join(
+        "[%s] %s" % (tag, x) for (tag, _), x in zip(progs, extra[1:]))))
     if args.no_write:
         return 0
     text = [SECTION, "",
-            "`bench/bench_cpu.py --seconds %d --rounds %d` (%s, %d CPUs, "
-            "files in /dev/shm, buffered I/O; user + sys CPU of the whole "
-            "run from wait4, median of %d runs)%s." %
-            (args.seconds, args.rounds, time.strftime("%Y-%m-%d"),
-             os.cpu_count(), args.rounds,
-             ": " + args.label if args.label else ""), "",
-            "| run | CPU | runs (CPU-s) |", "|---|---|---|"]
-    for what, fig, runs in rows:
-        text.append("| %s | %s | %s |" % (
-            what, fig, " / ".join("%.3f" % r for r in runs) if runs else ""))
+            "`bench/bench_cpu.py --seconds %d --rounds %d%s` (%s, %d CPUs, "
+            "files in /dev/shm, buffered I/O, read-reqs-per-sec %d at low "
+            "load, no writes; user + sys CPU-s of the whole run from wait4, "
+            "median of %d runs, each run in brackets)%s." %
+            (args.seconds, args.rounds,
+             " --before OLD" if args.before else "",
+             time.strftime("%Y-%m-%d"), os.cpu_count(), LOW_READS,
+             args.rounds, ": " + args.label if args.label else ""), "",
+            "| run | " + " | ".join("%s: CPU-s" % t for t, _ in progs) +
+            " |", "|---|" + "---|" * len(progs)]
+    for row in rows:
+        text.append("| " + " | ".join(row) + " |")
     results.update(SECTION, "\n".join(text))
     return 0
+
+
+THREADS_CASE = "%d service threads, low load"
+
+
+def cases(tmp, seconds):
+    """[(what, function writing the run's config and devices)]."""
+    def conf(devices, threads, reads, size_mib):
+        def write():
+            write_conf(os.path.join(tmp, "c.conf"),
+                       [os.path.join(tmp, d) for d in devices], threads,
+                       reads, seconds, size_mib)
+        return write
+    out = [(THREADS_CASE % n, conf(["dev0"], n, LOW_READS, 64))
+           for n in (10, 100, 1000)]
+    out.append(("128 devices x 8 threads, low load",
+                conf(["d%03d" % i for i in range(128)], 1024, LOW_READS,
+                     4)))
+    out.append(("30x: %d reads/s, default threads" % X30_READS,
+                conf(["dev0"], 0, X30_READS, 64)))
+    return out
 
 
 if __name__ == "__main__":

@@ -44,8 +44,8 @@
 #define DRAIN_MIN_NS (1 * NS_PER_SEC)
 
 // How long the last report waits for the threads that are behind schedule
-// to do the requests due before the end (docs/log-format.md, "End of
-// run").
+// to do the requests due before the end (docs/log-format.md, "The last
+// report").
 #define END_SETTLE_NS (2 * NS_PER_SEC)
 
 // A thread still in an I/O this old when the last report is taken waits
@@ -731,7 +731,7 @@ report_cb(uint32_t report_sec, void* udata)
 // Before the last report, when the workers had their time to catch up:
 // what the host still owed - the requests due before the end that threads
 // behind schedule had not done - one WARNING line per thread kind, so that
-// a short last report is never silent (docs/log-format.md, "End of run").
+// a short last report is never silent (docs/log-format.md, "The last report").
 // A worker waiting for an I/O outstanding for DRIVE_WAIT_NS or more is the
 // drive's delay, not the host's: its latency and the watchdog tell about
 // it. (A thread the host starves is preempted anywhere, often inside an

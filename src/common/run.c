@@ -35,14 +35,31 @@
 //
 
 static int wait_for(uint64_t deadline_ns, run_settled_fn done, void* udata);
+static void wake_all(atomic_int* word);
+static void* thread_main(void* pv);
 
 //==========================================================
 // Globals.
 //
 
-// 1 while the run goes, 0 once stopped: also the futex word sleepers wait
-// on (run_sleep_until), so that a stop wakes them at once.
+// A thread started by run_thread_start: its own wake word - 1 while the run
+// goes, 0 once stopped - on a cache line of its own. A sleeping thread
+// waits on its word (run_sleep_until), so that threads waking and sleeping
+// thousands of times a second never share one futex (one lock of the
+// kernel's futex hash); run_stop clears and wakes every word. Slots live as
+// long as the process, on the list g_slots.
+typedef struct thread_slot_s {
+	_Alignas(64) atomic_int going;
+	void* (*fn)(void*);
+	void* arg;
+	struct thread_slot_s* next;
+} thread_slot;
+
+// 1 while the run goes, 0 once stopped: also the wake word of the threads
+// not started by run_thread_start.
 static atomic_int g_going = 1;
+static _Atomic(thread_slot*) g_slots = NULL;
+static _Thread_local atomic_int* t_going = NULL; // this thread's wake word
 static atomic_int g_stop_code = -1;
 static pthread_t g_main_thread;
 static sigset_t g_signals;
@@ -84,7 +101,12 @@ run_stop(int exit_code)
 
 	atomic_store(&g_going, 0);
 	// Every thread asleep in run_sleep_until wakes now.
-	syscall(SYS_futex, &g_going, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+	wake_all(&g_going);
+
+	for (thread_slot* t = atomic_load(&g_slots); t != NULL; t = t->next) {
+		atomic_store(&t->going, 0);
+		wake_all(&t->going);
+	}
 
 	if (! pthread_equal(pthread_self(), g_main_thread)) {
 		pthread_kill(g_main_thread, SIGUSR1);
@@ -185,12 +207,13 @@ run_reports(uint64_t start_ns, uint32_t duration_sec, uint32_t interval_sec,
 	return run_stop_code();
 }
 
-// One sleep to the deadline, as a wait on the run's futex word with an
+// One sleep to the deadline, as a wait on the thread's wake word with an
 // absolute CLOCK_MONOTONIC timeout (FUTEX_WAIT_BITSET): no clock read, no
 // wake-up before the deadline unless run_stop wakes every sleeper - a
 // thread paced at 1 request per second costs one wake-up per second, not
 // one per slice. (The futex checks g_going atomically with going to
-// sleep: a stop just before the wait is never missed.)
+// sleep: a stop just before the wait is never missed - run_stop clears
+// g_going before any wake word, and the loop looks at g_going.)
 void
 run_sleep_until(uint64_t deadline_ns)
 {
@@ -199,9 +222,11 @@ run_sleep_until(uint64_t deadline_ns)
 		.tv_nsec = (long)(deadline_ns % NS_PER_SEC)
 	};
 
+	atomic_int* word = t_going != NULL ? t_going : &g_going;
+
 	while (run_going()) {
-		long rv = syscall(SYS_futex, &g_going, FUTEX_WAIT_BITSET_PRIVATE, 1,
-				&ts, NULL, FUTEX_BITSET_MATCH_ANY);
+		long rv = syscall(SYS_futex, word, FUTEX_WAIT_BITSET_PRIVATE, 1, &ts,
+				NULL, FUTEX_BITSET_MATCH_ANY);
 
 		if (rv != 0 && errno == ETIMEDOUT) {
 			return;
@@ -216,6 +241,28 @@ run_sleep_until(uint64_t deadline_ns)
 int
 run_thread_start(void* (*fn)(void*), void* arg)
 {
+	thread_slot* slot = aligned_alloc(_Alignof(thread_slot),
+			sizeof(thread_slot));
+
+	if (slot == NULL) {
+		return ENOMEM;
+	}
+
+	atomic_init(&slot->going, 1);
+	slot->fn = fn;
+	slot->arg = arg;
+	slot->next = atomic_load(&g_slots);
+
+	while (! atomic_compare_exchange_weak(&g_slots, &slot->next, slot)) {
+		;
+	}
+
+	// A stop that walked the list before this slot was on it cleared
+	// g_going first.
+	if (! run_going()) {
+		atomic_store(&slot->going, 0);
+	}
+
 	pthread_mutex_lock(&g_threads_lock);
 
 	pthread_t* more = realloc(g_threads, (g_n_threads + 1) * sizeof(*more));
@@ -232,7 +279,8 @@ run_thread_start(void* (*fn)(void*), void* arg)
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, THREAD_STACK_BYTES);
 
-	int rv = pthread_create(&g_threads[g_n_threads], &attr, fn, arg);
+	int rv = pthread_create(&g_threads[g_n_threads], &attr, thread_main,
+			slot);
 
 	pthread_attr_destroy(&attr);
 
@@ -309,4 +357,22 @@ wait_for(uint64_t deadline_ns, run_settled_fn done, void* udata)
 	}
 
 	return 0;
+}
+
+// Wake every thread waiting on a futex word.
+static void
+wake_all(atomic_int* word)
+{
+	syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+}
+
+// Every thread of run_thread_start: its wake word, then its function.
+static void*
+thread_main(void* pv)
+{
+	thread_slot* slot = pv;
+
+	t_going = &slot->going;
+
+	return slot->fn(slot->arg);
 }

@@ -146,7 +146,7 @@ worker_main(void* pv)
 
 	// The schedule ends at test-duration-sec: every request due before it
 	// is done, even when the thread is behind at the end - the last report
-	// waits for them (docs/log-format.md, "End of run").
+	// waits for them (docs/log-format.md, "The last report").
 	rate_set_end(&sched, h->end_ns);
 	rate_wait_start(&sched);
 

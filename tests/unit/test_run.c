@@ -3,7 +3,9 @@
  * sleeps to its deadline in one wake-up (not in slices: an idle thread
  * must cost nothing between its requests), never returns early, and is
  * woken at once by run_stop from another thread even when its deadline is
- * far away; after the stop it returns at once.
+ * far away - in a thread of run_thread_start (which sleeps on a wake
+ * word of its own) and in any other thread; after the stop it returns at
+ * once.
  */
 
 #include <pthread.h>
@@ -59,24 +61,42 @@ main(void)
 {
 	run_block_signals();
 
-	// One sleep to the deadline, in one wake-up, never early.
-	sleeper s = { .deadline_ns = clock_ns() + SLEEP_NS };
+	// One sleep to the deadline, in one wake-up, never early: in a thread
+	// of run_thread_start (its own wake word) and in any other thread.
+	sleeper s[2];
 	pthread_t t;
 
-	pthread_create(&t, NULL, sleep_main, &s);
-	pthread_join(t, NULL);
-	CHECK(s.woke_ns >= s.deadline_ns, "woke %" PRIu64 " ns before the "
-			"deadline", s.deadline_ns - s.woke_ns);
-	CHECK(s.switches <= MAX_SWITCHES, "a %" PRIu64 " ms sleep: expected at "
-			"most %d voluntary context switches (one wake-up), got %ld",
-			SLEEP_NS / NS_PER_MS, MAX_SWITCHES, s.switches);
+	for (int i = 0; i < 2; i++) {
+		s[i] = (sleeper){ .deadline_ns = clock_ns() + SLEEP_NS };
 
-	// A sleep 30 s away, woken by a stop from another thread.
-	sleeper far = { .deadline_ns = clock_ns() + FAR_NS };
+		if (i == 0) {
+			CHECK(run_thread_start(sleep_main, &s[i]) == 0, "run_thread_start");
+			CHECK(run_join(10 * NS_PER_SEC), "run_join");
+		}
+		else {
+			pthread_create(&t, NULL, sleep_main, &s[i]);
+			pthread_join(t, NULL);
+		}
 
-	pthread_create(&t, NULL, sleep_main, &far);
+		CHECK(s[i].woke_ns >= s[i].deadline_ns, "[%d] woke %" PRIu64 " ns "
+				"before the deadline", i, s[i].deadline_ns - s[i].woke_ns);
+		CHECK(s[i].switches <= MAX_SWITCHES, "[%d] a %" PRIu64 " ms sleep: "
+				"expected at most %d voluntary context switches (one "
+				"wake-up), got %ld", i, SLEEP_NS / NS_PER_MS, MAX_SWITCHES,
+				s[i].switches);
+	}
 
-	while (! atomic_load(&far.asleep)) {
+	// Sleeps 30 s away, woken by a stop from another thread: one in a
+	// thread of run_thread_start, one in another thread.
+	sleeper far[2] = {
+		{ .deadline_ns = clock_ns() + FAR_NS },
+		{ .deadline_ns = clock_ns() + FAR_NS }
+	};
+
+	CHECK(run_thread_start(sleep_main, &far[0]) == 0, "run_thread_start");
+	pthread_create(&t, NULL, sleep_main, &far[1]);
+
+	while (! atomic_load(&far[0].asleep) || ! atomic_load(&far[1].asleep)) {
 		clock_sleep_until(clock_ns() + NS_PER_MS);
 	}
 
@@ -85,11 +105,15 @@ main(void)
 	uint64_t stop_ns = clock_ns();
 
 	CHECK(run_stop(EXIT_OK), "run_stop: the first call must win");
+	CHECK(run_join(10 * NS_PER_SEC), "run_join");
 	pthread_join(t, NULL);
-	CHECK(far.woke_ns - stop_ns < WAKE_WITHIN_NS, "run_stop woke the "
-			"sleeper after %.3f s, expected under %.1f s",
-			(double)(far.woke_ns - stop_ns) / NS_PER_SEC,
-			(double)WAKE_WITHIN_NS / NS_PER_SEC);
+
+	for (int i = 0; i < 2; i++) {
+		CHECK(far[i].woke_ns - stop_ns < WAKE_WITHIN_NS, "[%d] run_stop woke "
+				"the sleeper after %.3f s, expected under %.1f s", i,
+				(double)(far[i].woke_ns - stop_ns) / NS_PER_SEC,
+				(double)WAKE_WITHIN_NS / NS_PER_SEC);
+	}
 
 	// Stopped: no sleep at all.
 	uint64_t t0 = clock_ns();
