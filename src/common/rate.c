@@ -99,7 +99,7 @@ rate_done_and_wait(rate_sched* r)
 		return now - due;
 	}
 
-	run_sleep_until(due);
+	run_sleep(now, due);
 
 	return 0;
 }

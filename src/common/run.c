@@ -26,6 +26,10 @@
 // Typedefs & constants.
 //
 
+// A sleep this short is not cut short by a stop (clock_nanosleep costs a
+// little less than a futex wait; a stop waits at most this long for it).
+#define SHORT_SLEEP_NS (50 * NS_PER_MS)
+
 // Workers need little stack (a few KiB of locals); a small one lets a host
 // start many of them.
 #define THREAD_STACK_BYTES (512 * 1024)
@@ -207,21 +211,37 @@ run_reports(uint64_t start_ns, uint32_t duration_sec, uint32_t interval_sec,
 	return run_stop_code();
 }
 
-// One sleep to the deadline, as a wait on the thread's wake word with an
-// absolute CLOCK_MONOTONIC timeout (FUTEX_WAIT_BITSET): no clock read, no
-// wake-up before the deadline unless run_stop wakes every sleeper - a
-// thread paced at 1 request per second costs one wake-up per second, not
-// one per slice. (The futex checks g_going atomically with going to
-// sleep: a stop just before the wait is never missed - run_stop clears
-// g_going before any wake word, and the loop looks at g_going.)
 void
 run_sleep_until(uint64_t deadline_ns)
 {
+	run_sleep(clock_ns(), deadline_ns);
+}
+
+// One sleep to the deadline, no wake-up before it: a short one (up to
+// SHORT_SLEEP_NS: a stop waits for it at most that long) with
+// clock_nanosleep, the cheapest sleep; a longer one as a wait on the
+// thread's wake word with an absolute CLOCK_MONOTONIC timeout
+// (FUTEX_WAIT_BITSET), which run_stop ends at once. A thread paced at 1
+// request per second costs one wake-up per second, not one per slice.
+// (The futex checks the word atomically with going to sleep: a stop just
+// before the wait is never missed - run_stop clears g_going before any
+// wake word, and the loop looks at g_going.)
+void
+run_sleep(uint64_t now_ns, uint64_t deadline_ns)
+{
+	if (now_ns >= deadline_ns) {
+		return;
+	}
+
+	if (deadline_ns - now_ns <= SHORT_SLEEP_NS) {
+		clock_sleep_until(deadline_ns);
+		return;
+	}
+
 	struct timespec ts = {
 		.tv_sec = (time_t)(deadline_ns / NS_PER_SEC),
 		.tv_nsec = (long)(deadline_ns % NS_PER_SEC)
 	};
-
 	atomic_int* word = t_going != NULL ? t_going : &g_going;
 
 	while (run_going()) {
@@ -232,7 +252,7 @@ run_sleep_until(uint64_t deadline_ns)
 			return;
 		}
 
-		// Woken (a stop), g_going already 0 (EAGAIN), or interrupted by a
+		// Woken (a stop), the word already 0 (EAGAIN), or interrupted by a
 		// signal (EINTR): run_going() decides; a spurious wake-up waits
 		// again for the same deadline.
 	}

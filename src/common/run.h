@@ -66,9 +66,12 @@ int run_reports(uint64_t start_ns, uint32_t duration_sec,
 		uint32_t interval_sec, uint64_t settle_ns, run_settled_fn settled,
 		run_report_fn report, void* udata);
 
-// Sleep until deadline_ns (monotonic clock), waking at once when the run
-// ends (run_stop). Any thread.
+// Sleep until deadline_ns (monotonic clock) in one wake-up; when the run
+// ends (run_stop) a sleep longer than 50 ms ends at once. Any thread.
 void run_sleep_until(uint64_t deadline_ns);
+
+// The same, the clock having been read (now_ns) just before.
+void run_sleep(uint64_t now_ns, uint64_t deadline_ns);
 
 // Start a worker thread (tracked for run_join). Returns 0 or an errno.
 int run_thread_start(void* (*fn)(void*), void* arg);

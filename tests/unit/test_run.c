@@ -2,7 +2,7 @@
  * Description: run_sleep_until, the pacing sleep of every worker - it
  * sleeps to its deadline in one wake-up (not in slices: an idle thread
  * must cost nothing between its requests), never returns early, and is
- * woken at once by run_stop from another thread even when its deadline is
+ * woken at once by run_stop from another thread when its deadline is
  * far away - in a thread of run_thread_start (which sleeps on a wake
  * word of its own) and in any other thread; after the stop it returns at
  * once.
