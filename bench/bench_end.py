@@ -8,6 +8,7 @@ the CPUs for --burst-len seconds from --burst-start seconds before the end
 of the test: a host that falls behind just before the end (the hogs only
 outrank act, not the machine's other work). Prints the reads of each of
 the last 3 one-second reports (the difference of the `reads` totals), the
+last 2 together (a late report moves reads from one to the next), the
 whole run's reads against the configured 60000 x duration, and any WARNING
 line the log has about the host falling behind. Before act did the
 requests still owed at the end, such a stall was lost from the last
@@ -16,7 +17,7 @@ report, silently. Writes its section of bench/RESULTS.md (unless
 
 Usage: bench/bench_end.py [--seconds 10] [--runs 3] [--hogs 2]
          [--burst-start 1.2] [--burst-len 1.0] [--prog PATH]
-         [--label TEXT] [--no-write]
+         [--before OLD] [--label TEXT] [--no-write]
 """
 
 import argparse
@@ -97,6 +98,9 @@ def main(argv=None):
     ap.add_argument("--prog", default=os.path.join(ROOT, "target", "bin",
                                                    "act_storage"),
                     help="the act_storage to run (default target/bin's)")
+    ap.add_argument("--before", metavar="PATH",
+                    help="an older act_storage to run too, run by run "
+                    "alternating with --prog")
     ap.add_argument("--label", default="",
                     help="what is measured, for the section's heading line")
     ap.add_argument("--no-write", action="store_true",
@@ -116,20 +120,26 @@ def main(argv=None):
             f.write("device-names: %s\nread-reqs-per-sec: %d\n"
                     "write-reqs-per-sec: 30000\ntest-duration-sec: %d\n"
                     "rate-process: aligned\n" % (dev, READS, args.seconds))
+        progs = [("after", args.prog)]
+        if args.before:
+            progs.insert(0, ("before", args.before))
         for i in range(args.runs):
-            rc, out, wall = one_run(args.prog, conf, args.hogs,
-                                    args.seconds, args.burst_start,
-                                    args.burst_len)
-            secs, total = per_second(out)
-            warn = [l for l in out.split("\n") if l.startswith("WARNING:")]
-            want = READS * args.seconds
-            last3 = " / ".join("%d" % n for _, n in secs[-3:])
-            rows.append((i + 1, rc, last3,
-                         100.0 * (want - total) / want, wall,
-                         warn[0] if warn else ""))
-            print("run %d: exit %d, last 3 reports' reads %s, short %.2f%% "
-                  "overall, %.1f s%s" % (rows[-1][:5] + (
-                      "\n  " + rows[-1][5] if warn else "",)), flush=True)
+            for tag, prog in progs:
+                rc, out, wall = one_run(prog, conf, args.hogs, args.seconds,
+                                        args.burst_start, args.burst_len)
+                secs, total = per_second(out)
+                warn = [l for l in out.split("\n")
+                        if l.startswith("WARNING:")]
+                want = READS * args.seconds
+                last3 = " / ".join("%d" % n for _, n in secs[-3:])
+                last2 = sum(n for _, n in secs[-2:])
+                rows.append((tag, i + 1, rc, last3, last2, total,
+                             " ".join(warn)))
+                print("[%s] run %d: exit %d, last 3 reports' reads %s (last "
+                      "2: %d of %d), %d reads of %d in all, %.1f s%s" % (
+                          tag, i + 1, rc, last3, last2, 2 * READS, total,
+                          want, wall,
+                          "".join("\n  " + w for w in warn)), flush=True)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     if args.no_write:
@@ -144,11 +154,13 @@ def main(argv=None):
                 args.burst_len, time.strftime("%Y-%m-%d"), os.cpu_count(),
                 READS, args.hogs, args.burst_start, args.burst_len,
                 ": " + args.label if args.label else ""), "",
-            "| run | exit | reads in the last 3 reports | short overall | "
-            "WARNING line |", "|---|---|---|---|---|"]
-    for n, rc, last3, short, _, warn in rows:
-        text.append("| %d | %d | %s | %.2f%% | %s |" % (
-            n, rc, last3, short, warn.replace("|", "/")))
+            "| act | run | exit | reads in the last 3 reports | last 2 "
+            "together (of %d) | reads in all (of %d) | WARNING lines |" % (
+                2 * READS, READS * args.seconds),
+            "|---|---|---|---|---|---|---|"]
+    for tag, n, rc, last3, last2, total, warn in rows:
+        text.append("| %s | %d | %d | %s | %d | %d | %s |" % (
+            tag, n, rc, last3, last2, total, warn.replace("|", "/")))
     results.update(SECTION, "\n".join(text))
     return 0
 

@@ -48,10 +48,6 @@
 // report").
 #define END_SETTLE_NS (2 * NS_PER_SEC)
 
-// A thread still in an I/O this old when the last report is taken waits
-// for the drive, not the host.
-#define DRIVE_WAIT_NS (1 * NS_PER_SEC)
-
 //==========================================================
 // Forward declarations.
 //
@@ -732,15 +728,13 @@ report_cb(uint32_t report_sec, void* udata)
 // what the host still owed - the requests due before the end that threads
 // behind schedule had not done - one WARNING line per thread kind, so that
 // a short last report is never silent (docs/log-format.md, "The last report").
-// A worker waiting for an I/O outstanding for DRIVE_WAIT_NS or more is the
-// drive's delay, not the host's: its latency and the watchdog tell about
-// it. (A thread the host starves is preempted anywhere, often inside an
-// I/O, but not for that long.)
+// A worker whose thread is not runnable - asleep in its I/O - waits for
+// the drive, not the host: its latency and the watchdog tell about it. (A
+// thread the host starves is runnable, wherever it was preempted - often
+// inside an I/O.)
 static void
 log_owed(harness* h)
 {
-	uint64_t now = clock_ns();
-
 	for (uint32_t k = 0; k < h->n_kinds; k++) {
 		const harness_kind* kind = &h->kinds[k];
 		uint32_t per_step = kind->ops_per_step == 0 ? 1 : kind->ops_per_step;
@@ -751,11 +745,8 @@ log_owed(harness* h)
 		for (uint32_t i = 0; i < h->n_workers; i++) {
 			worker* wk = &h->workers[i];
 
-			uint64_t io_start = atomic_load(&wk->inflight.start_ns);
-
 			if (wk->pub.kind != kind || ! worker_paced(wk) ||
-					atomic_load(&wk->finished) || (io_start != 0 &&
-					io_start < now && now - io_start >= DRIVE_WAIT_NS)) {
+					atomic_load(&wk->finished) || ! worker_runnable(wk)) {
 				continue;
 			}
 

@@ -80,6 +80,7 @@ typedef struct worker_s {
 	// it is at, and whether it has done every request due before the end.
 	atomic_uint_fast64_t next_due_ns;
 	atomic_bool finished;
+	atomic_int tid;            // its thread's id (0 until it runs)
 } worker;
 
 struct harness_s {
@@ -116,6 +117,10 @@ void* worker_main(void* pv);
 
 // worker.c: whether the worker is paced (has a schedule that ends).
 bool worker_paced(const worker* w);
+
+// worker.c: whether the worker's thread is runnable (running or waiting
+// for a CPU), not asleep - in its I/O, say. True when that can't be told.
+bool worker_runnable(const worker* w);
 
 // worker.c: the worker is on schedule at now_ns (the run's start): the
 // evidence for a later lag starts there.

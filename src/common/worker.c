@@ -14,6 +14,8 @@
 #include <inttypes.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "common/clock.h"
 #include "common/cpu.h"
@@ -120,6 +122,8 @@ worker_main(void* pv)
 	const harness_kind* k = w->kind;
 	harness* h = w->h;
 
+	atomic_store(&wk->tid, (int)gettid());
+
 	if (k->pacing == HARNESS_PACE_NONE) {
 		while (run_going()) {
 			k->step(w);
@@ -178,6 +182,32 @@ bool
 worker_paced(const worker* w)
 {
 	return w->pub.kind->pacing != HARNESS_PACE_NONE;
+}
+
+bool
+worker_runnable(const worker* w)
+{
+	int tid = atomic_load(&w->tid);
+	char path[64];
+	char stat[512];
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
+
+	FILE* f = tid > 0 ? fopen(path, "r") : NULL;
+
+	if (f == NULL) {
+		return true;
+	}
+
+	size_t n = fread(stat, 1, sizeof(stat) - 1, f);
+
+	fclose(f);
+	stat[n] = '\0';
+
+	// "tid (comm) S ...": the state follows the last ')'.
+	const char* paren = strrchr(stat, ')');
+
+	return paren == NULL || paren[1] != ' ' || paren[2] == 'R';
 }
 
 void
