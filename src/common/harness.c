@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -38,6 +39,14 @@
 #define DRAIN_NO_LAG_NS (3 * NS_PER_SEC)
 #define DRAIN_EXTRA_NS (1 * NS_PER_SEC)
 #define DRAIN_HUNG_NS (1 * NS_PER_SEC)
+// ... counted from the end of the test time, but at least this long after
+// the last report.
+#define DRAIN_MIN_NS (1 * NS_PER_SEC)
+
+// How long the last report waits for the threads that are behind schedule
+// to do the requests due before the end (docs/log-format.md, "The last
+// report").
+#define END_SETTLE_NS (2 * NS_PER_SEC)
 
 //==========================================================
 // Forward declarations.
@@ -58,7 +67,9 @@ static int run(harness* h, bool* joined);
 static void free_workers(harness* h);
 static int setup_signal(harness* h);
 static void log_failed(int err);
+static bool settled_cb(void* udata);
 static void report_cb(uint32_t report_sec, void* udata);
+static void log_owed(harness* h);
 static bool log_sb(strbuf* sb, const char* what);
 
 //==========================================================
@@ -480,12 +491,16 @@ setup_workers(harness* h)
 		n += kind->per_device ? h->devs.n : kind->n_threads;
 	}
 
-	h->workers = calloc(n == 0 ? 1 : n, sizeof(worker));
+	size_t bytes = (n == 0 ? 1 : n) * sizeof(worker);
+
+	h->workers = aligned_alloc(WORKER_ALIGN, bytes);
 
 	if (h->workers == NULL) {
 		log_error("out of memory for %" PRIu32 " threads", n);
 		return -1;
 	}
+
+	memset(h->workers, 0, bytes);
 
 	for (uint32_t k = 0; k < h->n_kinds; k++) {
 		const harness_kind* kind = &h->kinds[k];
@@ -592,9 +607,17 @@ run(harness* h, bool* joined)
 	cpu_sample(&h->cpu_start);
 	h->start_ns = clock_ns();
 
+	h->end_ns = h->start_ns + (uint64_t)h->params.cfg->test_duration_sec *
+			NS_PER_SEC;
+
+	uint32_t n_paced = 0;
+
 	for (uint32_t i = 0; i < h->n_workers; i++) {
 		worker_mark(&h->workers[i], h->start_ns);
+		n_paced += worker_paced(&h->workers[i]) ? 1 : 0;
 	}
+
+	atomic_store(&h->n_owing, n_paced);
 
 	if ((rv = watchdog_start(h)) != 0) {
 		log_error("can't start the watchdog thread: %s", strerror(errno));
@@ -607,17 +630,23 @@ run(harness* h, bool* joined)
 	}
 	else {
 		rv = run_reports(h->start_ns, h->params.cfg->test_duration_sec,
-				h->params.cfg->report_interval_sec, report_cb, h);
+				h->params.cfg->report_interval_sec, END_SETTLE_NS, settled_cb,
+				report_cb, h);
 	}
 
 	// The workers finish their I/Os in flight - while the watchdog still
-	// watches them.
+	// watches them - in the drain time from the end of the test time (the
+	// last report's wait for them was part of it).
 	// (Stopped by a signal: the person waiting gets the short wait.)
 	uint64_t drain = atomic_load(&h->hung) ? DRAIN_HUNG_NS :
 			rv >= EXIT_SIGNAL ? DRAIN_NO_LAG_NS :
 			h->max_lag_ns != 0 ? h->max_lag_ns + DRAIN_EXTRA_NS :
 			DRAIN_NO_LAG_NS;
+	uint64_t now = clock_ns();
+	uint64_t since_end = now > h->end_ns ? now - h->end_ns : 0;
 
+	drain = drain > since_end + DRAIN_MIN_NS ? drain - since_end :
+			DRAIN_MIN_NS;
 	*joined = run_join(drain);
 
 	watchdog_stop(h);
@@ -680,11 +709,25 @@ log_failed(int err)
 	run_stop(EXIT_LOG);
 }
 
+// The last report may be taken: every paced worker has done the requests
+// due before the end (or was stopped).
+static bool
+settled_cb(void* udata)
+{
+	harness* h = udata;
+
+	return atomic_load(&h->n_owing) == 0;
+}
+
 static void
 report_cb(uint32_t report_sec, void* udata)
 {
 	harness* h = udata;
 	strbuf sb;
+
+	if (report_sec == h->params.cfg->test_duration_sec) {
+		log_owed(h);
+	}
 
 	sb_init_grow(&sb);
 	report_format(&h->rep, report_sec, &sb);
@@ -695,6 +738,58 @@ report_cb(uint32_t report_sec, void* udata)
 //==========================================================
 // Local helpers.
 //
+
+// Before the last report, when the workers had their time to catch up:
+// what the host still owed - the requests due before the end that threads
+// behind schedule had not done - one WARNING line per thread kind, so that
+// a short last report is never silent (docs/log-format.md, "The last report").
+// A worker whose thread is not runnable - asleep in its I/O - waits for
+// the drive, not the host: its latency and the watchdog tell about it. (A
+// thread the host starves is runnable, wherever it was preempted - often
+// inside an I/O.)
+static void
+log_owed(harness* h)
+{
+	for (uint32_t k = 0; k < h->n_kinds; k++) {
+		const harness_kind* kind = &h->kinds[k];
+		uint32_t per_step = kind->ops_per_step == 0 ? 1 : kind->ops_per_step;
+		uint32_t n_behind = 0;
+		uint64_t owed = 0;
+		uint64_t most_ns = 0;
+
+		for (uint32_t i = 0; i < h->n_workers; i++) {
+			worker* wk = &h->workers[i];
+
+			if (wk->pub.kind != kind || ! worker_paced(wk) ||
+					atomic_load(&wk->finished) || ! worker_runnable(wk)) {
+				continue;
+			}
+
+			uint64_t due = atomic_load_explicit(&wk->next_due_ns,
+					memory_order_relaxed);
+
+			if (due == 0 || due >= h->end_ns) {
+				continue; // has not begun, or is done
+			}
+
+			uint64_t behind = h->end_ns - due;
+			double steps = ceil((double)behind * wk->pub.rate / NS_PER_SEC);
+
+			n_behind++;
+			owed += (steps < 1.0 ? 1 : (uint64_t)steps) * per_step;
+			most_ns = behind > most_ns ? behind : most_ns;
+		}
+
+		if (n_behind != 0) {
+			log_out("WARNING: the host fell behind at the end of the run: "
+					"%s still owed %" PRIu64 " requests due before %" PRIu32
+					" sec (%" PRIu32 " thread%s, up to %.3f sec behind "
+					"schedule) - the last report lacks them\n", kind->name,
+					owed, h->params.cfg->test_duration_sec, n_behind,
+					n_behind == 1 ? "" : "s", (double)most_ns / NS_PER_SEC);
+		}
+	}
+}
 
 // Write a growing strbuf's text to the log and free it. Returns false
 // (having printed the ERROR line) if memory ran out while building it: a

@@ -64,13 +64,23 @@ typedef struct worker_evidence_s {
 	worker_io longest;         // the longest I/O since then
 } worker_evidence;
 
+// A cache line: each worker starts on one of its own, so that two workers'
+// per-request writes (their generators, their I/O in flight) never share
+// a line.
+#define WORKER_ALIGN 64
+
 // A worker thread: what its step function sees (pub, first, so that the
 // step's harness_worker* is its worker*), and what only the harness sees.
 typedef struct worker_s {
-	harness_worker pub;
+	_Alignas(WORKER_ALIGN) harness_worker pub;
 	worker_io last;            // its last I/O
 	worker_evidence ev;
 	worker_inflight inflight;
+	// For the end of the run (a paced worker): the due time of the request
+	// it is at, and whether it has done every request due before the end.
+	atomic_uint_fast64_t next_due_ns;
+	atomic_bool finished;
+	atomic_int tid;            // its thread's id (0 until it runs)
 } worker;
 
 struct harness_s {
@@ -89,6 +99,8 @@ struct harness_s {
 	uint32_t n_workers;
 
 	uint64_t start_ns;         // time 0 of every schedule and report
+	uint64_t end_ns;           // start + test-duration-sec: schedules end
+	atomic_uint n_owing;       // paced workers not yet finished
 	uint64_t max_lag_ns;
 	rate_mode mode;            // of the HARNESS_PACE_CLIENT kinds
 
@@ -102,6 +114,13 @@ struct harness_s {
 
 // worker.c: the thread function of a worker (run_thread_start).
 void* worker_main(void* pv);
+
+// worker.c: whether the worker is paced (has a schedule that ends).
+bool worker_paced(const worker* w);
+
+// worker.c: whether the worker's thread is runnable (running or waiting
+// for a CPU), not asleep - in its I/O, say. True when that can't be told.
+bool worker_runnable(const worker* w);
 
 // worker.c: the worker is on schedule at now_ns (the run's start): the
 // evidence for a later lag starts there.

@@ -28,6 +28,7 @@ rate_init(rate_sched* r, uint64_t start_ns, double ops_per_sec, double phase)
 	r->count = 0;
 	r->poisson = NULL;
 	r->next_ns = 0.0;
+	r->end_ns = UINT64_MAX;
 }
 
 void
@@ -37,6 +38,18 @@ rate_init_poisson(rate_sched* r, uint64_t start_ns, double ops_per_sec,
 	rate_init(r, start_ns, ops_per_sec, 0.0);
 	r->poisson = rnd;
 	r->next_ns = exp_gap_ns(r);
+}
+
+void
+rate_set_end(rate_sched* r, uint64_t end_ns)
+{
+	r->end_ns = end_ns;
+}
+
+bool
+rate_ended(const rate_sched* r)
+{
+	return rate_next_due_ns(r) >= r->end_ns;
 }
 
 uint64_t
@@ -58,7 +71,9 @@ rate_next_due_ns(const rate_sched* r)
 void
 rate_wait_start(const rate_sched* r)
 {
-	run_sleep_until(rate_next_due_ns(r));
+	if (! rate_ended(r)) {
+		run_sleep_until(rate_next_due_ns(r));
+	}
 }
 
 uint64_t
@@ -70,14 +85,21 @@ rate_done_and_wait(rate_sched* r)
 		r->next_ns += exp_gap_ns(r);
 	}
 
+	// The one clock read of a request's pacing (as the reference's service
+	// threads): behind, or one sleep to the due time.
 	uint64_t due = rate_next_due_ns(r);
+
+	if (due >= r->end_ns) {
+		return 0; // nothing more to wait for
+	}
+
 	uint64_t now = clock_ns();
 
 	if (now >= due) {
 		return now - due;
 	}
 
-	run_sleep_until(due);
+	run_sleep(now, due);
 
 	return 0;
 }

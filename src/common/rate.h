@@ -27,6 +27,7 @@ typedef struct rate_sched_s {
 	uint64_t count;     // operations done
 	rand_t* poisson;    // not NULL: exponential gaps drawn from it
 	double next_ns;     // Poisson: the next due time, from the start
+	uint64_t end_ns;    // the schedule ends here (UINT64_MAX: never)
 } rate_sched;
 
 // ops_per_sec must be > 0.
@@ -38,6 +39,13 @@ void rate_init(rate_sched* r, uint64_t start_ns, double ops_per_sec,
 void rate_init_poisson(rate_sched* r, uint64_t start_ns, double ops_per_sec,
 		rand_t* rnd);
 
+// End the schedule at end_ns: no operation due at or after it is done -
+// the waits below never sleep past it (rate_ended then says so).
+void rate_set_end(rate_sched* r, uint64_t end_ns);
+
+// True when the next operation is due at or after the schedule's end.
+bool rate_ended(const rate_sched* r);
+
 // When operation k is due (not for Poisson schedules).
 uint64_t rate_due_ns(const rate_sched* r, uint64_t k);
 
@@ -48,6 +56,7 @@ uint64_t rate_next_due_ns(const rate_sched* r);
 // threads with different phases really start apart.
 void rate_wait_start(const rate_sched* r);
 
-// Count one operation done; then sleep until the next one is due. Returns
-// how far behind schedule the thread is (0 when it had to wait).
+// Count one operation done; then sleep until the next one is due (unless
+// the schedule has ended). Returns how far behind schedule the thread is
+// (0 when it had to wait, or the schedule has ended).
 uint64_t rate_done_and_wait(rate_sched* r);

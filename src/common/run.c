@@ -7,12 +7,16 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
+#include <linux/futex.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "common/clock.h"
 #include "common/log.h"
@@ -22,17 +26,44 @@
 // Typedefs & constants.
 //
 
-#define SLEEP_SLICE_NS (50 * NS_PER_MS)
+// A sleep this short is not cut short by a stop (clock_nanosleep costs a
+// little less than a futex wait; a stop waits at most this long for it).
+#define SHORT_SLEEP_NS (50 * NS_PER_MS)
 
 // Workers need little stack (a few KiB of locals); a small one lets a host
 // start many of them.
 #define THREAD_STACK_BYTES (512 * 1024)
 
 //==========================================================
+// Forward declarations.
+//
+
+static int wait_for(uint64_t deadline_ns, run_settled_fn done, void* udata);
+static void wake_all(atomic_int* word);
+static void* thread_main(void* pv);
+
+//==========================================================
 // Globals.
 //
 
-static atomic_bool g_going = true;
+// A thread started by run_thread_start: its own wake word - 1 while the run
+// goes, 0 once stopped - on a cache line of its own. A sleeping thread
+// waits on its word (run_sleep_until), so that threads waking and sleeping
+// thousands of times a second never share one futex (one lock of the
+// kernel's futex hash); run_stop clears and wakes every word. Slots live as
+// long as the process, on the list g_slots.
+typedef struct thread_slot_s {
+	_Alignas(64) atomic_int going;
+	void* (*fn)(void*);
+	void* arg;
+	struct thread_slot_s* next;
+} thread_slot;
+
+// 1 while the run goes, 0 once stopped: also the wake word of the threads
+// not started by run_thread_start.
+static atomic_int g_going = 1;
+static _Atomic(thread_slot*) g_slots = NULL;
+static _Thread_local atomic_int* t_going = NULL; // this thread's wake word
 static atomic_int g_stop_code = -1;
 static pthread_t g_main_thread;
 static sigset_t g_signals;
@@ -59,7 +90,7 @@ run_block_signals(void)
 bool
 run_going(void)
 {
-	return atomic_load_explicit(&g_going, memory_order_relaxed);
+	return atomic_load_explicit(&g_going, memory_order_relaxed) != 0;
 }
 
 bool
@@ -72,7 +103,14 @@ run_stop(int exit_code)
 		return false;
 	}
 
-	atomic_store(&g_going, false);
+	atomic_store(&g_going, 0);
+	// Every thread asleep in run_sleep_until wakes now.
+	wake_all(&g_going);
+
+	for (thread_slot* t = atomic_load(&g_slots); t != NULL; t = t->next) {
+		atomic_store(&t->going, 0);
+		wake_all(&t->going);
+	}
 
 	if (! pthread_equal(pthread_self(), g_main_thread)) {
 		pthread_kill(g_main_thread, SIGUSR1);
@@ -135,7 +173,8 @@ run_wait(uint64_t deadline_ns)
 
 int
 run_reports(uint64_t start_ns, uint32_t duration_sec, uint32_t interval_sec,
-		run_report_fn report, void* udata)
+		uint64_t settle_ns, run_settled_fn settled, run_report_fn report,
+		void* udata)
 {
 	uint32_t report_sec = 0;
 
@@ -145,17 +184,19 @@ run_reports(uint64_t start_ns, uint32_t duration_sec, uint32_t interval_sec,
 		report_sec = next < duration_sec ? (uint32_t)next : duration_sec;
 
 		uint64_t due = start_ns + (uint64_t)report_sec * NS_PER_SEC;
+		int sig = wait_for(due, NULL, NULL);
 
-		while (clock_ns() < due && run_going()) {
-			int sig = run_wait(due);
+		// The last report: the workers do what they still owe first.
+		if (sig == 0 && report_sec == duration_sec && settled != NULL) {
+			sig = wait_for(due + settle_ns, settled, udata);
+		}
 
-			if (sig != 0) {
-				run_stop(EXIT_SIGNAL + sig);
-				log_final(STOP_PHRASE_SIGNAL " %s after %" PRIu64 " sec\n",
-						run_signal_name(sig),
-						(clock_ns() - start_ns) / NS_PER_SEC);
-				return EXIT_SIGNAL + sig;
-			}
+		if (sig != 0) {
+			run_stop(EXIT_SIGNAL + sig);
+			log_final(STOP_PHRASE_SIGNAL " %s after %" PRIu64 " sec\n",
+					run_signal_name(sig),
+					(clock_ns() - start_ns) / NS_PER_SEC);
+			return EXIT_SIGNAL + sig;
 		}
 
 		if (! run_going()) {
@@ -173,19 +214,75 @@ run_reports(uint64_t start_ns, uint32_t duration_sec, uint32_t interval_sec,
 void
 run_sleep_until(uint64_t deadline_ns)
 {
-	uint64_t now;
+	run_sleep(clock_ns(), deadline_ns);
+}
 
-	while ((now = clock_ns()) < deadline_ns && run_going()) {
-		uint64_t left = deadline_ns - now;
+// One sleep to the deadline, no wake-up before it: a short one (up to
+// SHORT_SLEEP_NS: a stop waits for it at most that long) with
+// clock_nanosleep, the cheapest sleep; a longer one as a wait on the
+// thread's wake word with an absolute CLOCK_MONOTONIC timeout
+// (FUTEX_WAIT_BITSET), which run_stop ends at once. A thread paced at 1
+// request per second costs one wake-up per second, not one per slice.
+// (The futex checks the word atomically with going to sleep: a stop just
+// before the wait is never missed - run_stop clears g_going before any
+// wake word, and the loop looks at g_going.)
+void
+run_sleep(uint64_t now_ns, uint64_t deadline_ns)
+{
+	if (now_ns >= deadline_ns) {
+		return;
+	}
 
-		clock_sleep_until(left > SLEEP_SLICE_NS ? now + SLEEP_SLICE_NS :
-				deadline_ns);
+	if (deadline_ns - now_ns <= SHORT_SLEEP_NS) {
+		clock_sleep_until(deadline_ns);
+		return;
+	}
+
+	struct timespec ts = {
+		.tv_sec = (time_t)(deadline_ns / NS_PER_SEC),
+		.tv_nsec = (long)(deadline_ns % NS_PER_SEC)
+	};
+	atomic_int* word = t_going != NULL ? t_going : &g_going;
+
+	while (run_going()) {
+		long rv = syscall(SYS_futex, word, FUTEX_WAIT_BITSET_PRIVATE, 1, &ts,
+				NULL, FUTEX_BITSET_MATCH_ANY);
+
+		if (rv != 0 && errno == ETIMEDOUT) {
+			return;
+		}
+
+		// Woken (a stop), the word already 0 (EAGAIN), or interrupted by a
+		// signal (EINTR): run_going() decides; a spurious wake-up waits
+		// again for the same deadline.
 	}
 }
 
 int
 run_thread_start(void* (*fn)(void*), void* arg)
 {
+	thread_slot* slot = aligned_alloc(_Alignof(thread_slot),
+			sizeof(thread_slot));
+
+	if (slot == NULL) {
+		return ENOMEM;
+	}
+
+	atomic_init(&slot->going, 1);
+	slot->fn = fn;
+	slot->arg = arg;
+	slot->next = atomic_load(&g_slots);
+
+	while (! atomic_compare_exchange_weak(&g_slots, &slot->next, slot)) {
+		;
+	}
+
+	// A stop that walked the list before this slot was on it cleared
+	// g_going first.
+	if (! run_going()) {
+		atomic_store(&slot->going, 0);
+	}
+
 	pthread_mutex_lock(&g_threads_lock);
 
 	pthread_t* more = realloc(g_threads, (g_n_threads + 1) * sizeof(*more));
@@ -202,7 +299,8 @@ run_thread_start(void* (*fn)(void*), void* arg)
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, THREAD_STACK_BYTES);
 
-	int rv = pthread_create(&g_threads[g_n_threads], &attr, fn, arg);
+	int rv = pthread_create(&g_threads[g_n_threads], &attr, thread_main,
+			slot);
 
 	pthread_attr_destroy(&attr);
 
@@ -257,4 +355,44 @@ run_signal_name(int sig)
 	default:
 		return "signal";
 	}
+}
+
+//==========================================================
+// Local helpers.
+//
+
+// Main thread: wait until deadline_ns, a stop, or done(udata) (if not
+// NULL; looked at again each time the main thread is woken). Returns a
+// SIGINT or SIGTERM taken meanwhile, or 0.
+static int
+wait_for(uint64_t deadline_ns, run_settled_fn done, void* udata)
+{
+	while (run_going() && (done == NULL || ! done(udata)) &&
+			clock_ns() < deadline_ns) {
+		int sig = run_wait(deadline_ns);
+
+		if (sig != 0) {
+			return sig;
+		}
+	}
+
+	return 0;
+}
+
+// Wake every thread waiting on a futex word.
+static void
+wake_all(atomic_int* word)
+{
+	syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+}
+
+// Every thread of run_thread_start: its wake word, then its function.
+static void*
+thread_main(void* pv)
+{
+	thread_slot* slot = pv;
+
+	t_going = &slot->going;
+
+	return slot->fn(slot->arg);
 }

@@ -53,14 +53,25 @@ int run_wait(uint64_t deadline_ns);
 // Called for each report: report_sec is the time since start it is due at.
 typedef void (*run_report_fn)(uint32_t report_sec, void* udata);
 
+// Before the last report: true once the workers have done every request
+// due before the end.
+typedef bool (*run_settled_fn)(void* udata);
+
 // Print reports at start + k * interval (k = 1, 2, ...) and a last one at
-// duration, until the end, a stop or a signal. A signal ends the log with
+// duration, until the end, a stop or a signal. The last one waits, up to
+// settle_ns after its due time, until settled(udata) (the main thread is
+// woken by run_wake_main to look again). A signal ends the log with
 // "stopped by signal <NAME> after <s> sec". Returns the exit status.
 int run_reports(uint64_t start_ns, uint32_t duration_sec,
-		uint32_t interval_sec, run_report_fn report, void* udata);
+		uint32_t interval_sec, uint64_t settle_ns, run_settled_fn settled,
+		run_report_fn report, void* udata);
 
-// Sleep until deadline_ns, waking early (within ~50 ms) when the run ends.
+// Sleep until deadline_ns (monotonic clock) in one wake-up; when the run
+// ends (run_stop) a sleep longer than 50 ms ends at once. Any thread.
 void run_sleep_until(uint64_t deadline_ns);
+
+// The same, the clock having been read (now_ns) just before.
+void run_sleep(uint64_t now_ns, uint64_t deadline_ns);
 
 // Start a worker thread (tracked for run_join). Returns 0 or an errno.
 int run_thread_start(void* (*fn)(void*), void* arg);

@@ -14,6 +14,8 @@
 #include <inttypes.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "common/clock.h"
 #include "common/cpu.h"
@@ -37,6 +39,7 @@
 //
 
 static void lag_stop(worker* wk, uint64_t lag_ns);
+static void finish(worker* wk);
 
 //==========================================================
 // Public API.
@@ -119,6 +122,8 @@ worker_main(void* pv)
 	const harness_kind* k = w->kind;
 	harness* h = w->h;
 
+	atomic_store(&wk->tid, (int)gettid());
+
 	if (k->pacing == HARNESS_PACE_NONE) {
 		while (run_going()) {
 			k->step(w);
@@ -143,17 +148,24 @@ worker_main(void* pv)
 		rate_init(&sched, h->start_ns, w->rate, 0.0);
 	}
 
+	// The schedule ends at test-duration-sec: every request due before it
+	// is done, even when the thread is behind at the end - the last report
+	// waits for them (docs/log-format.md, "The last report").
+	rate_set_end(&sched, h->end_ns);
 	rate_wait_start(&sched);
 
-	while (run_going()) {
+	while (run_going() && ! rate_ended(&sched)) {
 		w->due_ns = rate_next_due_ns(&sched);
+		atomic_store_explicit(&wk->next_due_ns, w->due_ns,
+				memory_order_relaxed);
 		k->step(w);
 
 		uint64_t lag = rate_done_and_wait(&sched);
 
 		if (lag == 0) {
-			// On schedule: the evidence for a later lag starts here.
-			worker_mark(wk, clock_ns());
+			// On schedule at the next due time, which it slept to: the
+			// evidence for a later lag starts there (no clock read).
+			worker_mark(wk, rate_next_due_ns(&sched));
 		}
 		else if (h->max_lag_ns != 0 && lag > h->max_lag_ns && run_going()) {
 			lag_stop(wk, lag);
@@ -161,7 +173,41 @@ worker_main(void* pv)
 		}
 	}
 
+	finish(wk);
+
 	return NULL;
+}
+
+bool
+worker_paced(const worker* w)
+{
+	return w->pub.kind->pacing != HARNESS_PACE_NONE;
+}
+
+bool
+worker_runnable(const worker* w)
+{
+	int tid = atomic_load(&w->tid);
+	char path[64];
+	char stat[512];
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
+
+	FILE* f = tid > 0 ? fopen(path, "r") : NULL;
+
+	if (f == NULL) {
+		return true;
+	}
+
+	size_t n = fread(stat, 1, sizeof(stat) - 1, f);
+
+	fclose(f);
+	stat[n] = '\0';
+
+	// "tid (comm) S ...": the state follows the last ')'.
+	const char* paren = strrchr(stat, ')');
+
+	return paren == NULL || paren[1] != ' ' || paren[2] == 'R';
 }
 
 void
@@ -176,6 +222,21 @@ worker_mark(worker* wk, uint64_t now_ns)
 //==========================================================
 // Local helpers.
 //
+
+// A paced worker is done with its schedule (or the run was stopped): the
+// last one to finish wakes the main thread, which waits for them before
+// the last report.
+static void
+finish(worker* wk)
+{
+	harness* h = wk->pub.h;
+
+	atomic_store(&wk->finished, true);
+
+	if (atomic_fetch_sub(&h->n_owing, 1) == 1) {
+		run_wake_main();
+	}
+}
 
 // A worker is lag_ns behind schedule, more than max-lag-sec: unless the run
 // has already been stopped, say why - from the evidence of its own I/Os -
