@@ -206,11 +206,8 @@ def plain_mean(values):
 
 def analysis_rows(a, n_display):
     """The same shape as naive_slices() from an Analysis."""
-    rows = []
-    for k in range(len(a.ends)):
-        rows.append([(a.row_values(i, k)[:n_display], a.rates[i][k])
-                     for i in range(len(a.values))])
-    return rows
+    return [[(values[:n_display], rate) for values, rate, ops in row]
+            for row in a.rows()]
 
 
 def synthetic_log(seconds, names, seed, interval=1, widen=True,
@@ -611,7 +608,7 @@ class StreamingParser(unittest.TestCase):
         text = text[:line] + text[text.index("\n", line) + 1:]
         stderr = io.StringIO()
         _, a = analyse_bytes(text.encode(), ["-t", "1"], 100, stderr)
-        self.assertEqual([1, 2, 3, 4], a.ends)
+        self.assertEqual([1, 2, 3, 4], list(a.ends))
         self.assertIn("the report after 5 sec is incomplete",
                       stderr.getvalue())
 

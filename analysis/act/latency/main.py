@@ -48,10 +48,10 @@ import copy
 import csv
 import gc
 import io
-import json
 import math
 import os
 import sys
+from itertools import islice
 
 from act import VERSION
 from act.cli import ArgumentParser as _ArgumentParser
@@ -62,7 +62,8 @@ from act.latency.compare import (check_logs, common_interval,
                                  compare_check_lines, compare_header_lines,
                                  compare_table, outlier_histogram,
                                  overall_verdict, worst_json)
-from act.latency.export import compare_json, csv_rows, json_document
+from act.latency.export import (JsonWriter, compare_json_text, csv_batch_rows,
+                                csv_head, csv_rows, csv_tail_rows, json_text)
 from act.latency.judge import DEFAULT_CRITERIA, Criterion, verdict
 from act.latency.plot import svg_chart, svg_document
 from act.latency.text import check_lines, judged_lists
@@ -274,6 +275,56 @@ def emitter(write):
     return emit
 
 
+def flush_stdout():
+    """Flush stdout (after each batch of rows: they reach a pipe as they
+    are computed).  A closed pipe is left to the next write."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        pass
+    except OSError as e:
+        raise UsageError("cannot write the output: %s"
+                         % (e.strerror or e)) from None
+
+
+def write_lines(write, lines, size=4096):
+    """Write an iterator of lines, a few thousand at a time."""
+    it = iter(lines)
+    while True:
+        part = list(islice(it, size))
+        if not part:
+            return
+        write("\n".join(part) + "\n")
+
+
+def write_csv(write, rows, size=4096):
+    """Write an iterator of CSV rows, a few thousand at a time."""
+    it = iter(rows)
+    while True:
+        part = list(islice(it, size))
+        if not part:
+            return
+        out = io.StringIO()
+        csv.writer(out, lineterminator="\n").writerows(part)
+        write(out.getvalue())
+
+
+class CsvWriter:
+    """The --csv rows of one log, written as its slices are computed (an
+    analyse() sink); the header before the first."""
+
+    def __init__(self, write, label):
+        self.write = write
+        self.label = label
+        self.started = False
+
+    def batch(self, a, first, n, batch):
+        if not self.started:
+            write_csv(self.write, [csv_head(a)])
+            self.started = True
+        write_csv(self.write, csv_batch_rows(a, self.label, first, n, batch))
+
+
 def run_logs(args):
     """Several logs, or --csv: analyse each log, then print one table (or
     the CSV, or the JSON document); returns the exit status."""
@@ -315,12 +366,18 @@ def run_logs(args):
             sub = copy.copy(args)
             sub.log, sub.slice = path, slice_sec
             one_ms = Criterion(1.0, 0.0, h.microsecond).bucket
+            sinks = []
+            if not multi:           # --csv of one log: rows as computed
+                sinks = [CsvWriter(write, label)]
             gc_was_enabled = gc.isenabled()
             gc.disable()
             try:
                 analyses.append(analyse(sub, h, f, None, table=False,
                                         who=prefix(label),
-                                        extra_buckets=[one_ms]))
+                                        extra_buckets=[one_ms],
+                                        keep=multi or bool(args.plot) or
+                                        args.json, sinks=sinks,
+                                        flush=flush_stdout))
             except BrokenPipeError:
                 raise
             except OSError as e:
@@ -360,10 +417,10 @@ def run_logs(args):
         report += lines
 
     if args.csv:
-        out = io.StringIO()
-        csv.writer(out, lineterminator="\n").writerows(
-            csv_rows(labels, analyses))
-        emit([out.getvalue()[:-1]])
+        if multi:
+            write_csv(write, csv_rows(labels, analyses))
+        else:
+            write_csv(write, csv_tail_rows(labels, analyses))
         for line in report:
             if line:
                 print(line, file=sys.stderr)
@@ -376,27 +433,33 @@ def run_logs(args):
                          "logs": [{"label": lab, "result": v}
                                   for lab, v in zip(labels, verdicts)],
                          "line": result}
-            doc = compare_json(labels, analyses, worst, check)
+            compare_json_text(labels, analyses, worst, check, write)
         else:
-            doc = json_document(a0)
-        write(json.dumps(doc) + "\n")
+            json_text(a0, write)
+        write("\n")
     else:
         emit(compare_header_lines(args.argv, labels, args.logs, headers,
-                                  slice_sec, slice_sec != args.slice) +
-             compare_table(labels, analyses, names, a0.buckets, a0.unit,
-                           args.extra) + report)
+                                  slice_sec, slice_sec != args.slice))
+        write_lines(write, compare_table(labels, analyses, names,
+                                         a0.buckets, a0.unit, args.extra))
+        if report:
+            emit(report)
     if args.plot:
-        try:
-            with open(args.plot, "w", encoding="utf-8",
-                      errors="replace") as out:
-                out.write(svg_chart(analyses, labels, result) if multi
-                          else svg_document(a0))
-        except OSError as e:
-            raise UsageError("cannot write the plot %s: %s"
-                             % (args.plot, e.strerror or e)) from None
+        write_plot(args.plot, analyses, labels if multi else None, result)
     if args.check and overall_verdict(verdicts) != "PASS":
         return 1
     return 0
+
+
+def write_plot(path, analyses, labels, result=None):
+    """Write the --plot chart: of one log (labels None) or several."""
+    try:
+        with open(path, "w", encoding="utf-8", errors="replace") as out:
+            out.write(svg_chart(analyses, labels, result) if labels
+                      else svg_document(analyses[0]))
+    except OSError as e:
+        raise UsageError("cannot write the plot %s: %s"
+                         % (path, e.strerror or e)) from None
 
 
 def check_histograms(args, header):
@@ -442,8 +505,10 @@ def run(argv):
             # Many short-lived tuples, no cycles: the collector only costs.
             gc_was_enabled = gc.isenabled()
             gc.disable()
+            sinks = [JsonWriter(write)] if args.json else []
             try:
-                a = analyse(args, header, f, emit)
+                a = analyse(args, header, f, emit, keep=bool(args.plot),
+                            sinks=sinks, flush=flush_stdout)
             finally:
                 if gc_was_enabled:
                     gc.enable()
@@ -459,17 +524,12 @@ def run(argv):
                          args.criteria != DEFAULT_CRITERIA, a.run,
                          args.stress, *judged_lists(a)))
     if args.json:
-        # One line: json.dumps without indent uses the C encoder (fast on
-        # 86400 slices); pipe it to python3 -m json.tool to read it.
-        write(json.dumps(json_document(a)) + "\n")
+        # One line (pipe it to python3 -m json.tool to read it); its
+        # slices went out as they were computed.
+        sinks[0].finish(a)
+        write("\n")
     if args.plot:
-        try:
-            with open(args.plot, "w", encoding="utf-8",
-                      errors="replace") as out:
-                out.write(svg_document(a))
-        except OSError as e:
-            raise UsageError("cannot write the plot %s: %s"
-                             % (args.plot, e.strerror or e)) from None
+        write_plot(args.plot, [a], None)
     if args.check and verdict(a.results, a.run, args.stress) != "PASS":
         return 1
     return 0

@@ -39,6 +39,32 @@ def _fmt_tick(x):
 _DASHES = ("", "4,2", "1,2", "9,2,1,2", "14,3", "1,5", "9,2,1,2,1,2")
 
 
+class Thinner:
+    """thin_points(), fed point by point: add((x, y, k)) in x order, then
+    points() - what thin_points() of all of them returns."""
+
+    def __init__(self):
+        self.out = []
+        self.col = self.lo = self.hi = None
+
+    def add(self, p):
+        c = math.floor(p[0])
+        if c != self.col:
+            if self.col is not None:
+                self.out += _column(self.lo, self.hi)
+            self.col, self.lo, self.hi = c, p, p
+        elif p[1] < self.lo[1]:
+            self.lo = p             # higher on the chart: SVG y grows down
+        elif p[1] > self.hi[1]:
+            self.hi = p
+
+    def points(self):
+        out = list(self.out)
+        if self.col is not None:
+            out += _column(self.lo, self.hi)
+        return out
+
+
 def thin_points(points):
     """The points of a polyline, thinned for drawing.
 
@@ -47,21 +73,36 @@ def thin_points(points):
     the lowest are kept, in slice order: at most two per column, so a chart
     stays small however many slices it has, and every peak is still drawn.
     """
-    out = []
-    col = lo = hi = None
+    t = Thinner()
     for p in points:
-        c = math.floor(p[0])
-        if c != col:
-            if col is not None:
-                out += _column(lo, hi)
-            col, lo, hi = c, p, p
-        elif p[1] < lo[1]:
-            lo = p                  # higher on the chart: SVG y grows down
-        elif p[1] > hi[1]:
-            hi = p
-    if col is not None:
-        out += _column(lo, hi)
-    return out
+        t.add(p)
+    return t.points()
+
+
+def _series(a, nb, xpix, ypix):
+    """One analysis's thinned series, [i][j] for histogram i, displayed
+    bucket j, read back from its spool in one pass; and, for a short run
+    (60 slices or fewer), every value, for the markers (else None)."""
+    n = len(a.args.histograms)
+    thinners = [[Thinner() for _ in range(nb)] for _ in range(n)]
+    few = a.count <= 60
+    values = [[[] for _ in range(nb)] for _ in range(n)] if few else None
+    k = 0
+    for batch in a.batches():
+        m = len(batch[0][1])
+        xs = [xpix(end) for end in range(a.slice_sec * (k + 1),
+                                         a.slice_sec * (k + m + 1),
+                                         a.slice_sec)]
+        ks = range(k, k + m)
+        for i, (vals, rates, ops) in enumerate(batch):
+            for j in range(nb):
+                add = thinners[i][j].add
+                for p in zip(xs, map(ypix, vals[j]), ks):
+                    add(p)
+                if few:
+                    values[i][j] += vals[j]
+        k += m
+    return ([[t.points() for t in row] for row in thinners], values)
 
 
 def _column(lo, hi):
@@ -125,8 +166,8 @@ def svg_chart(analyses, labels, result=None):
         xunit, xdiv = "seconds", 1.0
     xmax = span / xdiv
     lo = 0.01                       # smallest non-zero value shown (rounded)
-    top_val = max([lo] + [max(col) for a in analyses for cols in a.values
-                          for col in cols[:nb]]
+    top_val = max([lo] + [v for a in analyses for vals, rate in a.max
+                          for v in vals[:nb]]
                   + [c.limit for c in criteria])
     decades = max(1, math.ceil(math.log10(top_val / lo) - 1e-9))
     zero_band = 22                  # pixels below the lowest decade for 0
@@ -140,6 +181,7 @@ def svg_chart(analyses, labels, result=None):
     def xpix(sec):
         return L + pw * ((sec / xdiv) / xmax if xmax else 0.5)
 
+    thinned = {id(a): _series(a, nb, xpix, ypix) for a in analyses}
     banners = []                    # (class, color, text): one per line
     for a, label in zip(analyses, labels):
         if not a.run.complete:
@@ -155,7 +197,7 @@ def svg_chart(analyses, labels, result=None):
         banners += [("result", color, line) for line in textwrap.wrap(
             result, BANNER_WIDTH)]
     top = 30 + 22 * len(banners)    # where the first panel starts
-    height = PH * len(a0.values) + top
+    height = PH * len(a0.args.histograms) + top
     if multi:
         what = ", ".join(labels)
     else:
@@ -249,9 +291,7 @@ def svg_chart(analyses, labels, result=None):
                 dash = _DASHES[j % len(_DASHES)]
             else:
                 color, dash = _COLORS[j % len(_COLORS)], ""
-            series = a.values[i][j]
-            pts = thin_points([(xpix(end), ypix(v), k) for k, (end, v)
-                               in enumerate(zip(a.ends, series))])
+            pts = thinned[id(a)][0][i][j]
             out.append('<polyline class="series"%s data-threshold="%d" '
                        'points="%s" fill="none" stroke="%s" '
                        'stroke-width="1.5"%s/>'
@@ -259,17 +299,17 @@ def svg_chart(analyses, labels, result=None):
                           1 << b, " ".join("%.1f,%.1f" % (x, y)
                                            for x, y, _ in pts), color,
                           ' stroke-dasharray="%s"' % dash if dash else ""))
-            if len(a.ends) <= 60:
-                for end, v in zip(a.ends, series):
+            if a.count <= 60:
+                for end, v in zip(a.ends, thinned[id(a)][1][i][j]):
                     out.append('<circle cx="%.1f" cy="%.1f" r="2.5" '
                                'fill="%s"/>' % (xpix(end), ypix(v), color))
             if not multi:
                 legend.insert(j, ("series", color, "", "&gt; %d %s (max "
-                                  "%.2f%%)" % (1 << b, unit, max(series))))
+                                  "%.2f%%)" % (1 << b, unit, a.max[i][0][j])))
         if multi:
             items = [("series", _COLORS[k % len(_COLORS)], "",
                       "%s (max %.2f%% &gt; %d %s)"
-                      % (escape(label), max(a.values[i][0]), 1 << buckets[0],
+                      % (escape(label), a.max[i][0][0], 1 << buckets[0],
                          unit))
                      for k, (a, label) in enumerate(zip(analyses, labels))]
             items += [("series", "#444", _DASHES[j % len(_DASHES)],
