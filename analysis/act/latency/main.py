@@ -57,7 +57,7 @@ from act import VERSION
 from act.cli import ArgumentParser as _ArgumentParser
 from act.cli import UsageError, run_main, write_stdout
 from act.latency import PROG
-from act.latency.analysis import analyse, round_up_slice
+from act.latency.analysis import analyse, no_slice_error, round_up_slice
 from act.latency.compare import (check_logs, common_interval,
                                  compare_check_lines, compare_header_lines,
                                  compare_table, outlier_histogram,
@@ -66,7 +66,8 @@ from act.latency.export import (JsonWriter, compare_json_text, csv_batch_rows,
                                 csv_head, csv_rows, csv_tail_rows, json_text)
 from act.latency.judge import DEFAULT_CRITERIA, Criterion, verdict
 from act.latency.plot import svg_chart, svg_document
-from act.latency.text import check_lines, judged_lists
+from act.latency.text import (check_heading, check_lines, judged_lists,
+                              run_text)
 from act.logfile import ENC_ERRORS, MAX_BUCKET
 from act.logfile.header import judged_histograms, read_header
 
@@ -482,6 +483,30 @@ def check_histograms(args, header):
                if judged else " (this log has none)"))
 
 
+def unjudged(args, a, emit):
+    """--check of a log with no complete slice: a run known to be
+    incomplete (damaged inside, or stopped) is INCOMPLETE, status 1,
+    whatever -t (docs/act_latency.md, "Incomplete and damaged logs");
+    otherwise (a log still being written, a slice longer than a complete
+    run) the `could not find` error."""
+    run = a.run
+    if not (run.kind == "damaged" or (run.ended and not run.complete)):
+        raise no_slice_error(a)
+    for note in a.notes:
+        print("%s: note: %s" % (PROG, note), file=sys.stderr)
+    lines = check_heading(a.criteria, a.header.microsecond,
+                          args.criteria != DEFAULT_CRITERIA, args.stress)
+    lines += ["no complete slice of %d sec: nothing to judge" % a.slice_sec,
+              "run: " + run_text(run),
+              "result: INCOMPLETE (the run did not finish; no complete "
+              "slice to judge)"]
+    emit(lines)
+    if args.plot:
+        print("%s: note: no plot written to %s: no complete slice"
+              % (PROG, args.plot), file=sys.stderr)
+    return 1
+
+
 def run(argv):
     args = parse_args(argv)
     args.argv = argv
@@ -508,7 +533,8 @@ def run(argv):
             sinks = [JsonWriter(write)] if args.json else []
             try:
                 a = analyse(args, header, f, emit, keep=bool(args.plot),
-                            sinks=sinks, flush=flush_stdout)
+                            sinks=sinks, flush=flush_stdout,
+                            empty_ok=args.check and not args.json)
             finally:
                 if gc_was_enabled:
                     gc.enable()
@@ -517,6 +543,8 @@ def run(argv):
         except OSError as e:
             raise UsageError("cannot read the log %s: %s"
                              % (args.log, e.strerror or e)) from None
+    if not a.count:
+        return unjudged(args, a, emit)
     for note in a.notes:
         print("%s: note: %s" % (PROG, note), file=sys.stderr)
     if args.check and not args.json:
