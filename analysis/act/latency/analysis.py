@@ -19,7 +19,8 @@ from act.logfile.header import judged_histograms
 from act.logfile.reports import RunEnd
 from act.logfile.scanner import CHUNK_SIZE, ReportScanner
 
-CACHE_LIMIT = 200000              # entries kept in each value cache
+CACHE_LIMIT = 40000               # entries kept in each value cache: a few
+                                  # MB, whatever the log's length
 
 
 def displayed_buckets(start, num, every):
@@ -229,7 +230,7 @@ def analyse(args, header, f, emit, chunk_size=CHUNK_SIZE, table=None,
             emit(map("".join, zip(*parts)))
         if flush is not None:
             flush()
-        if len(percents) > CACHE_LIMIT:
+        if len(percents) + percents.entries > CACHE_LIMIT:
             percents.clear()
         if len(rates) > CACHE_LIMIT:
             rates.clear()

@@ -60,7 +60,7 @@ def _tail(a):
     return doc
 
 
-CACHE_LIMIT = 100000              # over_pct texts kept
+CACHE_LIMIT = 20000               # over_pct texts kept
 
 _SLICE = ('{"slice": %d, "end_sec": %d, "ops": %d, "rate": %r, '
           '"over_pct": [%s]}')
