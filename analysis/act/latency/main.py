@@ -66,8 +66,8 @@ from act.latency.export import (JsonWriter, compare_json_text, csv_batch_rows,
                                 csv_head, csv_rows, csv_tail_rows, json_text)
 from act.latency.judge import DEFAULT_CRITERIA, Criterion, verdict
 from act.latency.plot import svg_chart, svg_document
-from act.latency.text import (check_heading, check_lines, judged_lists,
-                              run_text)
+from act.latency.text import (certification_note, check_heading,
+                              check_lines, judged_lists, run_text)
 from act.logfile import ENC_ERRORS, MAX_BUCKET
 from act.logfile.header import judged_histograms, read_header
 
@@ -149,7 +149,8 @@ def build_parser():
                         "stderr")
     p.add_argument("--plot", metavar="FILE.svg",
                    help="also write an SVG chart of %% over each displayed "
-                        "threshold against time")
+                        "threshold against time (with -x also the rates); "
+                        "the file name must end in .svg")
     return p
 
 
@@ -222,6 +223,9 @@ def parse_args(argv):
     elif args.check:
         args.criteria = DEFAULT_CRITERIA
     if args.plot is not None:
+        if os.path.splitext(args.plot)[1].lower() != ".svg":
+            raise UsageError("cannot write the plot %s: --plot writes SVG; "
+                             "give a file name ending in .svg" % args.plot)
         folder = os.path.dirname(args.plot) or "."
         if not os.path.isdir(folder):
             raise UsageError("cannot write the plot %s: no folder %s"
@@ -274,6 +278,11 @@ def emitter(write):
     def emit(lines):
         write("\n".join(lines) + "\n")
     return emit
+
+
+MULTI_NOTE = ("note: an ACT certification needs 24-hour runs judged in 3600 s "
+              "slices (-t 3600); not every log here is: these verdicts are "
+              "not a certification")
 
 
 def flush_stdout():
@@ -416,6 +425,11 @@ def run_logs(args):
                                 args.stress, *judged_lists(a0))
             verdicts = [verdict(a0.results, a0.run, args.stress)]
         report += lines
+        notes = [certification_note(a) for a in analyses]
+        if multi and any(notes):
+            report.append(MULTI_NOTE)
+        elif notes[0]:
+            report.append(notes[0])
 
     if args.csv:
         if multi:
@@ -548,9 +562,11 @@ def run(argv):
     for note in a.notes:
         print("%s: note: %s" % (PROG, note), file=sys.stderr)
     if args.check and not args.json:
+        note = certification_note(a)
         emit(check_lines(a.results, a.criteria, header.microsecond,
                          args.criteria != DEFAULT_CRITERIA, a.run,
-                         args.stress, *judged_lists(a)))
+                         args.stress, *judged_lists(a)) +
+             ([note] if note else []))
     if args.json:
         # One line (pipe it to python3 -m json.tool to read it); its
         # slices went out as they were computed.
