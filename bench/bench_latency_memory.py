@@ -282,9 +282,9 @@ def main(argv=None):
                          % (hours, label, mib, sec, sec / bare))
     if before:
         hours, size, bare, rows = table[-1]
-        lines += ["", "Before the streaming rewrite (%s), %d h log:"
-                  % (os.path.basename(os.path.dirname(
-                      os.path.abspath(args.before))) or args.before, hours),
+        lines += ["", "Before the streaming rewrite (the same runs of a "
+                  "copy of analysis/ at the branch point, `--before DIR`), "
+                  "%d h log:" % hours,
                   "", "| option | peak RSS before | after | time before "
                   "| after |", "|---|---|---|---|---|"]
         for (label, mib0, sec0), (_, mib, sec) in zip(before, rows):
