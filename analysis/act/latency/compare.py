@@ -150,29 +150,35 @@ def compare_table(labels, analyses, names, buckets, unit, extra):
     blanks = [GAP + missing.ljust(w) for w in widths]
     yield from lines
 
-    def cells(rows, w0):
-        """One log's cells of each slice, then None when it has no more."""
-        for slice_row in rows:
-            out = []
-            for i, (values, rate, ops) in enumerate(slice_row):
-                text = "".join(map(strings.__getitem__, values[:nb]))
+    def cells(a, w0):
+        """One log's cells of each slice, then None when it has no more;
+        made batch by batch, column by column."""
+        for batch in a.batches():
+            cols = []
+            for i, (values, rates, ops) in enumerate(batch):
+                parts = [map(strings.__getitem__, values[j])
+                         for j in range(nb)]
                 if extra:
-                    text += rate_strings[rate]
-                out.append(GAP + text.ljust(widths[w0 + i]))
-            yield "".join(out)
+                    parts.append(map(rate_strings.__getitem__, rates))
+                w = widths[w0 + i]
+                cols.append([GAP + c.ljust(w)
+                             for c in map("".join, zip(*parts))])
+            yield from map("".join, zip(*cols))
+            if len(strings) > 200000:
+                strings.clear()
+                rate_strings.clear()
         while True:
             yield None
 
-    logs = [cells(a.rows(), k * per_log) for k, a in enumerate(analyses)]
+    logs = [cells(a, k * per_log) for k, a in enumerate(analyses)]
     fill = ["".join(blanks[k * per_log:(k + 1) * per_log])
             for k in range(len(analyses))]
     n = max(a.count for a in analyses)
     for k, got in zip(range(1, n + 1), zip(*logs)):
-        yield ("%5d" % k + "".join(c if c is not None else fill[m]
-                                   for m, c in enumerate(got))).rstrip()
-        if len(strings) > 200000:
-            strings.clear()
-            rate_strings.clear()
+        if None in got:
+            got = [c if c is not None else fill[m]
+                   for m, c in enumerate(got)]
+        yield ("%5d" % k + "".join(got)).rstrip()
     yield lines[4]
     for what in ("avg", "max"):
         cells_ = [cell(*getattr(a, what)[i]) for a in analyses
