@@ -39,8 +39,11 @@ pipe is still the verdict), 1 --check failed (a criterion failed, or the
 run is INCOMPLETE, in any log), 2 a user error (bad option, unreadable or
 malformed log, no complete slice, stdout closed), 130 interrupted.
 
-The log is read once, streaming: memory does not grow with its length
-(only the per-slice results are kept, a few numbers each).
+The log is read once, streaming, and memory does not grow with its
+length: rows (and --json, --csv) are written as slices are computed, avg
+and max are running values, and what needs the slices again afterwards
+(several logs, --plot, the later -h of --json) reads them back from a
+temporary file (act.latency.spool).
 """
 
 import contextlib
