@@ -90,6 +90,15 @@ CASES = [
 ]
 
 
+# The --check note of a run shorter than 24 h (or not in hourly slices).
+MULTI_NOTE = ("note: an ACT certification needs 24-hour runs judged in 3600 s "
+              "slices (-t 3600); not every log here is: these verdicts are "
+              "not a certification\n")
+NOTE_8S = ("note: an ACT certification needs 24-hour runs judged in 3600 s "
+           "slices (-t 3600); this run is 8 sec and its slices are 2 sec: "
+           "this verdict is not a certification\n")
+
+
 def run(args, cwd=FIXTURES, stdin=None):
     """Run the script; returns (exit status, stdout, stderr)."""
     p = subprocess.run([sys.executable, SCRIPT] + args, cwd=cwd,
@@ -206,11 +215,8 @@ def plain_mean(values):
 
 def analysis_rows(a, n_display):
     """The same shape as naive_slices() from an Analysis."""
-    rows = []
-    for k in range(len(a.ends)):
-        rows.append([(a.row_values(i, k)[:n_display], a.rates[i][k])
-                     for i in range(len(a.values))])
-    return rows
+    return [[(values[:n_display], rate) for values, rate, ops in row]
+            for row in a.rows()]
 
 
 def synthetic_log(seconds, names, seed, interval=1, widen=True,
@@ -404,7 +410,7 @@ class ParseHeader(unittest.TestCase):
     def test_header_errors(self):
         good = read(os.path.join(FIXTURES, "example_storage.log"))
         cases = [
-            ("", "no 'ACT version' line"),
+            ("", "x.log is empty (0 bytes)"),
             ("hello\nworld\n", "no 'ACT version' line"),
             (good.replace("ACT version 6.6", "ACT version 5.3"),
              "ACT version 5.3: only logs of ACT version 6.x"),
@@ -611,7 +617,7 @@ class StreamingParser(unittest.TestCase):
         text = text[:line] + text[text.index("\n", line) + 1:]
         stderr = io.StringIO()
         _, a = analyse_bytes(text.encode(), ["-t", "1"], 100, stderr)
-        self.assertEqual([1, 2, 3, 4], a.ends)
+        self.assertEqual([1, 2, 3, 4], list(a.ends))
         self.assertIn("the report after 5 sec is incomplete",
                       stderr.getvalue())
 
@@ -811,6 +817,9 @@ class Errors(unittest.TestCase):
                 "nonames.log": good.replace("HISTOGRAM NAMES", "NAMES"),
                 "noreports.log": good[:good.index("after 1 sec:")],
                 "binary.log": None,
+                # a program's strings: a version line, then NUL bytes
+                "program.log": "\x7fELF\x02\x01\x01\x00\x00\nACT version "
+                               "%s\n\x00\x00usage: %s\n",
             }
             for name, text in files.items():
                 with open(os.path.join(tmp, name), "wb") as f:
@@ -821,9 +830,13 @@ class Errors(unittest.TestCase):
                  "cannot open the log missing.log: No such file"),
                 (["-l", "."], "cannot open the log .: Is a directory"),
                 (["-l", "empty.log/x"], "cannot open the log empty.log/x"),
-                (["-l", "empty.log"], "empty.log is not an ACT log"),
+                (["-l", "empty.log"],
+                 "error: empty.log is empty (0 bytes): nothing to analyse"),
                 (["-l", "text.log"], "text.log is not an ACT log"),
-                (["-l", "binary.log"], "binary.log is not an ACT log"),
+                (["-l", "binary.log"], "error: binary.log is not a text ACT "
+                 "log: it holds binary data (NUL bytes)"),
+                (["-l", "program.log"], "error: program.log is not a text "
+                 "ACT log: it holds binary data (NUL bytes)"),
                 (["-l", "v5.log"], "v5.log is ACT version 5.3"),
                 (["-l", "nonames.log"], "no HISTOGRAM NAMES block"),
                 (["-l", "noreports.log", "-t", "1"],
@@ -1964,10 +1977,13 @@ class Compare(TempLogs):
             "node3.log: PASS reads: 0.00% over 64 ms (must be under 0.1%)\n"
             "node3.log: run: complete (8 sec)\n"
             "node3.log: result: FAIL (2 of 3 criteria met)\n"
-            "result: FAIL (1 of 2 logs passed; node3.log: FAIL)\n", tail)
+            "result: FAIL (1 of 2 logs passed; node3.log: FAIL)\n" +
+            MULTI_NOTE, tail)
         # each log's lines are its own --check lines
         for name in ("node1.log", "node3.log"):
             own = run(["-l", name, "-t", "2", "--check"])[1]
+            self.assertTrue(own.endswith("\n" + NOTE_8S), own)
+            own = own[:-len(NOTE_8S)]
             mine = [line[len(name) + 2:] for line in out.split("\n")
                     if line.startswith(name + ": ")]
             self.assertEqual(own.split("\ncheck: standard ACT criteria on "
@@ -1981,18 +1997,18 @@ class Compare(TempLogs):
                       "SIGINT after 6 sec (6 of 8 sec ran)\n", out)
         self.assertTrue(out.endswith(
             "\nresult: FAIL (1 of 3 logs passed; node2.log: INCOMPLETE, "
-            "node3.log: FAIL)\n"))
+            "node3.log: FAIL)\n" + MULTI_NOTE))
         code, out, err = run(["-l", "node1.log", "-l", "node2.log", "-t",
                               "2", "--check"])
         self.assertEqual(1, code)
         self.assertTrue(out.endswith(
             "\nresult: INCOMPLETE (1 of 2 logs passed; node2.log: "
-            "INCOMPLETE)\n"))
+            "INCOMPLETE)\n" + MULTI_NOTE))
         code, out, err = run(["-l", "node1.log", "-l", "fast.log", "-t",
                               "2", "--check"])
         self.assertEqual(0, code)
         self.assertTrue(out.endswith("\nresult: PASS (2 of 2 logs "
-                                     "passed)\n"))
+                                     "passed)\n" + MULTI_NOTE))
         code, out, err = run(["-l", "node1.log", "-l", "node3.log", "-t",
                               "2", "--stress"])
         self.assertEqual(0, code)
@@ -2168,13 +2184,18 @@ class Csv(TempLogs):
                         err)
         self.assertTrue(err.endswith("\nresult: FAIL (1 of 3 logs passed; "
                                      "node2.log: INCOMPLETE, node3.log: "
-                                     "FAIL)\n"), err)
+                                     "FAIL)\n" + MULTI_NOTE), err)
         code, text, err = run(["-l", "fast.log", "-t", "3", "--csv",
                                "--check"])
         self.assertEqual(0, code)
         self.assertTrue(err.startswith("check: standard ACT criteria"), err)
         self.assertTrue(err.endswith("\nresult: PASS (3 of 3 criteria "
-                                     "met)\n"))
+                                     "met)\nnote: an ACT certification "
+                                     "needs 24-hour runs judged in 3600 s "
+                                     "slices (-t 3600); this run is 6 sec "
+                                     "and its slices are 3 sec: this "
+                                     "verdict is not a certification\n"),
+                        err)
 
     def test_microsecond_log(self):
         code, text, err = run(["-l", "index_us.log", "-t", "3", "-s", "8",

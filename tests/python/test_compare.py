@@ -25,8 +25,8 @@ class Alignment(unittest.TestCase):
                                      ["-t", "1"])
 
     def table(self, analyses, labels=("a", "b")):
-        return compare.compare_table(list(labels), analyses, ["reads"],
-                                     analyses[0].buckets, "ms", False)
+        return list(compare.compare_table(list(labels), analyses, ["reads"],
+                                          analyses[0].buckets, "ms", False))
 
     def test_slices_aligned_and_missing_shown(self):
         lines = self.table([self.long, self.short])

@@ -72,7 +72,7 @@ class Csv(unittest.TestCase):
         b = actlog.analysed(header() + reports(range(1, 3)),
                             ["-t", "1", "-n", "2", "-h", "reads",
                              "-h", "writes"])
-        rows = export.csv_rows(["a", "b"], [a, b])
+        rows = list(export.csv_rows(["a", "b"], [a, b]))
         self.assertEqual(["slice", "seconds", "log", "histogram",
                           "pct_over_1ms", "pct_over_2ms", "rate"], rows[0])
         # slices 1-2: both logs, 2 histograms each; slice 3: a only

@@ -117,11 +117,19 @@ class MissingReport(Logs):
         log = actlog.make(os.path.join(self.tmp.name, "early.log"),
                           actlog.header(duration=10) + actlog.reports(
                               [1, 2, 3, 4, 6, 7, 8, 9, 10], over=0))
-        for t in (["-t", "1"], ["-t", "3"], ["-t", "5"], []):
+        reason = ("run: INCOMPLETE - damaged log: there is no report after "
+                  "5 sec; the rest of the log is ignored")
+        # -t 1 = the interval; 5, 3600 (the default) and 100 end no slice
+        # before the gap: the same verdict, never the "could not find" error
+        for t in (["-t", "1"], ["-t", "3"], ["-t", "5"], [], ["-t", "100"],
+                  ["-t", "3600", "--stress"]):
             with self.subTest(t=t):
                 status, out, err = run(["-l", log, "--check"] + t)
-                self.assertNotEqual(0, status)
+                self.assertEqual(1, status, out + err)
                 self.assertIn("there is no report after 5 sec", err)
+                self.assertIn(reason, out)
+                self.assertIn("\nresult: INCOMPLETE (", out)
+                self.assertNotIn("could not find", err)
 
 
 if __name__ == "__main__":

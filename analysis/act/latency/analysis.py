@@ -9,8 +9,9 @@ from operator import add, sub
 from act.cli import UsageError
 from act.latency import GAP, PROG
 from act.latency.judge import (DEFAULT_CRITERIA, Criterion, _FuncCache,
-                               _PercentCaches, evaluate, mean, slice_notes,
-                               slice_rate)
+                               _PercentCaches, _plain_sum, evaluate,
+                               slice_notes, slice_rate)
+from act.latency.spool import Spool
 from act.latency.text import (format_row, group_width, header_lines, pads,
                               row_format, table_header)
 from act.logfile import ENC_ERRORS
@@ -18,7 +19,8 @@ from act.logfile.header import judged_histograms
 from act.logfile.reports import RunEnd
 from act.logfile.scanner import CHUNK_SIZE, ReportScanner
 
-CACHE_LIMIT = 200000              # entries kept in each value cache
+CACHE_LIMIT = 40000               # entries kept in each value cache: a few
+                                  # MB, whatever the log's length
 
 
 def displayed_buckets(start, num, every):
@@ -32,7 +34,13 @@ def round_up_slice(seconds, interval):
 
 
 class Analysis:
-    """Results of one analysis: what the table, --json and --plot show."""
+    """Results of one analysis: what the table, --json and --plot show.
+
+    Streaming: the per-slice results are not kept in memory.  The avg and
+    max rows come from running sums and maxima; what needs the slices
+    again afterwards reads them back from the spool (rows(), batches()),
+    kept only when analyse() was asked to (keep).
+    """
 
     def __init__(self, args, header, slice_sec, buckets, criteria,
                  extra_buckets=()):
@@ -46,11 +54,14 @@ class Analysis:
                           list(extra_buckets))
         self.unit = "us" if header.microsecond else "ms"
         n = len(args.histograms)
-        self.ends = []              # slice ends, seconds after the start
-        # values[i][j][k]: histogram i, evaluated bucket j, slice k
-        self.values = [[[] for _ in self.evaluated] for _ in range(n)]
-        self.rates = [[] for _ in range(n)]     # [i][k]
-        self.ops = [[] for _ in range(n)]       # [i][k]
+        self.count = 0              # complete slices
+        # running sums (left to right, as mean() adds) and maxima:
+        # [i][j] histogram i, evaluated bucket j; rate_*[i]
+        self.sums = [[0.0] * len(self.evaluated) for _ in range(n)]
+        self.maxes = [[None] * len(self.evaluated) for _ in range(n)]
+        self.rate_sums = [0.0] * n
+        self.rate_maxes = [None] * n
+        self.spool = None                       # Spool, if kept
         self.avg = self.max = None              # [i] = (values, rate)
         self.results = None                     # check results
         self.judged = judged_histograms(header)
@@ -58,9 +69,39 @@ class Analysis:
         self.notes = []                         # for stderr
         self.warnings = []                      # printed unless quiet
 
-    def row_values(self, i, k):
-        """Histogram i's evaluated values in slice k."""
-        return tuple(col[k] for col in self.values[i])
+    @property
+    def ends(self):
+        """The slice ends, seconds after the start (k*T: the slices are
+        consecutive from the first)."""
+        t = self.slice_sec
+        return range(t, t * (self.count + 1), t)
+
+    def add(self, batch, n):
+        """Account a batch of n slices: per histogram (values per
+        evaluated bucket, rates, ops), each a list over the slices."""
+        for i, (values, rates, ops) in enumerate(batch):
+            sums, maxes = self.sums[i], self.maxes[i]
+            for j, v in enumerate(values):
+                sums[j] = _plain_sum(v, sums[j])
+                m = max(v)
+                if maxes[j] is None or m > maxes[j]:
+                    maxes[j] = m
+            self.rate_sums[i] = _plain_sum(rates, self.rate_sums[i])
+            m = max(rates)
+            if self.rate_maxes[i] is None or m > self.rate_maxes[i]:
+                self.rate_maxes[i] = m
+        if self.spool is not None:
+            self.spool.add(batch, n)
+        self.count += n
+
+    def batches(self):
+        """The kept batches (see add()), in order."""
+        return self.spool.batches()
+
+    def rows(self):
+        """Per slice, per histogram: (values tuple over the evaluated
+        buckets, rate, ops), read back from the spool."""
+        return self.spool.rows()
 
 
 def batch_values(columns, prev, n, top, evaluated, percents, rates):
@@ -113,7 +154,7 @@ def no_slice_error(a):
 
 def analyse(args, header, f, emit, chunk_size=CHUNK_SIZE, table=None,
             who="", extra_buckets=(), preamble=True, quiet=False,
-            empty_ok=False):
+            empty_ok=False, keep=True, sinks=(), flush=None):
     """Scan the log body, emitting the table through emit(lines) as slices
     complete (if table; by default unless --json); returns the Analysis.
 
@@ -123,7 +164,11 @@ def analyse(args, header, f, emit, chunk_size=CHUNK_SIZE, table=None,
     table starts with the command line and the config echo.  quiet: the
     warnings are kept in a.warnings only, not printed.  empty_ok: an
     analysis with no complete slice (a.ends empty; no avg, max nor check)
-    is returned instead of raising no_slice_error().
+    is returned instead of raising no_slice_error().  keep: the per-slice
+    results are spooled for a.rows() (a temporary file; memory stays
+    flat).  sinks: objects whose batch(a, first, n, batch) is called with
+    each batch of n slices from slice number first (see Analysis.add())
+    as it is computed.  flush() is called after each batch.
     """
     requested = args.slice
     slice_sec = round_up_slice(requested, header.interval)
@@ -133,6 +178,8 @@ def analyse(args, header, f, emit, chunk_size=CHUNK_SIZE, table=None,
                 for ms, pct in (args.criteria or ())]
     hists = args.histograms
     a = Analysis(args, header, slice_sec, buckets, criteria, extra_buckets)
+    if keep:
+        a.spool = Spool()
     evaluated = a.evaluated
     top = max(evaluated)
     nb = len(buckets)
@@ -160,14 +207,13 @@ def analyse(args, header, f, emit, chunk_size=CHUNK_SIZE, table=None,
                  table_header(hists, buckets, a.unit, extra))
         results = [batch_values(cols, p, n, top, evaluated, percents, rates)
                    for cols, p in zip(columns, prev)]
+        batch = [results[u] for u in position]
+        a.add(batch, n)
+        for sink in sinks:
+            sink.batch(a, done + 1, n, batch)
         parts = [map("%5d".__mod__, range(done + 1, done + n + 1))]
         texts = {}                  # value list id -> its strings
-        for i, u in enumerate(position):
-            values, slice_rates, ops = results[u]
-            for store, v in zip(a.values[i], values):
-                store += v
-            a.rates[i] += slice_rates
-            a.ops[i] += ops
+        for i, (values, slice_rates, ops) in enumerate(batch):
             if table:
                 parts.append(repeat(pad[i], n))
                 for v in values[:nb]:
@@ -179,11 +225,12 @@ def analyse(args, header, f, emit, chunk_size=CHUNK_SIZE, table=None,
                     parts.append(text)
                 if extra:
                     parts.append(map(rate_strings.__getitem__, slice_rates))
-        a.ends += ends
         done += n
         if table:
             emit(map("".join, zip(*parts)))
-        if len(percents) > CACHE_LIMIT:
+        if flush is not None:
+            flush()
+        if len(percents) + percents.entries > CACHE_LIMIT:
             percents.clear()
         if len(rates) > CACHE_LIMIT:
             rates.clear()
@@ -208,9 +255,9 @@ def analyse(args, header, f, emit, chunk_size=CHUNK_SIZE, table=None,
         if empty_ok:
             return a
         raise no_slice_error(a)
-    a.avg = [([mean(col) for col in a.values[i]], mean(a.rates[i]))
+    a.avg = [([s / done for s in a.sums[i]], a.rate_sums[i] / done)
              for i in range(len(hists))]
-    a.max = [([max(col) for col in a.values[i]], max(a.rates[i]))
+    a.max = [(list(a.maxes[i]), a.rate_maxes[i])
              for i in range(len(hists))]
     if table:
         fmt = row_format(hists, nb, extra)

@@ -112,10 +112,10 @@ def group_widths(labels, names, width):
 
 
 def compare_table(labels, analyses, names, buckets, unit, extra):
-    """The comparison table: four header rows under a row of log labels,
-    one row per slice (MISSING where a log has no such slice), the
-    underline, avg and max (each log's own).  Trailing spaces are
-    dropped."""
+    """The comparison table (an iterator of lines, read back from the
+    analyses' spools): four header rows under a row of log labels, one row
+    per slice (MISSING where a log has no such slice), the underline, avg
+    and max (each log's own).  Trailing spaces are dropped."""
     nb = len(buckets)
     widths = group_widths(labels, names, group_width(nb, extra))
     per_log = len(names)
@@ -143,30 +143,47 @@ def compare_table(labels, analyses, names, buckets, unit, extra):
         return "".join("%7.2f" % v for v in values[:nb]) + \
             ("%11.1f" % rate if extra else "")
 
-    # Each (log, histogram) column group as a list of padded cells, one per
-    # slice (the strings of repeated values made once).
+    # Row by row, the logs' slices read back side by side from their
+    # spools (the strings of repeated values made once).
     strings = _FuncCache("%7.2f".__mod__)
     rate_strings = _FuncCache("%11.1f".__mod__)
-    n = max(len(a.ends) for a in analyses)
-    columns = []
-    for a in analyses:
-        for i in range(per_log):
-            parts = [map(strings.__getitem__, a.values[i][j])
-                     for j in range(nb)]
-            if extra:
-                parts.append(map(rate_strings.__getitem__, a.rates[i]))
-            w = widths[len(columns)]
-            col = [GAP + c.ljust(w) for c in map("".join, zip(*parts))]
-            col += [GAP + missing.ljust(w)] * (n - len(col))
-            columns.append(col)
-    lines += [("%5d" % (k + 1) + "".join(cells)).rstrip()
-              for k, cells in enumerate(zip(*columns))]
-    lines.append(lines[4])
+    blanks = [GAP + missing.ljust(w) for w in widths]
+    yield from lines
+
+    def cells(a, w0):
+        """One log's cells of each slice, then None when it has no more;
+        made batch by batch, column by column."""
+        for batch in a.batches():
+            cols = []
+            for i, (values, rates, ops) in enumerate(batch):
+                parts = [map(strings.__getitem__, values[j])
+                         for j in range(nb)]
+                if extra:
+                    parts.append(map(rate_strings.__getitem__, rates))
+                w = widths[w0 + i]
+                cols.append([GAP + c.ljust(w)
+                             for c in map("".join, zip(*parts))])
+            yield from map("".join, zip(*cols))
+            if len(strings) > 200000:
+                strings.clear()
+                rate_strings.clear()
+        while True:
+            yield None
+
+    logs = [cells(a, k * per_log) for k, a in enumerate(analyses)]
+    fill = ["".join(blanks[k * per_log:(k + 1) * per_log])
+            for k in range(len(analyses))]
+    n = max(a.count for a in analyses)
+    for k, got in zip(range(1, n + 1), zip(*logs)):
+        if None in got:
+            got = [c if c is not None else fill[m]
+                   for m, c in enumerate(got)]
+        yield ("%5d" % k + "".join(got)).rstrip()
+    yield lines[4]
     for what in ("avg", "max"):
-        cells = [cell(*getattr(a, what)[i]) for a in analyses
-                 for i in range(per_log)]
-        lines.append(row("%5s" % what, cells))
-    return lines
+        cells_ = [cell(*getattr(a, what)[i]) for a in analyses
+                  for i in range(per_log)]
+        yield row("%5s" % what, cells_)
 
 
 def outlier_histogram(names):

@@ -1,29 +1,20 @@
 """act_latency's documents for other programs: --json (act_latency/1, and
 act_latency/compare/1 for several logs) and --csv rows."""
 
+import io
+import json
+import tempfile
+from itertools import zip_longest
+
 from act.latency.compare import COMPARE_FORMAT
-from act.latency.judge import verdict
+from act.latency.judge import _FuncCache, verdict
 from act.latency.text import judged_lists
 
 
-def json_document(a):
-    """The --json document (a dict)."""
+def _head(a):
+    """The --json document's members before "histograms"."""
     h = a.header
-    nb = len(a.buckets)
-    hists = []
-    for i, name in enumerate(a.args.histograms):
-        hists.append({
-            "name": name,
-            "slices": [{"slice": k + 1, "end_sec": end,
-                        "ops": a.ops[i][k], "rate": a.rates[i][k],
-                        "over_pct": list(a.row_values(i, k)[:nb])}
-                       for k, end in enumerate(a.ends)],
-            "avg": {"over_pct": [round(v, 2) for v in a.avg[i][0][:nb]],
-                    "rate": round(a.avg[i][1], 1)},
-            "max": {"over_pct": list(a.max[i][0][:nb]),
-                    "rate": a.max[i][1]},
-        })
-    doc = {
+    return {
         "format": "act_latency/1",
         "log": a.args.log,
         "version": h.version,
@@ -37,7 +28,12 @@ def json_document(a):
         "scale_known": h.microsecond is not None,
         "buckets": a.buckets,
         "thresholds": [1 << b for b in a.buckets],
-        "histograms": hists,
+    }
+
+
+def _tail(a):
+    """The --json document's members after "histograms"."""
+    doc = {
         "complete": a.run.complete,
         "planned_sec": a.run.planned,
         "ran_sec": a.run.ran,
@@ -64,42 +60,189 @@ def json_document(a):
     return doc
 
 
-def csv_rows(labels, analyses):
-    """The table as CSV rows: a header, then one row per slice, log and
-    histogram (slice, end second, log label, histogram, % over each
-    displayed threshold, rate), then each log's avg and max rows."""
-    a0 = analyses[0]
-    nb = len(a0.buckets)
-    names = a0.args.histograms
-    rows = [["slice", "seconds", "log", "histogram"] +
-            ["pct_over_%d%s" % (1 << b, a0.unit) for b in a0.buckets] +
-            ["rate"]]
+CACHE_LIMIT = 20000               # over_pct texts kept
 
-    def values(vals, rate):
-        return ["%.2f" % v for v in vals[:nb]] + ["%.1f" % rate]
+_SLICE = ('{"slice": %d, "end_sec": %d, "ops": %d, "rate": %r, '
+          '"over_pct": [%s]}')
 
-    for k in range(max(len(a.ends) for a in analyses)):
-        for label, a in zip(labels, analyses):
-            if k < len(a.ends):
-                for i, name in enumerate(names):
-                    rows.append([str(k + 1), str(a.ends[k]), label, name] +
-                                values(a.row_values(i, k), a.rates[i][k]))
+
+def _slices_text(first, n, slice_sec, values, rates, ops, texts):
+    """n slices of one histogram as the document's JSON objects, joined
+    with ", " (json.dumps's own text for them).  texts: a cache of the
+    over_pct lists' text, by their values."""
+    over = map(texts.__getitem__, zip(*values))
+    return ", ".join(
+        _SLICE % (k, k * slice_sec, o, r, p) for k, o, r, p in
+        zip(range(first, first + n), ops, rates, over))
+
+
+def _over_text(values):
+    return ", ".join(map(float.__repr__, values))
+
+
+class JsonWriter:
+    """The --json document (act_latency/1) of one log, written as the
+    slices are computed: the text is json.dumps(json_document(a))'s, byte
+    for byte.  A sink of analyse(): the head and the first histogram's
+    slices go out at once; the other histograms' slices wait in temporary
+    files (they come later in the document); finish(a) writes the rest.
+    Nothing is written before the first slice (so an analysis without
+    one prints no partial document)."""
+
+    def __init__(self, write):
+        self.write = write
+        self.later = None           # temporary files, histograms 2..
+        self.started = False
+        self.texts = _FuncCache(_over_text)
+
+    def _start(self, a):
+        head = json.dumps(_head(a))
+        name = json.dumps(a.args.histograms[0])
+        self.write('%s, "histograms": [{"name": %s, "slices": ['
+                   % (head[:-1], name))
+        self.later = [tempfile.TemporaryFile("w+", encoding="ascii",
+                                             prefix="act_latency.")
+                      for _ in a.args.histograms[1:]]
+        self.started = True
+
+    def batch(self, a, first, n, batch):
+        nb = len(a.buckets)
+        sep = ", " if self.started else ""
+        if not self.started:
+            self._start(a)
+        for i, (values, rates, ops) in enumerate(batch):
+            text = sep + _slices_text(first, n, a.slice_sec, values[:nb],
+                                      rates, ops, self.texts)
+            if i == 0:
+                self.write(text)
+            else:
+                self.later[i - 1].write(text)
+        if len(self.texts) > CACHE_LIMIT:
+            self.texts.clear()
+
+    def finish(self, a):
+        """The rest of the document, after the last batch."""
+        if not self.started:
+            self._start(a)
+        nb = len(a.buckets)
+        for i, name in enumerate(a.args.histograms):
+            if i:
+                self.write(', {"name": %s, "slices": [' % json.dumps(name))
+                f = self.later[i - 1]
+                f.seek(0)
+                while True:
+                    text = f.read(1 << 20)
+                    if not text:
+                        break
+                    self.write(text)
+                f.close()
+            avg = {"over_pct": [round(v, 2) for v in a.avg[i][0][:nb]],
+                   "rate": round(a.avg[i][1], 1)}
+            top = {"over_pct": list(a.max[i][0][:nb]), "rate": a.max[i][1]}
+            self.write('], "avg": %s, "max": %s}'
+                       % (json.dumps(avg), json.dumps(top)))
+        self.write("], " + json.dumps(_tail(a))[1:])
+
+
+def json_text(a, write):
+    """Write the --json document of an analysis whose slices were kept
+    (analyse(keep=True)), from its spool."""
+    w = JsonWriter(write)
+    first = 1
+    for batch in a.batches():
+        n = len(batch[0][1])
+        w.batch(a, first, n, batch)
+        first += n
+    w.finish(a)
+
+
+def json_document(a):
+    """The --json document (a dict) of an analysis whose slices were kept:
+    json.loads of the text act_latency.py --json prints."""
+    out = io.StringIO()
+    json_text(a, out.write)
+    return json.loads(out.getvalue())
+
+
+CSV_HEAD = ["slice", "seconds", "log", "histogram"]
+
+
+def csv_head(a0):
+    """The CSV header row."""
+    return CSV_HEAD + ["pct_over_%d%s" % (1 << b, a0.unit)
+                       for b in a0.buckets] + ["rate"]
+
+
+def _csv_values(vals, rate, nb):
+    return ["%.2f" % v for v in vals[:nb]] + ["%.1f" % rate]
+
+
+def csv_batch_rows(a, label, first, n, batch):
+    """The CSV rows of a batch of one log's slices (see Analysis.add())."""
+    nb = len(a.buckets)
+    names = a.args.histograms
+    per_hist = [zip(zip(*values[:nb]), rates)
+                for values, rates, ops in batch]
+    for k, cells in zip(range(first, first + n), zip(*per_hist)):
+        for name, (vals, rate) in zip(names, cells):
+            yield [str(k), str(k * a.slice_sec), label, name] + \
+                _csv_values(vals, rate, nb)
+
+
+def csv_tail_rows(labels, analyses):
+    """The CSV's avg and max rows."""
+    nb = len(analyses[0].buckets)
+    names = analyses[0].args.histograms
     for what in ("avg", "max"):
         for label, a in zip(labels, analyses):
             for i, name in enumerate(names):
-                rows.append([what, "", label, name] +
-                            values(*getattr(a, what)[i]))
-    return rows
+                yield [what, "", label, name] + \
+                    _csv_values(*getattr(a, what)[i], nb)
+
+
+def csv_rows(labels, analyses):
+    """The table as CSV rows (an iterator): a header, then one row per
+    slice, log and histogram (slice, end second, log label, histogram, %
+    over each displayed threshold, rate), then each log's avg and max
+    rows.  The logs' slices are read back from their spools, side by
+    side."""
+    a0 = analyses[0]
+    nb = len(a0.buckets)
+    names = a0.args.histograms
+    yield csv_head(a0)
+    for k, cells in enumerate(zip_longest(*[a.rows() for a in analyses]),
+                              1):
+        for label, a, slice_cells in zip(labels, analyses, cells):
+            if slice_cells is None:
+                continue
+            for name, (vals, rate, ops) in zip(names, slice_cells):
+                yield [str(k), str(k * a.slice_sec), label, name] + \
+                    _csv_values(vals, rate, nb)
+    yield from csv_tail_rows(labels, analyses)
+
+
+def compare_json_text(labels, analyses, worst, check, write):
+    """Write the --json document of several logs: each log's own document
+    (with its label), the outlier and the overall --check result - the
+    text of json.dumps(compare_json(...))."""
+    head = json.dumps({"format": COMPARE_FORMAT, "labels": labels,
+                       "slice_sec": analyses[0].slice_sec})
+    write(head[:-1] + ', "logs": [')
+    for n, (label, a) in enumerate(zip(labels, analyses)):
+        write('%s{"label": %s, ' % (", " if n else "", json.dumps(label)))
+        started = []
+
+        def skip_brace(text):
+            if not started:
+                started.append(True)
+                text = text[1:]
+            write(text)
+        json_text(a, skip_brace)
+    write("], " + json.dumps({"worst": worst, "check": check})[1:])
 
 
 def compare_json(labels, analyses, worst, check):
-    """The --json document of several logs: each log's own document (with
-    its label), the outlier and the overall --check result."""
-    logs = []
-    for label, a in zip(labels, analyses):
-        doc = {"label": label}
-        doc.update(json_document(a))
-        logs.append(doc)
-    return {"format": COMPARE_FORMAT, "labels": labels,
-            "slice_sec": analyses[0].slice_sec,
-            "logs": logs, "worst": worst, "check": check}
+    """The --json document of several logs (a dict)."""
+    out = io.StringIO()
+    compare_json_text(labels, analyses, worst, check, out.write)
+    return json.loads(out.getvalue())

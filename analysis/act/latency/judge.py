@@ -41,21 +41,30 @@ def slice_values(prev, cur, buckets, slice_sec):
 class _PercentCache(dict):
     """percent_over() for one slice total, by operations at or below."""
 
-    def __init__(self, total):
+    def __init__(self, total, owner):
         super().__init__()
         self.total = total
+        self.owner = owner
 
     def __missing__(self, below):
         v = self[below] = percent_over(self.total - below, self.total)
+        self.owner.entries += 1
         return v
 
 
 class _PercentCaches(dict):
-    """A _PercentCache per slice total."""
+    """A _PercentCache per slice total; entries counts the values in all
+    of them (to bound their memory: clear() them all now and then)."""
+
+    entries = 0
 
     def __missing__(self, total):
-        c = self[total] = _PercentCache(total)
+        c = self[total] = _PercentCache(total, self)
         return c
+
+    def clear(self):
+        super().clear()
+        self.entries = 0
 
 
 class _FuncCache(dict):

@@ -39,8 +39,11 @@ pipe is still the verdict), 1 --check failed (a criterion failed, or the
 run is INCOMPLETE, in any log), 2 a user error (bad option, unreadable or
 malformed log, no complete slice, stdout closed), 130 interrupted.
 
-The log is read once, streaming: memory does not grow with its length
-(only the per-slice results are kept, a few numbers each).
+The log is read once, streaming, and memory does not grow with its
+length: rows (and --json, --csv) are written as slices are computed, avg
+and max are running values, and what needs the slices again afterwards
+(several logs, --plot, the later -h of --json) reads them back from a
+temporary file (act.latency.spool).
 """
 
 import contextlib
@@ -48,24 +51,26 @@ import copy
 import csv
 import gc
 import io
-import json
 import math
 import os
 import sys
+from itertools import islice
 
 from act import VERSION
 from act.cli import ArgumentParser as _ArgumentParser
 from act.cli import UsageError, run_main, write_stdout
 from act.latency import PROG
-from act.latency.analysis import analyse, round_up_slice
+from act.latency.analysis import analyse, no_slice_error, round_up_slice
 from act.latency.compare import (check_logs, common_interval,
                                  compare_check_lines, compare_header_lines,
                                  compare_table, outlier_histogram,
                                  overall_verdict, worst_json)
-from act.latency.export import compare_json, csv_rows, json_document
+from act.latency.export import (JsonWriter, compare_json_text, csv_batch_rows,
+                                csv_head, csv_rows, csv_tail_rows, json_text)
 from act.latency.judge import DEFAULT_CRITERIA, Criterion, verdict
 from act.latency.plot import svg_chart, svg_document
-from act.latency.text import check_lines, judged_lists
+from act.latency.text import (certification_note, check_heading,
+                              check_lines, judged_lists, run_text)
 from act.logfile import ENC_ERRORS, MAX_BUCKET
 from act.logfile.header import judged_histograms, read_header
 
@@ -147,7 +152,8 @@ def build_parser():
                         "stderr")
     p.add_argument("--plot", metavar="FILE.svg",
                    help="also write an SVG chart of %% over each displayed "
-                        "threshold against time")
+                        "threshold against time (with -x also the rates); "
+                        "the file name must end in .svg")
     return p
 
 
@@ -220,6 +226,9 @@ def parse_args(argv):
     elif args.check:
         args.criteria = DEFAULT_CRITERIA
     if args.plot is not None:
+        if os.path.splitext(args.plot)[1].lower() != ".svg":
+            raise UsageError("cannot write the plot %s: --plot writes SVG; "
+                             "give a file name ending in .svg" % args.plot)
         folder = os.path.dirname(args.plot) or "."
         if not os.path.isdir(folder):
             raise UsageError("cannot write the plot %s: no folder %s"
@@ -274,6 +283,61 @@ def emitter(write):
     return emit
 
 
+MULTI_NOTE = ("note: an ACT certification needs 24-hour runs judged in 3600 s "
+              "slices (-t 3600); not every log here is: these verdicts are "
+              "not a certification")
+
+
+def flush_stdout():
+    """Flush stdout (after each batch of rows: they reach a pipe as they
+    are computed).  A closed pipe is left to the next write."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        pass
+    except OSError as e:
+        raise UsageError("cannot write the output: %s"
+                         % (e.strerror or e)) from None
+
+
+def write_lines(write, lines, size=4096):
+    """Write an iterator of lines, a few thousand at a time."""
+    it = iter(lines)
+    while True:
+        part = list(islice(it, size))
+        if not part:
+            return
+        write("\n".join(part) + "\n")
+
+
+def write_csv(write, rows, size=4096):
+    """Write an iterator of CSV rows, a few thousand at a time."""
+    it = iter(rows)
+    while True:
+        part = list(islice(it, size))
+        if not part:
+            return
+        out = io.StringIO()
+        csv.writer(out, lineterminator="\n").writerows(part)
+        write(out.getvalue())
+
+
+class CsvWriter:
+    """The --csv rows of one log, written as its slices are computed (an
+    analyse() sink); the header before the first."""
+
+    def __init__(self, write, label):
+        self.write = write
+        self.label = label
+        self.started = False
+
+    def batch(self, a, first, n, batch):
+        if not self.started:
+            write_csv(self.write, [csv_head(a)])
+            self.started = True
+        write_csv(self.write, csv_batch_rows(a, self.label, first, n, batch))
+
+
 def run_logs(args):
     """Several logs, or --csv: analyse each log, then print one table (or
     the CSV, or the JSON document); returns the exit status."""
@@ -315,12 +379,18 @@ def run_logs(args):
             sub = copy.copy(args)
             sub.log, sub.slice = path, slice_sec
             one_ms = Criterion(1.0, 0.0, h.microsecond).bucket
+            sinks = []
+            if not multi:           # --csv of one log: rows as computed
+                sinks = [CsvWriter(write, label)]
             gc_was_enabled = gc.isenabled()
             gc.disable()
             try:
                 analyses.append(analyse(sub, h, f, None, table=False,
                                         who=prefix(label),
-                                        extra_buckets=[one_ms]))
+                                        extra_buckets=[one_ms],
+                                        keep=multi or bool(args.plot) or
+                                        args.json, sinks=sinks,
+                                        flush=flush_stdout))
             except BrokenPipeError:
                 raise
             except OSError as e:
@@ -358,12 +428,17 @@ def run_logs(args):
                                 args.stress, *judged_lists(a0))
             verdicts = [verdict(a0.results, a0.run, args.stress)]
         report += lines
+        notes = [certification_note(a) for a in analyses]
+        if multi and any(notes):
+            report.append(MULTI_NOTE)
+        elif notes[0]:
+            report.append(notes[0])
 
     if args.csv:
-        out = io.StringIO()
-        csv.writer(out, lineterminator="\n").writerows(
-            csv_rows(labels, analyses))
-        emit([out.getvalue()[:-1]])
+        if multi:
+            write_csv(write, csv_rows(labels, analyses))
+        else:
+            write_csv(write, csv_tail_rows(labels, analyses))
         for line in report:
             if line:
                 print(line, file=sys.stderr)
@@ -376,27 +451,33 @@ def run_logs(args):
                          "logs": [{"label": lab, "result": v}
                                   for lab, v in zip(labels, verdicts)],
                          "line": result}
-            doc = compare_json(labels, analyses, worst, check)
+            compare_json_text(labels, analyses, worst, check, write)
         else:
-            doc = json_document(a0)
-        write(json.dumps(doc) + "\n")
+            json_text(a0, write)
+        write("\n")
     else:
         emit(compare_header_lines(args.argv, labels, args.logs, headers,
-                                  slice_sec, slice_sec != args.slice) +
-             compare_table(labels, analyses, names, a0.buckets, a0.unit,
-                           args.extra) + report)
+                                  slice_sec, slice_sec != args.slice))
+        write_lines(write, compare_table(labels, analyses, names,
+                                         a0.buckets, a0.unit, args.extra))
+        if report:
+            emit(report)
     if args.plot:
-        try:
-            with open(args.plot, "w", encoding="utf-8",
-                      errors="replace") as out:
-                out.write(svg_chart(analyses, labels, result) if multi
-                          else svg_document(a0))
-        except OSError as e:
-            raise UsageError("cannot write the plot %s: %s"
-                             % (args.plot, e.strerror or e)) from None
+        write_plot(args.plot, analyses, labels if multi else None, result)
     if args.check and overall_verdict(verdicts) != "PASS":
         return 1
     return 0
+
+
+def write_plot(path, analyses, labels, result=None):
+    """Write the --plot chart: of one log (labels None) or several."""
+    try:
+        with open(path, "w", encoding="utf-8", errors="replace") as out:
+            out.write(svg_chart(analyses, labels, result) if labels
+                      else svg_document(analyses[0]))
+    except OSError as e:
+        raise UsageError("cannot write the plot %s: %s"
+                         % (path, e.strerror or e)) from None
 
 
 def check_histograms(args, header):
@@ -417,6 +498,30 @@ def check_histograms(args, header):
             "commit-to-device), and -h names none of them%s"
             % ("; use -h " + " -h ".join(sorted(judged))
                if judged else " (this log has none)"))
+
+
+def unjudged(args, a, emit):
+    """--check of a log with no complete slice: a run known to be
+    incomplete (damaged inside, or stopped) is INCOMPLETE, status 1,
+    whatever -t (docs/act_latency.md, "Incomplete and damaged logs");
+    otherwise (a log still being written, a slice longer than a complete
+    run) the `could not find` error."""
+    run = a.run
+    if not (run.kind == "damaged" or (run.ended and not run.complete)):
+        raise no_slice_error(a)
+    for note in a.notes:
+        print("%s: note: %s" % (PROG, note), file=sys.stderr)
+    lines = check_heading(a.criteria, a.header.microsecond,
+                          args.criteria != DEFAULT_CRITERIA, args.stress)
+    lines += ["no complete slice of %d sec: nothing to judge" % a.slice_sec,
+              "run: " + run_text(run),
+              "result: INCOMPLETE (the run did not finish; no complete "
+              "slice to judge)"]
+    emit(lines)
+    if args.plot:
+        print("%s: note: no plot written to %s: no complete slice"
+              % (PROG, args.plot), file=sys.stderr)
+    return 1
 
 
 def run(argv):
@@ -442,8 +547,11 @@ def run(argv):
             # Many short-lived tuples, no cycles: the collector only costs.
             gc_was_enabled = gc.isenabled()
             gc.disable()
+            sinks = [JsonWriter(write)] if args.json else []
             try:
-                a = analyse(args, header, f, emit)
+                a = analyse(args, header, f, emit, keep=bool(args.plot),
+                            sinks=sinks, flush=flush_stdout,
+                            empty_ok=args.check and not args.json)
             finally:
                 if gc_was_enabled:
                     gc.enable()
@@ -452,24 +560,23 @@ def run(argv):
         except OSError as e:
             raise UsageError("cannot read the log %s: %s"
                              % (args.log, e.strerror or e)) from None
+    if not a.count:
+        return unjudged(args, a, emit)
     for note in a.notes:
         print("%s: note: %s" % (PROG, note), file=sys.stderr)
     if args.check and not args.json:
+        note = certification_note(a)
         emit(check_lines(a.results, a.criteria, header.microsecond,
                          args.criteria != DEFAULT_CRITERIA, a.run,
-                         args.stress, *judged_lists(a)))
+                         args.stress, *judged_lists(a)) +
+             ([note] if note else []))
     if args.json:
-        # One line: json.dumps without indent uses the C encoder (fast on
-        # 86400 slices); pipe it to python3 -m json.tool to read it.
-        write(json.dumps(json_document(a)) + "\n")
+        # One line (pipe it to python3 -m json.tool to read it); its
+        # slices went out as they were computed.
+        sinks[0].finish(a)
+        write("\n")
     if args.plot:
-        try:
-            with open(args.plot, "w", encoding="utf-8",
-                      errors="replace") as out:
-                out.write(svg_document(a))
-        except OSError as e:
-            raise UsageError("cannot write the plot %s: %s"
-                             % (args.plot, e.strerror or e)) from None
+        write_plot(args.plot, [a], None)
     if args.check and verdict(a.results, a.run, args.stress) != "PASS":
         return 1
     return 0

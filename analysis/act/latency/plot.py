@@ -39,6 +39,32 @@ def _fmt_tick(x):
 _DASHES = ("", "4,2", "1,2", "9,2,1,2", "14,3", "1,5", "9,2,1,2,1,2")
 
 
+class Thinner:
+    """thin_points(), fed point by point: add((x, y, k)) in x order, then
+    points() - what thin_points() of all of them returns."""
+
+    def __init__(self):
+        self.out = []
+        self.col = self.lo = self.hi = None
+
+    def add(self, p):
+        c = math.floor(p[0])
+        if c != self.col:
+            if self.col is not None:
+                self.out += _column(self.lo, self.hi)
+            self.col, self.lo, self.hi = c, p, p
+        elif p[1] < self.lo[1]:
+            self.lo = p             # higher on the chart: SVG y grows down
+        elif p[1] > self.hi[1]:
+            self.hi = p
+
+    def points(self):
+        out = list(self.out)
+        if self.col is not None:
+            out += _column(self.lo, self.hi)
+        return out
+
+
 def thin_points(points):
     """The points of a polyline, thinned for drawing.
 
@@ -47,21 +73,41 @@ def thin_points(points):
     the lowest are kept, in slice order: at most two per column, so a chart
     stays small however many slices it has, and every peak is still drawn.
     """
-    out = []
-    col = lo = hi = None
+    t = Thinner()
     for p in points:
-        c = math.floor(p[0])
-        if c != col:
-            if col is not None:
-                out += _column(lo, hi)
-            col, lo, hi = c, p, p
-        elif p[1] < lo[1]:
-            lo = p                  # higher on the chart: SVG y grows down
-        elif p[1] > hi[1]:
-            hi = p
-    if col is not None:
-        out += _column(lo, hi)
-    return out
+        t.add(p)
+    return t.points()
+
+
+def _series(a, nb, xpix, ypix, rpix=None):
+    """One analysis's thinned series, [i][j] for histogram i, displayed
+    bucket j (and j = nb its rates, with rpix(i, rate) their y), read back
+    from its spool in one pass; and, for a short run (60 slices or fewer),
+    every value, for the markers (else None)."""
+    n = len(a.args.histograms)
+    thinners = [[Thinner() for _ in range(nb + 1)] for _ in range(n)]
+    few = a.count <= 60
+    values = [[[] for _ in range(nb)] for _ in range(n)] if few else None
+    k = 0
+    for batch in a.batches():
+        m = len(batch[0][1])
+        xs = [xpix(end) for end in range(a.slice_sec * (k + 1),
+                                         a.slice_sec * (k + m + 1),
+                                         a.slice_sec)]
+        ks = range(k, k + m)
+        for i, (vals, rates, ops) in enumerate(batch):
+            for j in range(nb):
+                add = thinners[i][j].add
+                for p in zip(xs, map(ypix, vals[j]), ks):
+                    add(p)
+                if few:
+                    values[i][j] += vals[j]
+            if rpix is not None:
+                add = thinners[i][nb].add
+                for p in zip(xs, [rpix(i, r) for r in rates], ks):
+                    add(p)
+        k += m
+    return ([[t.points() for t in row] for row in thinners], values)
 
 
 def _column(lo, hi):
@@ -69,6 +115,73 @@ def _column(lo, hi):
     if lo is hi:
         return [lo]
     return [lo, hi] if lo[2] < hi[2] else [hi, lo]
+
+
+def subtitle(h, slice_sec, n_logs=1):
+    """What a plot shows, under its title: the program, the devices, the
+    configured load (the config's *-per-sec items), the log's start time
+    and the slice (of the first log, when several are compared)."""
+    config = h.items(h.config)
+    program = {"ACT-STORAGE CONFIGURATION": "act_storage",
+               "ACT-INDEX CONFIGURATION": "act_index"}.get(
+                   h.config[0] if h.config else "", "ACT")
+    devices = config.get("device-names", "devices not named")
+    load = ["%s %s" % (k, v) for k, v in config.items()
+            if k.endswith("-per-sec") and v not in ("", "0")]
+    parts = ["%s on %s" % (program, devices)]
+    parts.append(", ".join(load) if load else "no configured rate")
+    parts.append("started %s" % h.start if h.start else
+                 "start time not in the log")
+    parts.append("%d s slices" % slice_sec)
+    if n_logs > 1:
+        parts.append("(the first of %d logs)" % n_logs)
+    return "; ".join(parts)
+
+
+def _rate_panel(analyses, labels, i, name, y0, thinned, rtop, rstep, box,
+                xmax, xunit, multi):
+    """The -x panel under histogram i's: its operations per second per
+    slice, linear scale, one colour per log."""
+    L, T, pw, ph = box
+    out = ['<g class="rate-panel" data-rates="%s" transform="translate(0,%d)">'
+           % (escape(name), y0),
+           '<text class="title" x="%d" y="%d" font-size="14" '
+           'font-weight="bold">%s: rate (operations/sec)</text>'
+           % (L, T - 14, escape(name)),
+           '<rect x="%d" y="%d" width="%d" height="%d" fill="none" '
+           'stroke="#444"/>' % (L, T, pw, ph)]
+    v = 0.0
+    while v <= rtop * (1 + 1e-9):
+        y = T + ph * (1 - v / rtop)
+        out.append('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" '
+                   'stroke="#ddd"/>' % (L, y, L + pw, y))
+        out.append('<text x="%d" y="%.1f" text-anchor="end">%s</text>'
+                   % (L - 6, y + 4, _fmt_tick(v)))
+        v += rstep
+    step = _nice_step(xmax)
+    t = 0.0
+    while t <= xmax * (1 + 1e-9):
+        x = L + pw * (t / xmax if xmax else 0.5)
+        out.append('<text x="%.1f" y="%d" text-anchor="middle">%s</text>'
+                   % (x, T + ph + 18, _fmt_tick(t)))
+        t += step
+    out.append('<text x="%d" y="%d" text-anchor="middle">time since '
+               'start, %s (slice end)</text>'
+               % (L + pw // 2, T + ph + 38, xunit))
+    for k, (a, label) in enumerate(zip(analyses, labels)):
+        color = _COLORS[k % len(_COLORS)] if multi else "#444"
+        pts = thinned[id(a)][0][i][-1]
+        out.append('<polyline class="rates"%s points="%s" fill="none" '
+                   'stroke="%s" stroke-width="1.5"/>'
+                   % (' data-log="%s"' % escape(label) if multi else "",
+                      " ".join("%.1f,%.1f" % (x, y) for x, y, _ in pts),
+                      color))
+        out.append('<text x="%d" y="%d">%s%s (max %.1f/s)</text>'
+                   % (L + pw + 16, T + 8 + 16 * k,
+                      escape(label) + ": " if multi else "",
+                      "rate", a.max[i][1]))
+    out.append("</g>")
+    return out
 
 
 def svg_document(a):
@@ -125,8 +238,8 @@ def svg_chart(analyses, labels, result=None):
         xunit, xdiv = "seconds", 1.0
     xmax = span / xdiv
     lo = 0.01                       # smallest non-zero value shown (rounded)
-    top_val = max([lo] + [max(col) for a in analyses for cols in a.values
-                          for col in cols[:nb]]
+    top_val = max([lo] + [v for a in analyses for vals, rate in a.max
+                          for v in vals[:nb]]
                   + [c.limit for c in criteria])
     decades = max(1, math.ceil(math.log10(top_val / lo) - 1e-9))
     zero_band = 22                  # pixels below the lowest decade for 0
@@ -140,6 +253,18 @@ def svg_chart(analyses, labels, result=None):
     def xpix(sec):
         return L + pw * ((sec / xdiv) / xmax if xmax else 0.5)
 
+    extra = bool(getattr(a0.args, "extra", False))
+    n_hist = len(a0.args.histograms)
+    rtop = [max([1.0] + [a.max[i][1] for a in analyses])
+            for i in range(n_hist)]
+    rstep = [_nice_step(r, 5) for r in rtop]
+    rtop = [math.ceil(r / st - 1e-9) * st for r, st in zip(rtop, rstep)]
+
+    def rpix(i, rate):
+        return T + ph * (1 - rate / rtop[i])
+
+    thinned = {id(a): _series(a, nb, xpix, ypix, rpix if extra else None)
+               for a in analyses}
     banners = []                    # (class, color, text): one per line
     for a, label in zip(analyses, labels):
         if not a.run.complete:
@@ -154,8 +279,9 @@ def svg_chart(analyses, labels, result=None):
             else "#d62728"
         banners += [("result", color, line) for line in textwrap.wrap(
             result, BANNER_WIDTH)]
-    top = 30 + 22 * len(banners)    # where the first panel starts
-    height = PH * len(a0.values) + top
+    sub = 18                        # the subtitle's line
+    top = 30 + sub + 22 * len(banners)      # where the first panel starts
+    height = PH * n_hist * (2 if extra else 1) + top
     if multi:
         what = ", ".join(labels)
     else:
@@ -169,13 +295,16 @@ def svg_chart(analyses, labels, result=None):
            '<rect width="100%" height="100%" fill="white"/>',
            '<text x="%d" y="20" font-size="14">%s: %% of operations over '
            'each threshold, %d s slices</text>'
-           % (L, escape(what), a0.slice_sec)]
+           % (L, escape(what), a0.slice_sec),
+           '<text class="subtitle" x="%d" y="38" fill="#444">%s</text>'
+           % (L, escape(subtitle(a0.header, a0.slice_sec,
+                                 len(analyses))))]
     for k, (cls, color, text) in enumerate(banners):
         out.append('<text class="banner %s" x="%d" y="%d" font-size="15" '
                    'font-weight="bold" fill="%s">%s</text>'
-                   % (cls, L, 42 + 22 * k, color, escape(text)))
+                   % (cls, L, 42 + sub + 22 * k, color, escape(text)))
     for i, name in enumerate(a0.args.histograms):
-        y0 = top + i * PH
+        y0 = top + i * PH * (2 if extra else 1)
         out.append('<g class="panel" data-histogram="%s" '
                    'transform="translate(0,%d)">' % (escape(name), y0))
         out.append('<text class="title" x="%d" y="%d" font-size="14" '
@@ -249,9 +378,7 @@ def svg_chart(analyses, labels, result=None):
                 dash = _DASHES[j % len(_DASHES)]
             else:
                 color, dash = _COLORS[j % len(_COLORS)], ""
-            series = a.values[i][j]
-            pts = thin_points([(xpix(end), ypix(v), k) for k, (end, v)
-                               in enumerate(zip(a.ends, series))])
+            pts = thinned[id(a)][0][i][j]
             out.append('<polyline class="series"%s data-threshold="%d" '
                        'points="%s" fill="none" stroke="%s" '
                        'stroke-width="1.5"%s/>'
@@ -259,17 +386,17 @@ def svg_chart(analyses, labels, result=None):
                           1 << b, " ".join("%.1f,%.1f" % (x, y)
                                            for x, y, _ in pts), color,
                           ' stroke-dasharray="%s"' % dash if dash else ""))
-            if len(a.ends) <= 60:
-                for end, v in zip(a.ends, series):
+            if a.count <= 60:
+                for end, v in zip(a.ends, thinned[id(a)][1][i][j]):
                     out.append('<circle cx="%.1f" cy="%.1f" r="2.5" '
                                'fill="%s"/>' % (xpix(end), ypix(v), color))
             if not multi:
                 legend.insert(j, ("series", color, "", "&gt; %d %s (max "
-                                  "%.2f%%)" % (1 << b, unit, max(series))))
+                                  "%.2f%%)" % (1 << b, unit, a.max[i][0][j])))
         if multi:
             items = [("series", _COLORS[k % len(_COLORS)], "",
                       "%s (max %.2f%% &gt; %d %s)"
-                      % (escape(label), max(a.values[i][0]), 1 << buckets[0],
+                      % (escape(label), a.max[i][0][0], 1 << buckets[0],
                          unit))
                      for k, (a, label) in enumerate(zip(analyses, labels))]
             items += [("series", "#444", _DASHES[j % len(_DASHES)],
@@ -295,5 +422,9 @@ def svg_chart(analyses, labels, result=None):
             out.append('<text x="%d" y="%d"%s>%s</text>'
                        % (lx + 30, y + 4, style, text))
         out.append("</g>")
+        if extra:
+            out += _rate_panel(analyses, labels, i, name, y0 + PH, thinned,
+                               rtop[i], rstep[i], (L, T, pw, ph), xmax,
+                               xunit, multi)
     out.append("</svg>")
     return "\n".join(out) + "\n"

@@ -160,3 +160,23 @@ def check_body(results, run, stress, not_judged=(), not_analysed=()):
     out.append("run: " + run_text(run))
     out.append(result_line(results, run, stress))
     return out
+
+
+DAY = 86400                       # a certification run lasts 24 hours
+
+
+def certification_note(a):
+    """The --check report's note when the run is not judged as a
+    certification is (24-hour runs in 3600 s slices), or None.  It changes
+    neither the verdict nor the exit status."""
+    ran = a.run.ran or 0
+    if ran >= DAY and a.slice_sec == 3600:
+        return None
+    why = []
+    if ran < DAY:
+        why.append("this run is %d sec" % ran)
+    if a.slice_sec != 3600:
+        why.append("its slices are %d sec" % a.slice_sec)
+    return ("note: an ACT certification needs 24-hour runs judged in "
+            "3600 s slices (-t 3600); %s: this verdict is not a "
+            "certification" % " and ".join(why))

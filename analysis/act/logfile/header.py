@@ -36,6 +36,8 @@ class LogHeader:
         self.devices = {}           # device -> size in bytes
         self.identity = {}          # device -> {model, serial, firmware}
         self.start = None           # start time, as written (UTC, ISO 8601)
+        self.size = 0               # bytes of the header read
+        self.binary = False         # a NUL byte in them: not a text file
 
     @staticmethod
     def items(lines):
@@ -59,6 +61,8 @@ def scan_header(f):
         if not raw:
             break
         size += len(raw)
+        if b"\0" in raw:
+            h.binary = True
         if raw.startswith(b"after ") and _AFTER_RE.match(raw):
             h.rest = raw            # the body began before the names block
             break
@@ -86,6 +90,7 @@ def scan_header(f):
         elif " = " in line:
             _device_line(h, line)
     h.names = h.names_block[1:]
+    h.size = size
     return h
 
 
@@ -96,6 +101,21 @@ def read_header(f, log_name="log"):
     Raises UsageError when the log is not one we can analyse.
     """
     h = scan_header(f)
+    try:
+        return _check_header(h, log_name)
+    except UsageError:
+        if not h.size:
+            raise UsageError("%s is empty (0 bytes): nothing to analyse"
+                             % log_name) from None
+        if h.binary:
+            raise UsageError("%s is not a text ACT log: it holds binary "
+                             "data (NUL bytes), not the output of "
+                             "act_storage or act_index" % log_name) from None
+        raise
+
+
+def _check_header(h, log_name):
+    """read_header()'s checks of a scanned header."""
     if h.version is None:
         raise UsageError("%s is not an ACT log: no 'ACT version' line"
                          % log_name)

@@ -72,8 +72,15 @@ class ReportScanner:
         chunk = bytearray(self.chunk_size)
         view = memoryview(chunk)
         eof = False
+        # One read at a time (readinto1): from a pipe, what has arrived is
+        # analysed (and its rows printed) without waiting for a full chunk.
+        # First what the header's reader left buffered: a readinto1 bigger
+        # than the buffer would also wait for one more read.
+        readinto = getattr(f, "readinto1", f.readinto)
+        first = view[:len(f.peek())] if hasattr(f, "peek") else chunk
         while not eof:
-            got = f.readinto(chunk)
+            got = readinto(first)
+            first = chunk
             if got:
                 buf += view[:got]
                 end = buf.rfind(b"\nafter ")
