@@ -26,14 +26,23 @@ def slice_view(a):
     names = a.args.histograms
     judged = [i for i, n in enumerate(names)
               if n in a.judged and n not in names[:i]]
+    # the per-slice values, read back from the analysis's spool (act.latency
+    # keeps no slice in memory): ops, and % over each criterion's bucket
+    ops = {i: [] for i in judged}
+    over = {i: [[] for _ in a.criteria] for i in judged}
+    if a.spool is not None:
+        for batch in a.batches():
+            for i in judged:
+                values, _rates, n_ops = batch[i]
+                ops[i].extend(n_ops)
+                for j in range(len(a.criteria)):
+                    over[i][j].extend(values[nb + j])
     return {
         "slice_sec": a.slice_sec, "ends": list(a.ends),
         "criteria": [{"threshold": c.label, "limit_pct": c.limit}
                      for c in a.criteria],
-        "histograms": [{"name": names[i], "ops": list(a.ops[i]),
-                        "over_pct": [list(a.values[i][nb + j])
-                                     for j in range(len(a.criteria))]}
-                       for i in judged],
+        "histograms": [{"name": names[i], "ops": ops[i],
+                        "over_pct": over[i]} for i in judged],
         "expected": expected_rates(a.header),
         "allowance": burst_allowance(a.header)}
 

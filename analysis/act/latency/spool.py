@@ -8,6 +8,8 @@ import struct
 import tempfile
 from array import array
 
+from act.cli import UsageError
+
 _N = struct.Struct("<q")            # a batch starts with its slice count
 
 
@@ -26,7 +28,18 @@ class Spool:
         self.count = 0              # slices written
 
     def add(self, batch, n):
-        """Append a batch of n slices."""
+        """Append a batch of n slices. A temporary file that can't be
+        made or written is a UsageError naming the directory (not the
+        log)."""
+        try:
+            self._add(batch, n)
+        except OSError as e:
+            raise UsageError("cannot write the slices' temporary file in %s: "
+                             "%s - set TMPDIR to a writable directory"
+                             % (tempfile.gettempdir(), e.strerror or e)) \
+                from None
+
+    def _add(self, batch, n):
         f = self.file
         if f is None:
             f = self.file = tempfile.TemporaryFile(prefix="act_latency.")
