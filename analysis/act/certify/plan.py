@@ -323,6 +323,12 @@ def planned_seconds(steps):
     return sum(s["duration_sec"] for s in steps)
 
 
+def stress_text(c):
+    """'4x (2x the target)'."""
+    return "%s (%s the target)" % (fmt_load(c["load"] * c["stress_factor"]),
+                                   fmt_load(c["stress_factor"]))
+
+
 def plan_text(state, dirpath, dry_run, warnings=()):
     """The plan, for --dry-run and at the start of a campaign; warnings
     (hostload.thread_warnings) end it."""
@@ -337,10 +343,8 @@ def plan_text(state, dirpath, dry_run, warnings=()):
                  % ", ".join(c["devices"]))
     r, w = rates(c["load"], 1)
     lines.append("  load:        %s = %d reads/s, %d writes/s per device; "
-                 "stress load %s (%s x %s)" % (
-                     fmt_load(c["load"]), r, w,
-                     fmt_load(c["load"] * c["stress_factor"]),
-                     fmt_num(c["stress_factor"]), fmt_load(c["load"])))
+                 "stress load %s" % (fmt_load(c["load"]), r, w,
+                                     stress_text(c)))
     lines.append("  each test:   %s%s" % (
         fmt_duration(c["duration_sec"]),
         "" if c["duration_sec"] >= 24 * HOUR else

@@ -12,7 +12,7 @@ from act.certify.fmt import (
 from act.certify.identity import identity_text
 from act.certify.judge import campaign_verdict, host_limited, rejudge
 from act import PROGRAM_STATUS
-from act.certify.plan import config_lines, rates
+from act.certify.plan import config_lines, rates, stress_text
 from act.certify.trend import (
     headline as trend_headline, markdown_lines, step_trend)
 from act.logfile.header import log_identity, scan_header
@@ -146,12 +146,6 @@ def headline(v):
     shorter than 24 h) says TRIAL first - it is not a certification."""
     return ("TRIAL (not a certification): " if v.get("trial") else "") + \
         v["text"]
-
-
-def stress_text(c):
-    """'4x (2x the target)'."""
-    return "%s (%s the target)" % (fmt_load(c["load"] * c["stress_factor"]),
-                                   fmt_load(c["stress_factor"]))
 
 
 _OLD_RUN = {"running": "interrupted", "interrupted": "interrupted",
