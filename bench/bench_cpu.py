@@ -93,20 +93,9 @@ def main(argv=None):
                     help="length of each run (default 5)")
     ap.add_argument("--rounds", type=int, default=3,
                     help="runs per figure, median taken (default 3)")
-    ap.add_argument("--prog", default=os.path.join(ROOT, "target", "bin",
-                                                   "act_storage"),
-                    help="the act_storage to run (default target/bin's)")
-    ap.add_argument("--before", metavar="PATH",
-                    help="an older act_storage to measure too, run by run "
-                    "alternating with --prog")
-    ap.add_argument("--label", default="",
-                    help="what is measured, for the section's heading line")
-    ap.add_argument("--no-write", action="store_true",
-                    help="print only; leave bench/RESULTS.md alone")
+    results.prog_options(ap)
     args = ap.parse_args(argv)
-    if not os.access(args.prog, os.X_OK):
-        sys.exit("ERROR: %s is not an executable (run make first)" %
-                 args.prog)
+    results.require_prog(args.prog)
     progs = [("after", args.prog)]
     if args.before:
         progs.insert(0, ("before", args.before))

@@ -95,20 +95,9 @@ def main(argv=None):
                     "(default 1.2 s)")
     ap.add_argument("--burst-len", type=float, default=1.0,
                     help="and run this long (default 1.0 s)")
-    ap.add_argument("--prog", default=os.path.join(ROOT, "target", "bin",
-                                                   "act_storage"),
-                    help="the act_storage to run (default target/bin's)")
-    ap.add_argument("--before", metavar="PATH",
-                    help="an older act_storage to run too, run by run "
-                    "alternating with --prog")
-    ap.add_argument("--label", default="",
-                    help="what is measured, for the section's heading line")
-    ap.add_argument("--no-write", action="store_true",
-                    help="print only; leave bench/RESULTS.md alone")
+    results.prog_options(ap)
     args = ap.parse_args(argv)
-    if not os.access(args.prog, os.X_OK):
-        sys.exit("ERROR: %s is not an executable (run make first)" %
-                 args.prog)
+    results.require_prog(args.prog)
     tmp = tempfile.mkdtemp(prefix="bench_end.", dir="/dev/shm")
     rows = []
     try:

@@ -90,6 +90,35 @@ def device_root(td):
     return path
 
 
+def with_devices(c, tag, checks, parallel=False):
+    """Runs each check(c, td, root) with a TempDir(tag) and a device root
+    (device_root, removed afterwards) - one after another, or with
+    parallel in threads of their own (the checks must not share files) -
+    then c.finish(). A check that raises is a failure, not a traceback."""
+    def one(fn):
+        try:
+            fn(c, td, root)
+        except Exception as e:     # a bug in the test: report it
+            c.fail("%s: %s: %s" % (fn.__name__, type(e).__name__, e))
+    with itest.TempDir(tag) as td:
+        root = device_root(td)
+        try:
+            if parallel:
+                threads = [threading.Thread(target=one, args=(fn,))
+                           for fn in checks]
+                for t in threads:
+                    t.start()
+                for t in threads:
+                    t.join()
+            else:
+                for fn in checks:
+                    one(fn)
+        finally:
+            if root.startswith("/dev/shm/"):
+                shutil.rmtree(root, ignore_errors=True)
+    c.finish()
+
+
 def make_device(path, mib=MIB):
     with open(path, "wb") as f:
         for _ in range(mib):

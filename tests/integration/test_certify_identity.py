@@ -234,16 +234,9 @@ def main():
     c = itest.Checker("test_certify_identity")
     itest.binary("act_storage")
     itest.shim_path()
-    with itest.TempDir("act-certify-identity") as td:
-        root = tc.device_root(td)
-        try:
-            for fn in (check_file_replaced, check_mid_campaign,
-                       check_renamed, check_loop, check_io_errors):
-                fn(c, td, root)
-        finally:
-            if root.startswith("/dev/shm/"):
-                shutil.rmtree(root, ignore_errors=True)
-    c.finish()
+    tc.with_devices(c, "act-certify-identity", [
+        check_file_replaced, check_mid_campaign, check_renamed, check_loop,
+        check_io_errors], parallel=True)
 
 
 if __name__ == "__main__":

@@ -19,7 +19,6 @@ Exit 0 pass, 1 fail."""
 
 import json
 import os
-import shutil
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -126,15 +125,8 @@ def check_ended(c, td, root):
 def main():
     c = itest.Checker("test_certify_plan_safety")
     itest.binary("act_storage")
-    with itest.TempDir("act-certify-safety") as td:
-        root = tc.device_root(td)
-        try:
-            check_edited_config(c, td, root)
-            check_ended(c, td, root)
-        finally:
-            if root.startswith("/dev/shm/"):
-                shutil.rmtree(root, ignore_errors=True)
-    c.finish()
+    tc.with_devices(c, "act-certify-safety", [
+        check_edited_config, check_ended], parallel=True)
 
 
 if __name__ == "__main__":

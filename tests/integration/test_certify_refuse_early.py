@@ -15,7 +15,6 @@ Exit 0 pass, 1 fail."""
 
 import json
 import os
-import shutil
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -99,15 +98,7 @@ def main():
     c = itest.Checker("test_certify_refuse_early")
     itest.binary("act_storage")
     itest.binary("act_prep")
-    with itest.TempDir("act-certify-refuse") as td:
-        root = tc.device_root(td)
-        try:
-            check_new(c, td, root)
-            check_resume(c, td, root)
-        finally:
-            if root.startswith("/dev/shm/"):
-                shutil.rmtree(root, ignore_errors=True)
-    c.finish()
+    tc.with_devices(c, "act-certify-refuse", [check_new, check_resume])
 
 
 if __name__ == "__main__":

@@ -158,29 +158,51 @@ def echo_difference(log, step):
     return None
 
 
-def step_analysis(dirpath, state, step, cache):
-    """The analysis of a step's log (cached per log size), with the log's
-    last ERROR lines, the kind of its stop and its failed I/Os."""
-    if step["kind"] == "prep" or step["status"] in ("planned", "skipped"):
-        return {}
+def step_log(state, step):
+    """The step whose run a step's log is (itself, or the run it is judged
+    from), and that log's name in DIR."""
     src = state["steps"][step["same_run_as"] - 1] if step["same_run_as"] \
         else step
-    log = os.path.join(dirpath, src["files"]["log"])
+    return src, src["files"]["log"]
+
+
+def analysis_key(dirpath, state, step):
+    """What a step's analysis is cached under: the step and its log's
+    size and time."""
     try:
-        st = os.stat(log)
-        key = (step["number"], st.st_size, st.st_mtime_ns)
+        st = os.stat(os.path.join(dirpath, step_log(state, step)[1]))
+        return (step["number"], st.st_size, st.st_mtime_ns)
     except OSError:
-        key = (step["number"], None, None)
-    if key in cache:
-        return cache[key]
-    plot = os.path.join(dirpath, step["files"]["plot"])
-    a = analyse_log(log, step["slice_sec"], step["judge"] == "stress", plot)
+        return (step["number"], None, None)
+
+
+def analyse_step_log(dirpath, state, step, plot=True):
+    """The analysis of a step's log, with the log's last ERROR lines, the
+    kind of its stop, its failed I/Os and the difference of its echo from
+    the plan; its plot drawn in DIR unless plot is False."""
+    src, name = step_log(state, step)
+    log = os.path.join(dirpath, name)
+    a = analyse_log(log, step["slice_sec"], step["judge"] == "stress",
+                    os.path.join(dirpath, step["files"]["plot"]) if plot
+                    else None)
     a["log_errors"] = last_errors(log)
     a["io_errors"] = count_io_errors(log)
     a["echo_difference"] = echo_difference(log, src)
     if a["doc"] is None:
         # no analysis: the kind its last ERROR lines name
         a["stop"] = stop_kind_of(a["log_errors"])
+    return a
+
+
+def step_analysis(dirpath, state, step, cache):
+    """The analysis of a step's log (analyse_step_log), cached per log
+    size for a finished step."""
+    if step["kind"] == "prep" or step["status"] in ("planned", "skipped"):
+        return {}
+    key = analysis_key(dirpath, state, step)
+    if key in cache:
+        return cache[key]
+    a = analyse_step_log(dirpath, state, step)
     if step["status"] == "done":
         cache[key] = a
     return a

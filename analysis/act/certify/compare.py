@@ -9,15 +9,13 @@ damaged or copied from another host is read as it is."""
 import json
 import os
 
-from act.certify.analyse import analyse_log, echo_difference
+from act.certify.analyse import analyse_step_log, analysis_key
 from act.certify.fmt import fmt_load, say, utc_now, warn
 from act.certify.report import build_summary, drive_text
 from act.certify.state import load_state, state_path
 from act.certify.trend import trend_text
 from act.cli import UsageError
 from act.latency.compare import worst_json
-from act.logfile.reports import last_errors
-from act.logfile.stops import stop_kind_of
 from act import EXIT_SETUP
 from act.certify import EXIT_USAGE
 
@@ -64,20 +62,8 @@ def readonly_cache(dirpath, state):
         if step["kind"] == "prep" or step["status"] in ("planned",
                                                         "skipped"):
             continue
-        src = state["steps"][step["same_run_as"] - 1] \
-            if step["same_run_as"] else step
-        log = os.path.join(dirpath, src["files"]["log"])
-        try:
-            st = os.stat(log)
-            key = (step["number"], st.st_size, st.st_mtime_ns)
-        except OSError:
-            key = (step["number"], None, None)
-        a = analyse_log(log, step["slice_sec"], step["judge"] == "stress")
-        a["log_errors"] = last_errors(log)
-        a["echo_difference"] = echo_difference(log, src)
-        if a["doc"] is None:
-            a["stop"] = stop_kind_of(a["log_errors"])
-        cache[key] = a
+        cache[analysis_key(dirpath, state, step)] = analyse_step_log(
+            dirpath, state, step, plot=False)
     return cache
 
 
