@@ -35,39 +35,17 @@ import json
 import os
 import shutil
 import sys
-import tempfile
 import threading
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import itest  # noqa: E402
+import test_certify as tc  # noqa: E402
 
-CERTIFY = os.path.join(itest.REPO, "analysis", "act_certify.py")
 SLOW = "op=read,size=1536,every=2,delay_ms=5"
 
 
-def device_dir(td):
-    if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK):
-        try:
-            return tempfile.mkdtemp(prefix="act-compare-", dir="/dev/shm")
-        except OSError:
-            pass
-    path = td.join("devices")
-    os.mkdir(path)
-    return path
-
-
-def make_device(path, mib=32):
-    with open(path, "wb") as f:
-        for _ in range(mib):
-            f.write(os.urandom(1 << 20))
-    return path
-
-
 def certify(args, fault=None, timeout=90):
-    env = itest.shim_env(fault=fault) if fault else dict(os.environ)
-    env["ACT_BIN"] = itest.bin_dir()
-    return itest.run([sys.executable, CERTIFY] + list(args), timeout=timeout,
-                     env=env)
+    return tc.certify(args, env=tc.env_for(fault), timeout=timeout)
 
 
 class Page(html.parser.HTMLParser):
@@ -103,7 +81,7 @@ def run_campaigns(c, td, devs):
 
     threads = []
     for name, fault in (("node1", None), ("node2", None), ("slow", SLOW)):
-        make_device(os.path.join(devs, name + ".dev"))
+        tc.make_device(os.path.join(devs, name + ".dev"))
         threads.append(threading.Thread(target=job, args=(name, fault)))
         threads[-1].start()
     for t in threads:
@@ -225,7 +203,7 @@ def main():
     itest.binary("act_storage")
     itest.shim_path()
     with itest.TempDir("act-compare") as td:
-        devs = device_dir(td)
+        devs = tc.device_root(td)
         try:
             run_campaigns(c, td, devs)
             if not c.failures:
