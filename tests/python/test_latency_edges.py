@@ -3,7 +3,9 @@
 refuses a file name that is not .svg (status 2, naming the file); the
 plot's subtitle says what it shows (program, devices, load, start time,
 slice) and -x plots the rates; --check on a run shorter than 24 h or not
-in 3600 s slices adds a note line, verdict and status unchanged.
+in 3600 s slices adds a note line, verdict and status unchanged; --check
+on a log that says the host fell behind at the end of the run repeats it
+as a warning line (and only then).
 
     python3 tests/python/test_latency_edges.py [-v]
 """
@@ -84,6 +86,24 @@ class Edges(unittest.TestCase):
         # no --check: no note
         code, out, err = run(["-l", self.log, "-t", "1"])
         self.assertNotIn("certification", out + err)
+
+
+    def test_check_warns_when_the_host_fell_behind(self):
+        behind = ("WARNING: the host fell behind at the end of the run: "
+                  "service threads still owed 4500 requests due before 10 "
+                  "sec (3 threads, up to 0.750 sec behind schedule) - the "
+                  "last report lacks them\n")
+        log = actlog.make(os.path.join(self.tmp.name, "behind.log"),
+                          header(duration=10) +
+                          reports(range(1, 10), over=2) + behind +
+                          reports([10], over=2))
+        code, out, _ = run(["-l", log, "-t", "1", "--check"])
+        self.assertEqual(code, 0, out)
+        self.assertIn("\nwarning: the host fell behind at the end of the "
+                      "run: service threads still owed 4500 requests", out)
+        self.assertIn("run: complete (10 sec)", out)
+        code, out, _ = run(["-l", self.log, "-t", "1", "--check"])
+        self.assertNotIn("fell behind", out)
 
 
 if __name__ == "__main__":

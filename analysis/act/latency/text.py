@@ -158,6 +158,11 @@ def check_body(results, run, stress, not_judged=(), not_analysed=()):
         out.append("not analysed: %s (add -h %s to judge it too)"
                    % (name, name))
     out.append("run: " + run_text(run))
+    for text in getattr(run, "fell_behind", ()):
+        # the verdict stands (the drive's latencies are what they are), but
+        # the drive got less than the configured load at the very end
+        out.append("warning: the host fell behind at the end of the run: "
+                   "%s" % text)
     out.append(result_line(results, run, stress))
     return out
 

@@ -96,6 +96,7 @@ class RunEnd:
     """
 
     def __init__(self, kind, planned, ran, reason=None, stop=None):
+        self.fell_behind = []       # the log's "host fell behind" lines
         self.kind = kind
         self.complete = kind == "complete"
         self.planned = planned      # test-duration-sec, or None
@@ -166,7 +167,22 @@ def last_errors(path, limit=3):
     return found[-limit:]
 
 
+FELL_BEHIND = b"WARNING: the host fell behind at the end of the run: "
+
+
 def run_end(tail, known, duration, fallback_ran=None):
+    """How the run ended (_run_end), with the lines of the tail that say
+    the host fell behind at the end of the run (log-format.md, "The last
+    report"): requests due before the end that the last report lacks."""
+    end = _run_end(tail, known, duration, fallback_ran)
+    end.fell_behind = [
+        line[len(FELL_BEHIND):].decode("utf-8", ENC_ERRORS).strip()
+        for line in tail.replace(b"\r", b"").split(b"\n")
+        if line.startswith(FELL_BEHIND)]
+    return end
+
+
+def _run_end(tail, known, duration, fallback_ran=None):
     """How the run ended, from the end of the log body.
 
     tail: the last bytes of the body (whole lines), from the start of the
