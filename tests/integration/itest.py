@@ -700,6 +700,22 @@ def shim_path():
     sys.exit(FAIL)
 
 
+def read_pty(master, deadline):
+    """Everything a child writes to the pty whose master side is master,
+    until it closes it (EIO or end of file) or time.monotonic() passes
+    deadline, as bytes."""
+    chunks = []
+    while time.monotonic() < deadline:
+        try:
+            data = os.read(master, 65536)
+        except OSError:            # EIO: the child closed the pty
+            break
+        if not data:
+            break
+        chunks.append(data)
+    return b"".join(chunks)
+
+
 def shim_env(trace=None, fault=None):
     """The environment that preloads the shim: ACT_SHIM_TRACE=trace,
     ACT_SHIM_FAULT=fault (see the shim's header comment)."""

@@ -42,16 +42,8 @@ def run_on_pty(args, columns, timeout=60):
     p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=slave,
                          stdin=subprocess.DEVNULL)
     os.close(slave)
-    chunks = []
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            data = os.read(master, 65536)
-        except OSError:            # EIO: the child closed the pty
-            break
-        if not data:
-            break
-        chunks.append(data)
+    got = itest.read_pty(master, deadline)
     out = p.stdout.read().decode("utf-8", "replace")
     try:
         p.wait(timeout=max(1, deadline - time.monotonic()))
@@ -59,7 +51,7 @@ def run_on_pty(args, columns, timeout=60):
         p.kill()
         p.wait()
     os.close(master)
-    text = b"".join(chunks).decode("utf-8", "replace")
+    text = got.decode("utf-8", "replace")
     lines = [seg.split("\r")[0].split("\n")[0]
              for seg in text.split("\x1b[K")[1:]]
     # Status redraws only: not the notes printed as whole lines (act_prep's

@@ -33,16 +33,8 @@ def run_stdout_pty(args, timeout=60):
     t = threading.Thread(target=lambda: err_chunks.append(p.stderr.read()))
     t.daemon = True
     t.start()
-    chunks = []
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            data = os.read(master, 65536)
-        except OSError:            # EIO: the child closed the pty
-            break
-        if not data:
-            break
-        chunks.append(data)
+    got = itest.read_pty(master, deadline)
     os.close(master)
     try:
         p.wait(timeout=max(1, deadline - time.monotonic()))
@@ -51,7 +43,7 @@ def run_stdout_pty(args, timeout=60):
         p.wait()
     t.join(10)
     err = b"".join(err_chunks).decode("utf-8", "replace")
-    return p.returncode, b"".join(chunks).decode("utf-8", "replace"), err
+    return p.returncode, got.decode("utf-8", "replace"), err
 
 
 def main():

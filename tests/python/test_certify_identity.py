@@ -29,6 +29,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import expect  # noqa: E402
+from certstate import new_state  # noqa: E402
 
 from act.certify import EXIT_IO_ERRORS, devices, identity, judge, main, \
     plan, state as state_mod  # noqa: E402
@@ -198,15 +199,7 @@ def check_accept_and_state(c):
             c.check(False, "parse_accept %r accepted" % bad)
         except UsageError as e:
             c.eq("parse_accept %r: status 64" % bad, 64, e.status)
-    st = {"status": "running", "command": [], "created_at": None,
-          "ended_at": None, "host": {}, "resumes": [],
-          "steps": plan.plan_steps(["/d/a"], 1, 2.0, 10, [], False),
-          "campaign": {"program": "act_storage", "program_path": "/p",
-                       "program_version": None, "base_config_path": "/b",
-                       "devices": ["/d/a"], "device_kinds": {},
-                       "load": 1, "stress_factor": 2.0,
-                       "duration_sec": 10, "ceiling": False,
-                       "ladder": [], "prep": False}}
+    st = new_state(["/d/a"], status="running")
     c.eq("state without identities is fine", None,
          state_mod.state_problem(st))
     st["campaign"]["identities"] = {"/d/a": "x"}

@@ -27,6 +27,7 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import actlog  # noqa: E402
 import expect  # noqa: E402
+from certstate import new_state  # noqa: E402
 
 from act.certify import html as chtml  # noqa: E402
 from act.certify import main as cmain  # noqa: E402
@@ -52,23 +53,6 @@ def log_text(step, seconds, slow=0):
                         "internal-read-reqs-per-sec: 100")
     return head + actlog.reports(range(1, seconds + 1), names=("reads",),
                                  over=slow)
-
-
-def new_state(devices, duration=10):
-    steps = plan.plan_steps(devices, 2, 2.0, duration, [], False)
-    return {"format": state.STATE_FORMAT, "status": "running",
-            "command": ["act_certify.py"], "created_at": "x",
-            "ended_at": None,
-            "campaign": {"program": "act_storage",
-                         "program_path": "/bin/act_storage",
-                         "program_version": None,
-                         "base_config_path": "/c/b.conf",
-                         "devices": devices,
-                         "device_kinds": {d: "file" for d in devices},
-                         "load": 2, "stress_factor": 2.0,
-                         "duration_sec": duration,
-                         "ceiling": False, "ladder": [], "prep": False},
-            "host": {"hostname": "h"}, "resumes": [], "steps": steps}
 
 
 class Follower:
@@ -151,7 +135,8 @@ def write_log(path, step, seconds):
 def campaign_dir(td, name, duration=10):
     d = os.path.join(td, name)
     os.mkdir(d)
-    st = new_state(["/dev/a"], duration)
+    st = new_state(["/dev/a"], load=2, duration=duration,
+                   status="running")
     for s in st["steps"]:
         with open(os.path.join(d, s["files"]["config"]), "w") as f:
             f.write(plan.step_config("device-names: /dev/a\nservice-threads: "

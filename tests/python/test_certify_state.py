@@ -23,32 +23,17 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import expect  # noqa: E402
+from certstate import new_state  # noqa: E402
 
 from act.certify import main as cmain  # noqa: E402
-from act.certify import plan, state  # noqa: E402
+from act.certify import state  # noqa: E402
 from act.cli import UsageError as UserError  # noqa: E402
-
-
-def new_state(td, devices):
-    steps = plan.plan_steps(devices, 1, 2.0, 10, [], False)
-    return {"format": state.STATE_FORMAT, "status": "planned",
-            "command": ["act_certify.py"], "created_at": "x",
-            "ended_at": None,
-            "campaign": {"program": "act_storage",
-                         "program_path": "/bin/act_storage",
-                         "program_version": None,
-                         "base_config_path": "/c/b.conf",
-                         "devices": devices,
-                         "device_kinds": {d: "file" for d in devices},
-                         "load": 1, "stress_factor": 2.0, "duration_sec": 10,
-                         "ceiling": False, "ladder": [], "prep": False},
-            "host": {"hostname": "h"}, "resumes": [], "steps": steps}
 
 
 def check_save_load(c, td):
     d = os.path.join(td, "camp")
     os.mkdir(d)
-    st = new_state(td, ["/d/a"])
+    st = new_state(["/d/a"])
     state.save_state(d, st)
     path = os.path.join(d, "state.json")
     with open(path) as f:
@@ -145,7 +130,7 @@ def read(path):
 def check_rename_old_log(c, td):
     d = os.path.join(td, "rename")
     os.mkdir(d)
-    st = new_state(td, ["/d/a"])
+    st = new_state(["/d/a"])
     step = st["steps"][0]
     log, err = step["files"]["log"], step["files"]["stderr"]
     step.update(status="running", exit_status=None)
@@ -175,7 +160,7 @@ def check_rename_old_log(c, td):
     c.check(not os.path.exists(os.path.join(d, log)),
             "rename_old_log left the log in place")
 
-    st = new_state(td, ["/d/a", "/d/b"])
+    st = new_state(["/d/a", "/d/b"])
     c.eq("the next step: the first", 1, state.current_step_number(st))
     st["steps"][0]["status"] = "done"
     st["steps"][1]["status"] = "skipped"
@@ -209,7 +194,7 @@ def check_resume(c, td):
             time.sleep(0.05)
         c.check(state.still_running(child.pid, d),
                 "a program running on DIR does not count as running")
-        st = new_state(td, [os.path.join(td, "dev")])
+        st = new_state([os.path.join(td, "dev")])
         st["status"] = "interrupted"
         st["steps"][0].update(status="running", pid=child.pid)
         state.save_state(d, st)
@@ -221,7 +206,7 @@ def check_resume(c, td):
         child.kill()
         child.wait()
 
-    st = new_state(td, [os.path.join(td, "dev")])
+    st = new_state([os.path.join(td, "dev")])
     st["status"] = "finished"
     for s in st["steps"]:
         s.update(status="done", result="PASS", exit_status=0)
@@ -286,7 +271,7 @@ def check_damaged(c, td):
     status 2 and the reason, never a traceback."""
     d = os.path.join(td, "damaged")
     os.mkdir(d)
-    base = new_state(td, [os.path.join(td, "dev")])
+    base = new_state([os.path.join(td, "dev")])
     for s in base["steps"]:
         s.update(status="done", result="PASS", exit_status=0)
     base["status"] = "finished"
@@ -323,7 +308,7 @@ def check_non_utf8_dir(c, td):
     os.mkdir(d)
     c.check(not state.still_running(os.getpid(), d),
             "still_running on a non-UTF-8 DIR")
-    st = new_state(td, [os.path.join(td, "dev")])
+    st = new_state([os.path.join(td, "dev")])
     for s in st["steps"]:
         s.update(status="done", result="PASS", exit_status=0)
     st["status"] = "finished"
@@ -345,7 +330,7 @@ def check_dir_fsync(c, td):
         return real(fd)
     os.fsync = spy
     try:
-        state.save_state(d, new_state(td, ["/d/a"]))
+        state.save_state(d, new_state(["/d/a"]))
     finally:
         os.fsync = real
     c.eq("save_state: the file, then the directory fsynced", [False, True],
