@@ -23,7 +23,8 @@ programs: short campaigns (--seconds 2, --load 1, 8 MiB device files on
   size): --resume is refused (exit 2, the backing files named), B is
   unchanged.
 - io-errors: io-error-limit 100 in the base config, the test shim fails 5
-  small reads of each run with EIO: every test passes, but the campaign is
+  reads and 2 large-block writes of each run with EIO (every kind of failed
+  I/O counted): every test passes, but the campaign is
   "certified with I/O errors at 1x", exit 3 - never 0 - and each step's
   failed I/Os are in summary.json, summary.md and report.html.
 
@@ -205,7 +206,10 @@ def check_loop(c, td, root):
 
 def check_io_errors(c, td, root):
     dev = tc.make_device(os.path.join(root, "errors.img"), mib=8)
-    fault = "op=read,after_ms=300,every=50,count=5,errno=EIO"
+    # 5 reads of each run fail, then (after them: not in their running
+    # total) 2 large-block writes
+    fault = ("op=write,size=131072,after_ms=1200,count=2,errno=EIO;"
+             "op=read,after_ms=300,every=50,count=5,errno=EIO")
     out, r = campaign(c, td, dev, "errors", env=tc.env_for(fault),
                       base_items=[("io-error-limit", 100)])
     c.eq("io-errors: exit 3, never 0", 3, r.rc, r.describe())
@@ -219,14 +223,14 @@ def check_io_errors(c, td, root):
         return
     c.eq("io-errors: verdict status", "certified with I/O errors",
          s["verdict"]["status"])
-    c.eq("io-errors: failed I/Os per step", [5, 5],
+    c.eq("io-errors: failed I/Os per step", [7, 7],
          [st["io_errors"] for st in s["steps"]])
     md = tc.read(os.path.join(out, "summary.md"))
-    c.check("PASS (5 failed I/Os)" in md and "10 failed I/Os within "
-            "io-error-limit (step 1: 5, step 2: 5)" in md,
+    c.check("PASS (7 failed I/Os)" in md and "14 failed I/Os within "
+            "io-error-limit (step 1: 7, step 2: 7)" in md,
             "io-errors: summary.md shows them", md)
     page = tc.read(os.path.join(out, "report.html"))
-    c.check("PASS (5 failed I/Os)" in page, "io-errors: report.html shows "
+    c.check("PASS (7 failed I/Os)" in page, "io-errors: report.html shows "
             "them", page[:3000])
 
 

@@ -126,6 +126,12 @@ def check_io_errors(c, td):
              b"ERROR: write failed on device /d/b at offset 0, size "
              b"131072: No space left on device (errno 28)\n",
              {"total": 3, "devices": {"/d/a": 2, "/d/b": 1}}),
+            ("every kind of I/O", b"".join(
+                b"ERROR: %s failed on device /d/a at offset 0, size 131072: "
+                b"Input/output error (errno 5)\n" % op for op in (
+                    b"large-block write", b"large-block read",
+                    b"tomb-raider read", b"write")),
+             {"total": 4, "devices": {"/d/a": 4}}),
             ("shown and not shown", line % 1 +
              b"ERROR: 7 more I/O errors were not shown\n",
              {"total": 8, "devices": {"/d/a": 1}}),

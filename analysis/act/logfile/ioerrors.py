@@ -1,8 +1,10 @@
 """The failed I/Os a log records (beyond.md, "I/O errors"): below
 io-error-limit a run goes on, and each failure is an ERROR: line -
 
-    ERROR: read failed on device D at offset O, size S: TEXT (errno N)
+    ERROR: OP failed on device D at offset O, size S: TEXT (errno N)
            - failed I/Os: N, io-error-limit: M
+
+(OP: read, write, large-block read, large-block write, tomb-raider read)
     ERROR: N more I/O errors were not shown
 
 (at most 10 shown a second; the others counted in the second form). The
@@ -13,7 +15,7 @@ import re
 
 from act.logfile import ENC_ERRORS
 
-_FAILED_RE = re.compile(rb"^ERROR: \S+ failed on device (.+?) at offset \d+"
+_FAILED_RE = re.compile(rb"^ERROR: [a-z -]+ failed on device (.+?) at offset \d+"
                         rb"(?:.*- failed I/Os: (\d+))?")
 _HIDDEN_RE = re.compile(rb"^ERROR: (\d+) more I/O errors were not shown")
 
