@@ -22,6 +22,22 @@ programs: short campaigns (--seconds 2, --load 1, 8 MiB device files on
   device over file A; the loop device is re-attached to file B (same
   size): --resume is refused (exit 2, the backing files named), B is
   unchanged.
+- loop-recreated (issue 25 N27; root with losetup, mkfs.ext4 and mount;
+  skipped otherwise): a campaign on a loop device over a file alone on a
+  small ext4; the loop device detached, the file deleted and made again
+  under the same name (ext4 gives it the same inode number), the loop
+  device attached to it again: --resume is refused (exit 2: its
+  generation, or the campaign's mark on the backing file, differs), the
+  new file is unchanged.
+- no-identities (N30): a campaign's state without "identities" (an older
+  act_certify's, or edited) and another file at the device's name:
+  --resume is refused (exit 2), naming the file there now and the
+  --accept-device to give; the file is unchanged. With --accept-device
+  DEV=DEV the steps run, and summary.json / summary.md record the
+  acceptance as a device change ("not recorded").
+- grown (N32): a base config whose file-size-mbytes (16) is larger than
+  the device file (8 MiB): step 1 grows the file, and step 2 runs on it -
+  the campaign's own drive is not refused as another; certified.
 - io-errors: io-error-limit 100 in the base config, the test shim fails 5
   reads and 2 large-block writes of each run with EIO (every kind of failed
   I/O counted): every test passes, but the campaign is
@@ -204,6 +220,142 @@ def check_loop(c, td, root):
         subprocess.run(["losetup", "-d", loop], stderr=subprocess.DEVNULL)
 
 
+def run(cmd):
+    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          universal_newlines=True)
+
+
+def check_loop_recreated(c, td, root):
+    if os.geteuid() != 0 or not all(shutil.which(p) for p in (
+            "losetup", "mkfs.ext4", "mount", "umount")):
+        print("note: loop-recreated: skipped (needs root, losetup, "
+              "mkfs.ext4 and mount)")
+        return
+    img = os.path.join(root, "recreated-ext4.img")
+    with open(img, "wb") as f:
+        f.truncate(32 << 20)
+    mnt = td.join("recreated-mnt")
+    os.mkdir(mnt)
+    r = run(["mkfs.ext4", "-q", "-F", img])
+    if r.returncode != 0:
+        print("note: loop-recreated: skipped (mkfs.ext4: %s)"
+              % r.stderr.strip())
+        return
+    r = run(["losetup", "--find", "--show", img])
+    if r.returncode != 0:
+        print("note: loop-recreated: skipped (losetup: %s)"
+              % r.stderr.strip())
+        return
+    fs_loop, loop, mounted = r.stdout.strip(), None, False
+    try:
+        r = run(["mount", "-t", "ext4", fs_loop, mnt])
+        if r.returncode != 0:
+            print("note: loop-recreated: skipped (mount: %s)"
+                  % r.stderr.strip())
+            return
+        mounted = True
+        back = tc.make_device(os.path.join(mnt, "back.img"), mib=8)
+        ino = os.stat(back).st_ino
+        r = run(["losetup", "--find", "--show", back])
+        if r.returncode != 0:
+            print("note: loop-recreated: skipped (losetup: %s)"
+                  % r.stderr.strip())
+            return
+        loop = r.stdout.strip()
+        out, r = campaign(c, td, loop, "recreated")
+        if r.rc not in (0, 1):
+            c.check(False, "loop-recreated: the campaign ran", r.describe())
+            return
+        recorded = ps.load(os.path.join(out, "state.json"))["campaign"][
+            "identities"][loop]
+        c.check("backing_gen" in recorded and "backing_mark" in recorded,
+                "loop-recreated: the backing file's generation and mark "
+                "recorded", str(recorded))
+        run(["losetup", "-d", loop])
+        os.unlink(back)
+        tc.make_device(back, mib=8)
+        sha = itest.sha256_file(back)
+        if os.stat(back).st_ino != ino:
+            print("note: loop-recreated: the new file has another inode "
+                  "number (%d, was %d)" % (os.stat(back).st_ino, ino))
+        for _ in range(50):
+            if run(["losetup", loop, back]).returncode == 0:
+                break
+            time.sleep(0.1)
+        else:
+            print("note: loop-recreated: skipped (%s taken meanwhile)"
+                  % loop)
+            loop = None
+            return
+        ps.replan(out)
+        r = tc.certify(["--resume", out])
+        check_refused(c, "loop-recreated", out, r, back, sha, [
+            "is not the drive this campaign started on",
+            "--accept-device %s=%s" % (loop, loop)])
+        c.check(re.search(r"started on \((backing_ino \d+, now \d+|"
+                          r"backing_gen \d+, now \d+ - another file|"
+                          r"backing_mark \w+, now none)", r.err),
+                "loop-recreated: the refusal names what differs",
+                r.describe())
+    finally:
+        if loop:
+            run(["losetup", "-d", loop])
+        if mounted:
+            run(["umount", mnt])
+        run(["losetup", "-d", fs_loop])
+
+
+def check_no_identities(c, td, root):
+    dev = tc.make_device(os.path.join(root, "no-identities.img"), mib=8)
+    out, r = campaign(c, td, dev, "no-identities")
+    if not c.eq("no-identities: the campaign certifies", 0, r.rc,
+                r.describe()):
+        return
+    path = os.path.join(out, "state.json")
+    state = ps.load(path)
+    del state["campaign"]["identities"]
+    ps.save(path, state)
+    os.unlink(dev)              # another drive has the name now
+    tc.make_device(dev, mib=8)
+    sha = itest.sha256_file(dev)
+    ps.replan(out)
+    r = tc.certify(["--resume", out])
+    check_refused(c, "no-identities", out, r, dev, sha, [
+        "device %s: no identity recorded" % dev,
+        "now at %s: kind file" % dev, "ino %d" % os.stat(dev).st_ino,
+        "--accept-device %s=%s" % (dev, dev)])
+    r = tc.certify(["--resume", out, "--accept-device", "%s=%s" % (dev,
+                                                                  dev)])
+    c.eq("no-identities: --accept-device: certified", 0, r.rc,
+         r.describe())
+    s = ps.load(os.path.join(out, "summary.json"))
+    ch = s.get("device_changes") or [{}]
+    c.eq("no-identities: summary.json device_changes", (dev, dev, 1),
+         (ch[0].get("new"), ch[0].get("old"), ch[0].get("from_step")))
+    c.check(ch[0].get("was", "").startswith("not recorded"),
+            "no-identities: the change says none was recorded", str(ch))
+    md = tc.read(os.path.join(out, "summary.md"))
+    c.check("replaced %s from step 1 (accepted with --accept-device" % dev
+            in md and "was not recorded" in md, "no-identities: summary.md "
+            "records the acceptance", md)
+    c.eq("no-identities: the identity is recorded now",
+         os.stat(dev).st_ino, ps.load(path)["campaign"]["identities"].get(
+             dev, {}).get("ino"))
+
+
+def check_grown(c, td, root):
+    dev = tc.make_device(os.path.join(root, "grown.img"), mib=8)
+    out, r = campaign(c, td, dev, "grown",
+                      base_items=[("file-size-mbytes", 16)])
+    c.eq("grown: certified (step 2 runs on the grown file)", 0, r.rc,
+         r.describe())
+    c.eq("grown: the file grew to file-size-mbytes", 16 << 20,
+         os.path.getsize(dev))
+    state = ps.load(os.path.join(out, "state.json"))
+    c.eq("grown: every step done", ["done"] * len(state["steps"]),
+         [s["status"] for s in state["steps"]])
+
+
 def check_io_errors(c, td, root):
     dev = tc.make_device(os.path.join(root, "errors.img"), mib=8)
     # 5 reads of each run fail, then (after them: not in their running
@@ -240,6 +392,7 @@ def main():
     itest.shim_path()
     tc.with_devices(c, "act-certify-identity", [
         check_file_replaced, check_mid_campaign, check_renamed, check_loop,
+        check_loop_recreated, check_no_identities, check_grown,
         check_io_errors], parallel=True)
 
 

@@ -2,16 +2,25 @@
 """Description: a campaign's drive identities and failed I/Os (issue 19),
 module by module, without running a campaign:
 
-- identity.py: a regular file's identity (kind, dev, ino, size) and its
-  campaign mark (an extended attribute) read back; a mark that differs or
-  is gone is a difference (a file made again may get the same inode);
-  identity_difference names the first fact that differs and ignores facts
-  only one side records; identity_text prints them in a fixed order (and
-  "not recorded"); a directory is refused (ValueError).
-- devices.check_identities: the same file passes; a file replaced by
-  another of the same size is refused (status 2) with both identities and
-  the --accept-device hint; a campaign without recorded identities gets
-  them recorded.
+- identity.py: a regular file's identity (kind, dev, ino, size, its
+  generation where the file system has one) and its campaign mark (an
+  extended attribute) read back; a mark that differs or is gone is a
+  difference (a file made again may get the same inode), and so is a
+  generation (gen, backing_gen: "made again under the same name") or a
+  loop backing file's mark that is gone; a file's size is not (issue 25
+  N32: the campaign's program grows a file to file-size-mbytes) but a
+  block device's is; identity_difference names the first fact that
+  differs and ignores facts only one side records; identity_text prints
+  them in a fixed order (and "not recorded"); a directory is refused
+  (ValueError).
+- devices.check_identities: the same file passes, grown too; a file
+  replaced by another of the same size is refused (status 2) with both
+  identities and the --accept-device hint; a campaign without recorded
+  identities, or without one device's, is refused (status 2: issue 25
+  N30), naming what is there now and the --accept-device to give; then
+  replace.accept_devices records the drive and a device change whose
+  "was" says no identity was recorded; accepting the same drive again
+  (grown) is no change.
 - logfile/ioerrors.count_io_errors: shown failure lines (per device),
   "N more I/O errors were not shown", the running total of the last shown
   line when it is larger, no errors, an unreadable log (None).
@@ -32,7 +41,7 @@ import expect  # noqa: E402
 from certstate import new_state  # noqa: E402
 
 from act.certify import EXIT_IO_ERRORS, devices, identity, judge, main, \
-    plan, state as state_mod  # noqa: E402
+    plan, replace, state as state_mod  # noqa: E402
 from act.cli import UsageError  # noqa: E402
 from act.logfile.ioerrors import count_io_errors  # noqa: E402
 
@@ -43,8 +52,15 @@ def check_identity(c, td):
         out.write(b"\0" * 8192)
     st = os.stat(f)
     ident = identity.device_identity(f)
-    c.eq("file identity", {"kind": "file", "dev": st.st_dev,
-                           "ino": st.st_ino, "size": 8192}, ident)
+    want = {"kind": "file", "dev": st.st_dev, "ino": st.st_ino,
+            "size": 8192}
+    if "gen" in ident:
+        c.check(isinstance(ident["gen"], int), "gen is a number",
+                str(ident))
+        want["gen"] = ident["gen"]
+    else:
+        print("note: no inode generation here (FS_IOC_GETVERSION)")
+    c.eq("file identity", want, ident)
     c.eq("same file: no difference", None,
          identity.identity_difference(ident, identity.device_identity(f)))
     for what, a, b, want in (
@@ -59,7 +75,35 @@ def check_identity(c, td):
             ("a fact only one side has", {"kind": "block", "model": "M"},
              {"kind": "block"}, None),
             ("kind", {"kind": "file"}, {"kind": "block"},
-             "kind file, now block")):
+             "kind file, now block"),
+            ("a file's size is not compared (N32: grown by the program)",
+             {"kind": "file", "ino": 1, "size": 5},
+             {"kind": "file", "ino": 1, "size": 10}, None),
+            ("a block device's size is",
+             {"kind": "block", "rdev": "7:0", "size": 5},
+             {"kind": "block", "rdev": "7:0", "size": 10},
+             "size 5, now 10"),
+            ("a file made again: its generation (gen)",
+             {"kind": "file", "ino": 1, "gen": 7},
+             {"kind": "file", "ino": 1, "gen": 8},
+             "gen 7, now 8 - another file, made again under the same "
+             "name"),
+            ("a loop device's backing file made again (N27)",
+             {"kind": "block", "backing_file": "/x", "backing_ino": 12,
+              "backing_gen": 7, "backing_mark": "m1"},
+             {"kind": "block", "backing_file": "/x", "backing_ino": 12,
+              "backing_gen": 8},
+             "backing_gen 7, now 8 - another file, made again under the "
+             "same name"),
+            ("a loop device's backing file without the mark",
+             {"kind": "block", "backing_file": "/x", "backing_mark": "m1"},
+             {"kind": "block", "backing_file": "/x"},
+             "backing_mark m1, now none (not the file the campaign "
+             "marked)"),
+            ("no generation recorded (an older state)",
+             {"kind": "block", "backing_ino": 12},
+             {"kind": "block", "backing_ino": 12, "backing_gen": 8},
+             None)):
         c.eq("identity_difference: " + what, want,
              identity.identity_difference(a, b))
     c.eq("identity_text", "kind block, rdev 7:0, size 5, backing_file /x",
@@ -87,6 +131,13 @@ def check_identity(c, td):
     state = {"campaign": {"devices": [f], "identities": {f: ident}}}
     devices.check_identities(state, "/dir")
     c.check(True, "the same file passes")
+    with open(f, "ab") as out:
+        out.write(b"\0" * 8192)
+    try:
+        devices.check_identities(state, "/dir")
+        c.check(True, "the same file grown passes")
+    except UsageError as e:
+        c.check(False, "the same file grown is refused", str(e))
     os.unlink(f)
     with open(f, "wb") as out:
         out.write(b"\1" * 8192)
@@ -102,10 +153,56 @@ def check_identity(c, td):
                      "--resume /dir --accept-device %s=%s" % (f, f)):
             c.check(part in text, "replaced: the message has %r" % part,
                     text)
-    old = {"campaign": {"devices": [f]}}
-    devices.check_identities(old, "/dir")
-    c.eq("no recorded identities: recorded now",
-         identity.device_identity(f), old["campaign"]["identities"][f])
+    check_no_identities(c, td, f)
+
+
+def check_no_identities(c, td, f):
+    g = os.path.join(td, "other.img")
+    with open(g, "wb") as out:
+        out.write(b"\2" * 8192)
+    for what, recorded in (("no identities", None),
+                           ("one device's missing",
+                            {f: identity.device_identity(f)})):
+        st = new_state([f, g])
+        if recorded is not None:
+            st["campaign"]["identities"] = recorded
+        try:
+            devices.check_identities(st, "/dir")
+            c.check(False, "%s: check_identities passes" % what)
+            continue
+        except UsageError as e:
+            text = str(e)
+            c.eq("%s: status 2" % what, 2, e.status)
+        unknown = [f, g] if recorded is None else [g]
+        parts = ["no identity recorded", "refusing to write to it",
+                 "--resume /dir " + " ".join(
+                     "--accept-device %s=%s" % (d, d) for d in unknown)]
+        parts += ["now at %s: kind file, size 8192" % d for d in unknown]
+        for part in parts:
+            c.check(part in text, "%s: the message has %r" % (what, part),
+                    text)
+        if recorded is not None:
+            c.check("now at %s" % f not in text, "%s: the recorded device "
+                    "is not named" % what, text)
+        c.eq("%s: nothing recorded" % what, recorded,
+             st["campaign"].get("identities") or None)
+    st = new_state([g])
+    replace.accept_devices(st, [(g, g)])
+    ch = st.get("device_changes") or [{}]
+    c.eq("accepted without an identity: a device change", (g, g, 1),
+         (ch[0].get("new"), ch[0].get("old"), ch[0].get("from_step")))
+    c.check(ch[0].get("was", "").startswith("not recorded (the campaign's "
+                                            "state had no identity"),
+            "accepted without an identity: 'was' says so", str(ch))
+    c.eq("accepted without an identity: recorded now",
+         identity.device_identity(g), st["campaign"]["identities"][g])
+    devices.check_identities(st, "/dir")
+    c.check(True, "accepted: check_identities passes")
+    with open(g, "ab") as out:
+        out.write(b"\2" * 8192)
+    replace.accept_devices(st, [(g, g)])
+    c.eq("accepted again, the same drive (grown): no other change", 1,
+         len(st["device_changes"]))
 
 
 def write(td, name, text):

@@ -160,15 +160,26 @@ def identities_now(devices):
 def check_identities(state, dirpath):
     """Every device of the campaign is the drive recorded at its start,
     or a UsageError (status 2) prints both identities - before any byte
-    is written. A campaign from before identities were recorded gets
-    them recorded now."""
+    is written. A device with no recorded identity (a state from an older
+    act_certify, or edited) is refused too, with what is there now: only
+    --accept-device says it is the drive (replace.accept_devices)."""
     c = state["campaign"]
     recorded = c.setdefault("identities", {})
     now = identities_now(c["devices"])
+    unknown = [dev for dev in c["devices"] if dev not in recorded]
+    if unknown:
+        _refuse("%s %s: no identity recorded (a state from an older "
+                "act_certify, or edited) - can't tell whether the drive "
+                "there now is the one this campaign started on; refusing "
+                "to write to it\n%s\nIf it is (or is meant to replace it): "
+                "%s --resume %s %s" % (
+                    "device" if len(unknown) == 1 else "devices",
+                    ", ".join(unknown), "\n".join(
+                        "  now at %s: %s" % (dev, identity_text(now[dev]))
+                        for dev in unknown), PROG, dirpath, " ".join(
+                        "--accept-device %s=%s" % (dev, dev)
+                        for dev in unknown)))
     for dev in c["devices"]:
-        if dev not in recorded:
-            recorded[dev] = now[dev]
-            continue
         why = identity_difference(recorded[dev], now[dev])
         if why:
             _refuse("device %s is not the drive this campaign started on "

@@ -3,6 +3,7 @@ campaign starts and compared before every step and at --resume, so that a
 campaign never writes - nor certifies - a drive other than the one it
 started on (names move after a reboot; a loop device can be re-attached to
 another file; a trial file can be replaced by another of the same size).
+The rules are docs/certify.md's "The drives it started on".
 
 An identity is a dict of facts the kernel gives without writing anything:
 
@@ -10,18 +11,32 @@ An identity is a dict of facts the kernel gives without writing anything:
                 sysfs has them (the disk, for a partition) model, serial,
                 firmware and wwid - the rules of act's log header
                 (src/common/blkdev.c); for a loop device the backing
-                file's name, device and inode (LOOP_GET_STATUS64);
-  regular file  kind "file", dev, ino, size, and the campaign's mark: an
-                extended attribute (user.act_certify.campaign, the
-                campaign's id) set when the campaign starts - metadata
-                only, never the file's bytes - so that a file deleted and
-                made again, which may get the same inode number, is not
-                taken for the one recorded. Where the file system has no
-                user extended attributes there is no mark.
+                file's name, device and inode (LOOP_GET_STATUS64) and,
+                read from the backing file itself (opened by its name and
+                taken only when it is that device and inode), its
+                generation and the campaign's mark (below), as
+                backing_gen and backing_mark;
+  regular file  kind "file", dev, ino, size, gen and the campaign's mark.
+
+The mark is an extended attribute (user.act_certify.campaign, the
+campaign's id) set when the campaign starts - metadata only, never the
+file's bytes - on a file device, or on a loop device's backing file. The
+generation is the inode's generation number (FS_IOC_GETVERSION: ext4,
+XFS, btrfs, f2fs; a new random number for every new inode). Both tell a
+file deleted and made again - which on ext4 usually gets the same inode
+number, in the same directory, under the same name - from the one
+recorded. Where the file system has no user extended attributes there is
+no mark, where it has no generation no gen (tmpfs: it hands out new inode
+numbers instead).
 
 Two identities are the same drive when every fact both record is equal
-(a fact one of them lacks is not compared) - except the mark: a file that
-was marked must still carry the same mark."""
+(a fact one of them lacks is not compared), except:
+- the mark: a file that was marked must still carry the same mark;
+- a file's size is not compared: the campaign's own program sizes a
+  file device to the base config's file-size-mbytes, grown or shrunk
+  (act_storage.md, "Devices"), and the inode, generation and mark already
+  say which file it is. A block
+  device's size is compared (a drive's size does not change)."""
 
 import errno
 import fcntl
@@ -31,6 +46,9 @@ import struct
 import uuid
 
 LOOP_GET_STATUS64 = 0x4C05
+# FS_IOC_GETVERSION is _IOR('v', 1, long); the file systems write an int
+FS_IOC_GETVERSION = (2 << 30) | (struct.calcsize("l") << 16) | \
+    (ord("v") << 8) | 1
 # struct loop_info64: lo_device, lo_inode, lo_rdevice, lo_offset,
 # lo_sizelimit (u64 each), lo_number, lo_encrypt_type, lo_encrypt_key_size,
 # lo_flags (u32 each), lo_file_name[64], lo_crypt_name[64],
@@ -39,7 +57,10 @@ _LOOP_INFO64 = struct.Struct("=QQQQQIIII64s64s32sQQ")
 
 # the facts compared, in the order they are printed
 FIELDS = ("kind", "rdev", "size", "model", "serial", "firmware", "wwid",
-          "backing_file", "backing_dev", "backing_ino", "dev", "ino", "mark")
+          "backing_file", "backing_dev", "backing_ino", "backing_gen",
+          "backing_mark", "dev", "ino", "gen", "mark")
+# the facts that must still be there when they were recorded
+MARKS = ("mark", "backing_mark")
 MARK_XATTR = "user.act_certify.campaign"
 
 
@@ -103,7 +124,41 @@ def _loop_backing(fd, ident, disk):
         info = _LOOP_INFO64.unpack(raw)
         ident["backing_dev"], ident["backing_ino"] = info[0], info[1]
     except OSError:
-        pass
+        return
+    bfd = _open_backing(disk, ident)
+    if bfd is None:
+        return
+    try:
+        ident["backing_gen"] = _file_gen(bfd)
+        ident["backing_mark"] = _file_mark(bfd)
+    finally:
+        os.close(bfd)
+
+
+def _open_backing(disk, ident):
+    """A read-only descriptor of the loop device's backing file, opened by
+    the name sysfs gives, when it is a regular file and the very device and
+    inode the loop device uses (LOOP_GET_STATUS64); else None (the file
+    was deleted or renamed, another mount namespace...)."""
+    if "backing_dev" not in ident:
+        return None
+    try:
+        with open(os.path.join(disk, "loop", "backing_file"), "rb") as f:
+            name = f.read(8192).rstrip(b"\n")
+        bfd = os.open(name, os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW |
+                      os.O_NONBLOCK | os.O_NOCTTY)
+    except (OSError, ValueError):
+        return None
+    try:
+        st = os.fstat(bfd)
+    except OSError:
+        st = None
+    if st is None or not stat.S_ISREG(st.st_mode) or \
+            (st.st_dev, st.st_ino) != (ident["backing_dev"],
+                                       ident["backing_ino"]):
+        os.close(bfd)
+        return None
+    return bfd
 
 
 def device_identity(path):
@@ -115,11 +170,9 @@ def device_identity(path):
         st = os.fstat(fd)
         if stat.S_ISREG(st.st_mode):
             ident = {"kind": "file", "dev": st.st_dev, "ino": st.st_ino,
-                     "size": st.st_size}
-            mark = _file_mark(fd)
-            if mark:
-                ident["mark"] = mark
-            return ident
+                     "size": st.st_size, "gen": _file_gen(fd),
+                     "mark": _file_mark(fd)}
+            return {k: v for k, v in ident.items() if v is not None}
         if not stat.S_ISBLK(st.st_mode):
             raise ValueError("%s is neither a block device nor a regular "
                              "file" % path)
@@ -143,9 +196,19 @@ def device_identity(path):
 
 def _file_mark(fd):
     try:
-        return os.getxattr(fd, MARK_XATTR).decode("ascii", "replace")
+        return os.getxattr(fd, MARK_XATTR).decode("ascii", "replace") or None
     except OSError:
         return None
+
+
+def _file_gen(fd):
+    """The inode's generation number (FS_IOC_GETVERSION), or None where
+    the file system has none."""
+    try:
+        raw = fcntl.ioctl(fd, FS_IOC_GETVERSION, bytes(8))
+    except OSError:
+        return None
+    return struct.unpack("=I", raw[:4])[0]
 
 
 def new_mark():
@@ -154,30 +217,59 @@ def new_mark():
 
 
 def mark_file(path, ident, mark):
-    """Sets the campaign's mark on a file device and adds it to its
-    identity; nothing for a block device or where the file system has no
-    user extended attributes. Raises OSError for other failures."""
-    if ident.get("kind") != "file":
+    """Sets the campaign's mark on a file device - or on a loop device's
+    backing file - and adds it to its identity (mark, backing_mark);
+    nothing for another block device, a loop device whose backing file is
+    not reachable by its name (identity.py's _open_backing), or where the
+    file system has no user extended attributes. Raises OSError for other
+    failures."""
+    if ident.get("kind") == "file":
+        if _set_mark(path, mark):
+            ident["mark"] = mark
+        return
+    disk = _disk_dir(os.stat(path).st_rdev) \
+        if "backing_ino" in ident else None
+    bfd = _open_backing(disk, ident) if disk else None
+    if bfd is None:
         return
     try:
-        os.setxattr(path, MARK_XATTR, mark.encode("ascii"))
+        # a backing file on a read-only file system is left unmarked
+        if _set_mark(bfd, mark, (errno.EROFS,)):
+            ident["backing_mark"] = mark
+    finally:
+        os.close(bfd)
+
+
+def _set_mark(target, mark, also=()):
+    try:
+        os.setxattr(target, MARK_XATTR, mark.encode("ascii"))
     except OSError as e:
-        if e.errno in (errno.ENOTSUP, errno.EOPNOTSUPP, errno.EPERM):
-            return
+        if e.errno in (errno.ENOTSUP, errno.EOPNOTSUPP, errno.EPERM) + also:
+            return False
         raise
-    ident["mark"] = mark
+    return True
 
 
 def identity_difference(recorded, now):
     """The first fact that differs between two identities, as text
-    ("serial S1 now S2"), or None when they are the same drive."""
+    ("serial S1, now S2"), or None when they are the same drive (the
+    module's comment: a file's size is not compared)."""
+    files = recorded.get("kind") == "file" and now.get("kind") == "file"
     for k in FIELDS:
+        if k == "size" and files:
+            continue
         if k in recorded and k in now and recorded[k] != now[k]:
-            return "%s %s, now %s" % (k, recorded[k], now[k])
-        if k == "mark" and k in recorded and k not in now:
-            return "mark %s, now none (not the file the campaign " \
-                "marked)" % recorded[k]
+            return "%s %s, now %s%s" % (k, recorded[k], now[k], _MADE_AGAIN
+                                        if k in _FILE_FACTS else "")
+        if k in MARKS and k in recorded and k not in now:
+            return "%s %s, now none (not the file the campaign " \
+                "marked)" % (k, recorded[k])
     return None
+
+
+# facts that differ when a file was deleted and made again
+_FILE_FACTS = ("gen", "backing_gen")
+_MADE_AGAIN = " - another file, made again under the same name"
 
 
 def identity_text(ident):

@@ -42,7 +42,8 @@ log is renamed, not deleted).  --report DIR renders the reports again.
 
 Each device's identity (identity.py) is recorded when the campaign starts
 and checked before every step and at --resume: a device that is not the
-drive recorded is refused (status 2) before anything is written, unless
+drive recorded - or has no identity recorded (a state from an older
+act_certify) - is refused (status 2) before anything is written, unless
 --resume --accept-device NEW=OLD says that NEW replaces the recorded OLD
 (NEW may be OLD's own name); the report says so.
 
@@ -167,7 +168,8 @@ def build_parser():
                    default=[], metavar="NEW=OLD", help="with --resume: "
                    "the drive now at NEW replaces the campaign's device OLD "
                    "(NEW may be OLD's own name); without it a device that "
-                   "is not the drive recorded at the start is refused")
+                   "is not the drive recorded at the start, or has no "
+                   "identity recorded, is refused")
     p.add_argument("--report", metavar="DIR", help="render the reports of "
                    "the campaign in DIR again")
     p.add_argument("--compare", metavar="DIR", nargs="+", help="compare "

@@ -8,17 +8,20 @@ import os
 from act.certify import EXIT_CONFIG, EXIT_USAGE, PROG
 from act.certify.devices import check_device_names, identities_now
 from act.certify.fmt import say, utc_now
-from act.certify.identity import identity_text, mark_file, new_mark
+from act.certify.identity import (
+    MARKS, identity_difference, identity_text, mark_file, new_mark)
 from act.certify.layout import read_text
 from act.certify.plan import step_config
 from act.cli import UsageError
 
 
 def mark_devices(c, devices=None):
-    """Marks the campaign's file devices (identity.py: an extended
-    attribute with the campaign's id, never the file's bytes), so that a
-    file put in place of one of them is told apart at every step."""
-    marks = [i["mark"] for i in c["identities"].values() if "mark" in i]
+    """Marks the campaign's file devices and loop devices' backing files
+    (identity.py: an extended attribute with the campaign's id, never the
+    file's bytes), so that a file put in place of one of them is told
+    apart at every step."""
+    marks = [i[k] for i in c["identities"].values() for k in MARKS
+             if k in i]
     mark = marks[0] if marks else new_mark()
     for dev in devices or c["devices"]:
         mark_file(dev, c["identities"][dev], mark)
@@ -76,18 +79,21 @@ def accept_devices(state, accept):
                   if s["status"] not in ("done", "skipped")), None)
     for new, old in accept:
         was = recorded.get(new)
-        if was == now[new]:
+        if was and identity_difference(was, now[new]) is None:
             say("%s: --accept-device %s: it is the drive recorded - "
                 "nothing to accept" % (PROG, new))
             continue
+        # a state with no identity for it (an older act_certify): the
+        # drive is taken on the user's word, and the report says so
+        was_text = identity_text(was) if was else \
+            "not recorded (the campaign's state had no identity for it)"
+        recorded[new] = now[new]
+        mark_devices(c, [new])          # "now" with the campaign's mark
         state.setdefault("device_changes", []).append({
             "at": utc_now(), "old": old, "new": new, "from_step": first,
-            "was": identity_text(was), "now": identity_text(now[new])})
-        recorded[new] = now[new]
-        mark_devices(c, [new])
+            "was": was_text, "now": identity_text(now[new])})
         say("%s: device %s accepted as the replacement of %s from step %s"
-            "\n  was: %s\n  now: %s" % (PROG, new, old, first,
-                                        identity_text(was),
+            "\n  was: %s\n  now: %s" % (PROG, new, old, first, was_text,
                                         identity_text(now[new])))
 
 
