@@ -11,10 +11,17 @@ and exit status 78
   step configs were given the same misspelt item: still all zeros, the
   campaign's state.json unchanged.
 
+A base config whose report-interval-sec cannot give the criteria's
+one-hour slices (7200, or 7: not a divisor of 3600) is refused the same
+way (issue 25, n21), naming the file, line and value - by --dry-run and
+a real run (--prep: nothing written), and on --resume of step configs
+edited to it.
+
 Exit 0 pass, 1 fail."""
 
 import json
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -94,11 +101,75 @@ def check_resume(c, td, root):
     c.eq("resume: state.json unchanged", before, itest.sha256_file(path))
 
 
+INTERVAL_RE = (r"%s line (\d+): report-interval-sec (7200|7) cannot give the "
+               r"criteria's one-hour slices \(an hour would be judged on "
+               r"slices of (7200|3605) s\): give a divisor of 3600")
+
+
+def check_interval_new(c, td, root):
+    dev = zeros(os.path.join(root, "interval.img"))
+    for value in (7200, 7):
+        base = itest.write_config(td.join("interval-%d.conf" % value), [
+            ("service-threads", 4), ("report-interval-sec", value)])
+        for extra in (["--dry-run"], ["--prep"]):
+            what = "report-interval-sec %d %s" % (value, extra[0])
+            out = td.join("interval-%d-%s" % (value, extra[0].strip("-")))
+            r = tc.certify(["--device", dev, "--load", "1", "--hours", "24",
+                            "--config", base, "--out", out] + extra)
+            c.eq("%s: exit status" % what, 78, r.rc, r.describe())
+            m = re.search(INTERVAL_RE % re.escape(base), r.err)
+            c.check(m and m.group(1) == "2" and m.group(2) == str(value),
+                    "%s: the refusal does not name the line and value"
+                    % what, r.describe())
+            c.check(all_zero(dev), "%s: the device was written" % what)
+            c.check(not os.path.exists(out), "%s: DIR was created" % what)
+
+
+def check_interval_resume(c, td, root):
+    dev = zeros(os.path.join(root, "interval-resume.img"))
+    base = itest.write_config(td.join("interval-good.conf"),
+                              [("service-threads", 4)])
+    out = td.join("interval-resume")
+    r = tc.certify(["--device", dev, "--prep", "--load", "1", "--seconds",
+                    "1", "--config", base, "--out", out])
+    if not c.eq("interval resume: the first campaign certifies", 0, r.rc,
+                r.describe()):
+        return
+    path = os.path.join(out, "state.json")
+    with open(path) as f:
+        state = json.load(f)
+    state.update(status="interrupted", ended_at=None)
+    for s in state["steps"]:
+        s.update(status="planned", result=None, exit_status=None,
+                 message=None, started_at=None, ended_at=None)
+        conf = s["files"].get("config")
+        if conf:
+            with open(os.path.join(out, conf)) as f:
+                text = f.read()
+            with open(os.path.join(out, conf), "w") as f:
+                f.write(text.replace("report-interval-sec: 1\n", "") +
+                        "report-interval-sec: 7200\n")
+    with open(path, "w") as f:
+        json.dump(state, f)
+    before = itest.sha256_file(path)
+    zeros(dev)
+    r = tc.certify(["--resume", out])
+    c.eq("interval resume: exit status", 78, r.rc, r.describe())
+    c.check(re.search(INTERVAL_RE % (re.escape(out + "/") + r"\S+\.conf"),
+                      r.err),
+            "interval resume: the refusal does not name the step config",
+            r.describe())
+    c.check(all_zero(dev), "interval resume: act_prep wrote the device")
+    c.eq("interval resume: state.json unchanged", before,
+         itest.sha256_file(path))
+
+
 def main():
     c = itest.Checker("test_certify_refuse_early")
     itest.binary("act_storage")
     itest.binary("act_prep")
-    tc.with_devices(c, "act-certify-refuse", [check_new, check_resume])
+    tc.with_devices(c, "act-certify-refuse", [
+        check_new, check_resume, check_interval_new, check_interval_resume])
 
 
 if __name__ == "__main__":

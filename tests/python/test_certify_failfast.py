@@ -4,7 +4,8 @@
 synthetic logs (tests/python/actlog.py) analysed in-process:
 
 - slices_so_far: the judged histograms' criteria values and operations
-  per complete slice of a log still being written (none yet: None);
+  per complete slice of a log still being written (none yet: None), its
+  planned streams and the least time their threads spent in I/O;
 - first_failing: no slice over a limit; the first one over (what it is
   over, by how much); a slice over a limit where the host fell short is
   passed over for the next full-rate one;
@@ -111,8 +112,12 @@ def check_views(c, logs):
                                   [[0.0, 10.0], [0.0, 0.0], [0.0, 0.0]]),
          (v["histograms"][0]["name"], v["histograms"][0]["ops"],
           v["histograms"][0]["over_pct"]))
-    c.eq("slices_so_far: expected rates, allowance", ({"reads": 2000.0}, 0),
-         (v["expected"], v["allowance"]))
+    c.eq("slices_so_far: the planned streams", [
+        {"name": "reads", "rate": 2000.0, "allowance": 0, "pool": "service",
+         "ops": [4000, 4000]}], v["streams"])
+    c.eq("slices_so_far: the service threads (unknown)", (0, [0.0, 1.6]),
+         (v["pools"]["service"]["threads"],
+          [round(x, 6) for x in v["pools"]["service"]["busy"]]))
     c.eq("first_failing: slice 2 over 1 ms", (1, [("reads", 10.0, "1 ms",
                                                    5.0)]),
          failfast.first_failing(v))
@@ -130,24 +135,25 @@ def check_views(c, logs):
     c.eq("short_slices: slice 2 (over the run so far)",
          [(1, "reads", 1500.0, 2000.0)], hostload.short_slices(v))
     hours = {"slice_sec": 3600, "ends": [3600, 7200, 10800],
-             "histograms": [{"name": "reads", "ops": [
-                 2000 * 3600, 1000 * 3600, 3000 * 3600]}],
-             "expected": {"reads": 2000}, "allowance": 0}
+             "streams": [{"name": "reads", "rate": 2000, "allowance": 0,
+                          "pool": "service", "ops": [
+                              2000 * 3600, 1000 * 3600, 3000 * 3600]}]}
     c.eq("short_slices: hour slices are judged alone",
          [(1, "reads", 1000.0, 2000)], hostload.short_slices(hours))
     seconds = dict(hours, slice_sec=1, ends=[1, 2, 3],
-                   histograms=[{"name": "reads", "ops": [2000, 1000, 3000]}])
+                   streams=[dict(hours["streams"][0],
+                                 ops=[2000, 1000, 3000])])
     c.eq("short_slices: 1-second slices over the run so far",
          [(1, "reads", 1500.0, 2000)], hostload.short_slices(seconds))
     seconds["ends"] = list(range(1, 70))
-    seconds["histograms"][0]["ops"] = [2000] * 60 + [1000, 3000] + \
+    seconds["streams"][0]["ops"] = [2000] * 60 + [1000, 3000] + \
         [2000] * 7
     c.eq("short_slices: 1-second slices over the last minute", [],
          hostload.short_slices(seconds))
-    seconds["histograms"][0]["ops"][60:62] = [0, 0]
+    seconds["streams"][0]["ops"][60:62] = [0, 0]
     c.eq("short_slices: 2 s lost in a minute (96.7%)", [],
          hostload.short_slices(seconds))
-    seconds["histograms"][0]["ops"][60:64] = [0] * 4
+    seconds["streams"][0]["ops"][60:64] = [0] * 4
     c.eq("short_slices: 4 s lost in a minute: from the 4th on", 63,
          hostload.short_slices(seconds)[0][0])
 

@@ -16,8 +16,9 @@ One concept per module:
   judge     a step's result, skips, the campaign's verdict and ceiling
   failfast  a running criteria step judged slice by slice: stop it at
             its first slice over a limit; judging its partial log
-  hostload  whether the host issued a step's load (NOT JUDGED), the
-            plan's service-threads warning
+  hostload  every planned stream of a step against its plan: a load
+            the host did not issue (NOT JUDGED) or the drive did not
+            take (FAIL); the plan's service-threads warning
   trend     each step's hourly share of reads over 1 ms, its slope, the
             degrading flag
   report    summary.json and summary.md (write_reports writes all three)

@@ -16,7 +16,7 @@ from act.latency.export import json_document
 from act.latency.judge import DEFAULT_CRITERIA
 from act.latency.main import check_histograms, parse_args
 from act.latency.plot import svg_document
-from act.latency.text import check_lines, judged_lists
+from act.latency.text import check_lines, judged_lists, long_slice_note
 from act.logfile.follow import last_report
 from act.certify.failfast import slice_view
 from act.certify.plan import step_echo
@@ -106,6 +106,7 @@ def analyse_log(log, slice_sec, stress, plot=None):
     except UsageError as e:
         out["error"] = _error_text(lines + _usage_lines(e))
         return out
+    out["slice_sec"] = a.slice_sec     # rounded to report-interval-sec
     out["histograms"] = list(a.args.histograms)
     out["stop"] = a.run.stop
     out["slices"] = slice_view(a)
@@ -113,7 +114,8 @@ def analyse_log(log, slice_sec, stress, plot=None):
     out["doc"] = json.loads(json.dumps(json_document(a)))
     table += check_lines(a.results, a.criteria, a.header.microsecond,
                          a.args.criteria != DEFAULT_CRITERIA, a.run,
-                         stress, *judged_lists(a))
+                         stress, *judged_lists(a),
+                         long_slice=long_slice_note(a))
     out["table"] = "\n".join(table).strip("\n")
     if plot:
         svg = svg_document(a)

@@ -8,7 +8,8 @@ stop the program; judge_slices then judges the stopped (partial) log
 FAIL.
 
 A slice where the host fell short of the load (hostload) never fails
-fast: the host is judged first."""
+fast: the host is judged first. A slice short of the load because the
+drive kept the threads waiting is judged as any other."""
 
 from act.certify.fmt import fmt_duration, fmt_num
 from act.certify.hostload import short_set
@@ -19,9 +20,9 @@ def slice_view(a):
     judging needs, as plain data (kept with the analysis): slice_sec,
     ends, criteria [{threshold, limit_pct}], histograms [{name, ops per
     slice, over_pct [criterion][slice]}] (the judged histograms: reads,
-    and writes with commit-to-device), expected {histogram: requests/s}
-    and allowance (hostload)."""
-    from act.certify.hostload import burst_allowance, expected_rates
+    and writes with commit-to-device), and the planned streams and the
+    pools of threads that issue them (hostload.load_view)."""
+    from act.certify.hostload import load_view
     nb = len(a.buckets)
     names = a.args.histograms
     judged = [i for i, n in enumerate(names)
@@ -37,14 +38,14 @@ def slice_view(a):
                 ops[i].extend(n_ops)
                 for j in range(len(a.criteria)):
                     over[i][j].extend(values[nb + j])
+    streams, pools = load_view(a.args.log, a.header, a.slice_sec, a.count)
     return {
         "slice_sec": a.slice_sec, "ends": list(a.ends),
         "criteria": [{"threshold": c.label, "limit_pct": c.limit}
                      for c in a.criteria],
         "histograms": [{"name": names[i], "ops": ops[i],
                         "over_pct": over[i]} for i in judged],
-        "expected": expected_rates(a.header),
-        "allowance": burst_allowance(a.header)}
+        "streams": streams, "pools": pools}
 
 
 def slice_namer(slice_sec):
@@ -67,7 +68,8 @@ def over_limits(view, k):
 
 def first_failing(view, start=0):
     """The first complete slice from index start on that is over a limit
-    while the host issued its load: (index from 0, over_limits) or None."""
+    while the host issued its load (a slice the drive held back is
+    judged): (index from 0, over_limits) or None."""
     short = short_set(view)
     for k in range(start, len(view["ends"])):
         if k in short:

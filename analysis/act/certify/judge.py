@@ -6,28 +6,39 @@ and judging the finished steps again for a report."""
 from act.certify.analyse import step_analysis
 from act.certify.failfast import first_failing, judge_slices, slice_namer
 from act.certify.fmt import fmt_load, fmt_num
-from act.certify.hostload import host_stop_text, not_issued_text
+from act.certify.hostload import (host_stop_text, not_issued_text,
+                                  not_taken_text)
 from act.certify.plan import HOUR, devices_text
 from act import PROGRAM_STATUS
+from act.latency.judge import long_slice_text
 from act.certify import (
     EXIT_CERTIFIED, EXIT_IO_ERRORS, EXIT_NOT_CERTIFIED)
 
 
 RESULT_PASS, RESULT_FAIL, RESULT_INCOMPLETE = "PASS", "FAIL", "INCOMPLETE"
-RESULT_INVALID = "INVALID"      # the log's config is not the step's plan
+RESULT_INVALID = "INVALID"      # the log's config is not the step's plan,
+                                # or its slices are longer than an hour
 RESULT_NOT_JUDGED = "NOT JUDGED"    # the host did not issue the load
 
 
 def judge_step(step, analysis):
-    """(result, reason) of a step that ran: PASS, FAIL, INCOMPLETE, or
-    INVALID when its log's configuration is not the step's plan (whatever
-    the run did)."""
+    """(result, reason) of a step that ran: PASS, FAIL, INCOMPLETE, NOT
+    JUDGED, or INVALID when its log's configuration is not the step's
+    plan, or the log can only be judged on slices longer than the
+    criteria's hour (whatever the run did)."""
     rc = step.get("exit_status")
     if step["kind"] == "prep":
         return (RESULT_PASS, None) if rc == 0 else \
             (RESULT_FAIL, "act_prep exit status %s" % rc)
     if analysis and analysis.get("echo_difference"):
         return RESULT_INVALID, analysis["echo_difference"]
+    doc = (analysis or {}).get("doc") or {}
+    long_slice = long_slice_text(doc.get("slice_sec"))
+    if long_slice and step["judge"] == "criteria":
+        # report-interval-sec over an hour (refused in a new campaign's
+        # base config): the analysis rounded the hour up to it
+        return RESULT_INVALID, "%s (report-interval-sec %s)" % (
+            long_slice, doc.get("report_interval_sec"))
     special = judge_load(step, analysis or {})
     if special is not None:
         return special
@@ -53,30 +64,44 @@ def judge_step(step, analysis):
     if result == RESULT_PASS:
         return RESULT_PASS, None
     failed = [r for r in check.get("results", []) if not r.get("pass")]
-    return RESULT_FAIL, "; ".join(criterion_text(r) for r in failed) or \
-        "the criteria were not met"
+    return RESULT_FAIL, with_drive("; ".join(
+        criterion_text(r) for r in failed) or "the criteria were not met",
+        analysis.get("slices"))
+
+
+def with_drive(message, view):
+    """A FAIL's message, and after it the streams the drive did not let
+    the threads issue in full (hostload.not_taken_text), if any."""
+    why = not_taken_text(view, slice_namer(view["slice_sec"])) \
+        if view else None
+    return "%s; %s" % (message, why) if why else message
 
 
 def judge_load(step, analysis):
     """The result of a step that failed fast or whose load was not issued
-    (docs/certify.md, "Fail fast" and "When the host is the limit"), or
-    None to judge it the usual way. The host comes first: a slice where
-    it fell short neither fails the step nor passes it. A run that
-    stopped for another reason (drive-limit, hung-io, io-errors) is judged
-    as before."""
+    in full (docs/certify.md, "Fail fast" and "When the load is not
+    issued"), or None to judge it the usual way. A slice where the host
+    fell short neither fails the step nor passes it; a slice short
+    because the drive kept the threads waiting is judged, and fails the
+    step whatever its latencies. A run that stopped for another reason
+    (drive-limit, hung-io, io-errors) is judged as before."""
     view = analysis.get("slices")
     doc = analysis.get("doc") or {}
     stop = analysis.get("stop")
     early = judge_slices(step, view)
     if early is not None:
-        return early
+        return early[0], with_drive(early[1], view)
     if stop == "host-limit":
         return RESULT_NOT_JUDGED, host_stop_text()
     if not view or not doc.get("complete"):
         return None
     if step["judge"] == "criteria" and first_failing(view) is not None:
         return None                 # failed at the load: the drive's FAIL
-    why = not_issued_text(view, slice_namer(view["slice_sec"]))
+    namer = slice_namer(view["slice_sec"])
+    why = not_taken_text(view, namer)
+    if why:
+        return RESULT_FAIL, why     # the drive held the load back
+    why = not_issued_text(view, namer)
     return (RESULT_NOT_JUDGED, why) if why else None
 
 
@@ -133,7 +158,10 @@ def campaign_verdict(state):
                  exit_status=EXIT_NOT_CERTIFIED)
         v["text"] = "not certified at %s: %s %s" % (
             target, step_short(s), "failed" if s["result"] == RESULT_FAIL
-            else "is INVALID (its log's config is not its plan)"
+            else "is INVALID (%s)" % (
+                "judged on slices longer than an hour"
+                if (s.get("message") or "").startswith("not a certification")
+                else "its log's config is not its plan")
             if s["result"] == RESULT_INVALID else
             "was NOT JUDGED (the host could not issue the load)"
             if s["result"] == RESULT_NOT_JUDGED else "did not complete")

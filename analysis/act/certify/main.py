@@ -31,8 +31,10 @@ A campaign is the seed README's "Process for Certifying Device(s)":
 The campaign stops at the first certification test that fails, and the
 ladder at its first failing rung.  A test judged on the criteria stops
 at its first slice over a limit (fail fast; --no-fail-fast runs it to
-its end), and a test whose load the host did not issue is NOT JUDGED
-(certify/failfast.py, certify/hostload.py).  Every step's config, log,
+its end); every planned stream (reads, large-block writes and reads,
+act_index's cache writes) is checked against its plan: a test whose load
+the host did not issue is NOT JUDGED, one whose drive could not take it
+FAIL (certify/failfast.py, certify/hostload.py).  Every step's config, log,
 stderr and plot are kept in DIR, with DIR/state.json (the plan and what
 finished), and the reports: report.html (self-contained), summary.json
 and summary.md.  --resume DIR continues an interrupted campaign: finished
@@ -50,13 +52,14 @@ act_certify) - is refused (status 2) before anything is written, unless
 Exit status: 0 certified at the target load; 3 every test passed but
 the drive failed I/Os within io-error-limit ("certified with I/O errors");
 1 not certified (a criterion
-failed, a run did not complete or a test was NOT JUDGED; with --report
-also: not finished); 2 setup error (a device missing or in use, a
+failed, the drive could not take the load, a run did not complete, a
+test was INVALID or NOT JUDGED; with --report also: not finished); 2 setup error (a device missing or in use, a
 program not found, DIR not usable, a program's device/setup error -
 also from its --check before the campaign starts - or unwritable log,
 act_prep failed); 64 usage error (the
-command line); 78 config error (the base config is unreadable or a program
-refused it, by --check before the campaign starts or when run); 128+n
+command line); 78 config error (the base config is unreadable, its
+report-interval-sec does not divide 3600, or a program refused it, by
+--check before the campaign starts or when run); 128+n
 stopped by
 signal n (130 for Ctrl-C) - continue with --resume DIR.
 """

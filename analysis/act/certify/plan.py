@@ -6,6 +6,8 @@ a campaign)."""
 from act.certify.fmt import fmt_duration, fmt_load, fmt_num
 from act.certify import EXIT_CONFIG, EXIT_USAGE
 from act.cli import UsageError
+from act.latency.analysis import round_up_slice
+from act.latency.judge import hourly_interval
 
 
 ONE_X_READS = 2000              # per device: the README's "1x"
@@ -152,7 +154,9 @@ def check_base_config(text, path):
     act_certify could not set for sure: an item written without a colon
     (act reads 'name value' too, and act_certify sets 'name: value'
     lines), an item given twice (act keeps the last one), a 'name: value'
-    line inside a '#####' banner (act reads it as a comment)."""
+    line inside a '#####' banner (act reads it as a comment); and one
+    whose report-interval-sec cannot give the criteria's one-hour slices
+    (check_interval)."""
     seen = {}
     for no, line, in_banner, item in config_lines(text):
         if item is None:
@@ -177,6 +181,29 @@ def check_base_config(text, path):
                              "one" % (where, name, seen[name]),
                              status=EXIT_CONFIG)
         seen[name] = no
+    check_interval(text, path)
+
+
+def check_interval(text, path):
+    """Refuses (exit 78, naming the line) a config whose
+    report-interval-sec does not divide 3600: act_latency.py rounds the
+    criteria's one-hour slice up to a multiple of it, and a longer slice
+    dilutes the worst hour (act.latency.judge.hourly_interval). A value
+    that is not a number is left to the program's own check."""
+    for no, line, in_banner, item in config_lines(text):
+        if item is None or in_banner or item[0] != "report-interval-sec":
+            continue
+        value = item[1]
+        if not value.isdigit() or not value.isascii():
+            continue
+        interval = int(value)
+        if interval and not hourly_interval(interval):
+            raise UsageError(
+                "%s line %d: report-interval-sec %d cannot give the "
+                "criteria's one-hour slices (an hour would be judged on "
+                "slices of %d s): give a divisor of 3600 (the default is "
+                "1)" % (path, no, interval, round_up_slice(HOUR, interval)),
+                status=EXIT_CONFIG)
 
 
 def base_items(text):

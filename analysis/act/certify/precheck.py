@@ -14,10 +14,12 @@ import tempfile
 from act import EXIT_SETUP, EXIT_USAGE as PROGRAM_CONFIG_ERROR
 from act.certify import EXIT_CONFIG
 from act.certify.devices import held_env
-from act.certify.plan import set_items, step_config, step_items
+from act.certify.plan import check_interval, set_items, step_config, \
+    step_items
 from act.cli import UsageError
 
 CHECK_TIMEOUT = 120               # seconds for one --check
+CONFIG_LIMIT = 1 << 20            # characters of a step config read
 
 
 def run_check(program, config, held=True):
@@ -70,11 +72,25 @@ def check_campaign(program, base_text, base_path, devices, steps,
     not finished), or written to a temporary directory (a new campaign,
     --dry-run too: nothing is written in DIR before the checks pass)."""
     if dirpath is not None:
-        check_configs(program, [
+        configs = [
             ("step %d's config %s" % (s["number"], s["files"]["config"]),
              os.path.join(dirpath, s["files"]["config"])) for s in steps
             if "config" in s["files"] and s["status"] not in ("done",
-                                                              "skipped")])
+                                                              "skipped")]
+        for _what, path in configs:
+            # a step config edited before --resume: the base config's
+            # rule (plan.check_interval); one that can't be read is the
+            # program's to refuse
+            if not os.path.isfile(path):
+                continue
+            try:
+                with open(path, encoding="utf-8",
+                          errors="surrogateescape") as f:
+                    text = f.read(CONFIG_LIMIT)
+            except OSError:
+                continue
+            check_interval(text, path)
+        check_configs(program, configs)
         return
     with tempfile.TemporaryDirectory(prefix="act_certify-check-") as td:
         configs = []

@@ -9,7 +9,7 @@ from act.cli import UsageError
 from act.latency import GAP, PROG
 from act.latency.judge import DEFAULT_CRITERIA, _FuncCache, verdict
 from act.latency.text import (check_body, check_heading, group_width,
-                               judged_lists)
+                              judged_lists, long_slice_note)
 from act.logfile.header import judged_histograms
 
 
@@ -258,11 +258,15 @@ def overall_verdict(verdicts):
     return "FAIL" if "FAIL" in verdicts else "INCOMPLETE"
 
 
-def overall_result_line(labels, verdicts):
-    """The last line of the --check report of several logs."""
+def overall_result_line(labels, verdicts, long_slice=None):
+    """The last line of the --check report of several logs; long_slice
+    (text.long_slice_note): a PASS then says it is not a
+    certification."""
     result = overall_verdict(verdicts)
     passed = sum(1 for v in verdicts if v == "PASS")
-    text = "result: %s (%d of %d logs passed" % (result, passed, len(labels))
+    text = "result: %s (%s%d of %d logs passed" % (
+        result, long_slice + "; " if long_slice and result == "PASS" else "",
+        passed, len(labels))
     bad = ["%s: %s" % (lab, v) for lab, v in zip(labels, verdicts)
            if v != "PASS"]
     return text + ("; " + ", ".join(bad) if bad else "") + ")"
@@ -278,7 +282,8 @@ def compare_check_lines(labels, analyses, args):
     verdicts = []
     for label, a in zip(labels, analyses):
         out += ["%s: %s" % (label, line) for line in
-                check_body(a.results, a.run, args.stress, *judged_lists(a))]
+                check_body(a.results, a.run, args.stress, *judged_lists(a),
+                           long_slice=long_slice_note(a))]
         verdicts.append(verdict(a.results, a.run, args.stress))
-    out.append(overall_result_line(labels, verdicts))
+    out.append(overall_result_line(labels, verdicts, long_slice_note(a0)))
     return out, verdicts

@@ -147,6 +147,26 @@ def verdict(results, run, stress):
     return "FAIL"
 
 
+def long_slice_text(slice_sec):
+    """Why a verdict on the ACT criteria is not a certification when its
+    slices are longer than the criteria's hour - a longer slice dilutes
+    the worst hour (docs/act_latency.md, "Pass criteria") - or None. The
+    one rule: act_latency.py --check's result line says it, act_certify
+    judges such a step INVALID and refuses a report-interval-sec that
+    would give them (hourly_interval)."""
+    if slice_sec and slice_sec > HOUR:
+        return "not a certification: slices of %d s, the criteria are " \
+            "per hour" % slice_sec
+    return None
+
+
+def hourly_interval(interval):
+    """Whether a report-interval-sec gives one-hour slices: -t 3600 is
+    rounded up to a multiple of the interval (analysis.round_up_slice),
+    so the interval must divide 3600."""
+    return interval >= 1 and HOUR % interval == 0
+
+
 def slice_notes(run, slice_sec, ends, hourly):
     """Notes for stderr about slices that do not fit the run.
 

@@ -70,7 +70,8 @@ from act.latency.export import (JsonWriter, compare_json_text, csv_batch_rows,
 from act.latency.judge import DEFAULT_CRITERIA, Criterion, verdict
 from act.latency.plot import svg_chart, svg_document
 from act.latency.text import (certification_note, check_heading,
-                              check_lines, judged_lists, run_text)
+                              check_lines, judged_lists, long_slice_note,
+                              run_text)
 from act.logfile import ENC_ERRORS, MAX_BUCKET
 from act.logfile.header import judged_histograms, read_header
 
@@ -425,7 +426,8 @@ def run_logs(args):
             lines = check_lines(a0.results, a0.criteria,
                                 a0.header.microsecond,
                                 args.criteria != DEFAULT_CRITERIA, a0.run,
-                                args.stress, *judged_lists(a0))
+                                args.stress, *judged_lists(a0),
+                                long_slice=long_slice_note(a0))
             verdicts = [verdict(a0.results, a0.run, args.stress)]
         report += lines
         notes = [certification_note(a) for a in analyses]
@@ -568,7 +570,8 @@ def run(argv):
         note = certification_note(a)
         emit(check_lines(a.results, a.criteria, header.microsecond,
                          args.criteria != DEFAULT_CRITERIA, a.run,
-                         args.stress, *judged_lists(a)) +
+                         args.stress, *judged_lists(a),
+                         long_slice=long_slice_note(a)) +
              ([note] if note else []))
     if args.json:
         # One line (pipe it to python3 -m json.tool to read it); its

@@ -6,7 +6,7 @@ import os
 import textwrap
 
 from act.latency.judge import DEFAULT_CRITERIA, Criterion, _fmt_num
-from act.latency.text import result_line, why_incomplete
+from act.latency.text import long_slice_note, result_line, why_incomplete
 
 
 BANNER_WIDTH = 95                 # characters per line of a plot banner
@@ -274,7 +274,8 @@ def svg_chart(analyses, labels, result=None):
                             + why_incomplete(a.run), BANNER_WIDTH)]
     if checked:
         if not multi:
-            result = result_line(a0.results, a0.run, a0.args.stress)
+            result = result_line(a0.results, a0.run, a0.args.stress,
+                                 long_slice_note(a0))
         color = "#2ca02c" if result.startswith("result: PASS") \
             else "#d62728"
         banners += [("result", color, line) for line in textwrap.wrap(

@@ -2,7 +2,8 @@
 report, byte for byte the reference act_latency.py's."""
 
 from act.latency import GAP, PROG
-from act.latency.judge import _fmt_num, verdict
+from act.latency.judge import (DEFAULT_CRITERIA, _fmt_num, long_slice_text,
+                               verdict)
 
 
 def header_lines(argv, log_name, h, slice_sec, rounded):
@@ -92,8 +93,19 @@ def why_incomplete(run):
     return "%s (%s)" % (run.reason, detail)
 
 
-def result_line(results, run, stress):
-    """The last line of the --check report."""
+def long_slice_note(a):
+    """What the result line of an analysis says when the standard
+    criteria (not --stress, not --criteria) were checked on slices
+    longer than an hour (judge.long_slice_text), else None."""
+    args = a.args
+    if not args.check or args.stress or args.criteria != DEFAULT_CRITERIA:
+        return None
+    return long_slice_text(a.slice_sec)
+
+
+def result_line(results, run, stress, long_slice=None):
+    """The last line of the --check report. long_slice (long_slice_note):
+    a PASS then says it is not a certification."""
     result = verdict(results, run, stress)
     failed = sum(1 for r in results if not r["pass"])
     met = "%d of %d criteria met" % (len(results) - failed, len(results))
@@ -104,6 +116,8 @@ def result_line(results, run, stress):
     if not run.complete:
         return ("result: INCOMPLETE (the run did not finish; %s on the part "
                 "that ran)" % met)
+    if long_slice and result == "PASS":
+        return "result: PASS (%s; %s)" % (long_slice, met)
     return "result: %s (%s)" % (result, met)
 
 
@@ -119,11 +133,12 @@ def judged_lists(a):
 
 
 def check_lines(results, criteria, microsecond, custom, run, stress=False,
-                not_judged=(), not_analysed=()):
+                not_judged=(), not_analysed=(), long_slice=None):
     """The --check report: the criteria, what is not judged, how the run
     ended, the verdict."""
     return (check_heading(criteria, microsecond, custom, stress) +
-            check_body(results, run, stress, not_judged, not_analysed))
+            check_body(results, run, stress, not_judged, not_analysed,
+                       long_slice))
 
 
 def check_heading(criteria, microsecond, custom, stress):
@@ -142,7 +157,8 @@ def check_heading(criteria, microsecond, custom, stress):
     return out
 
 
-def check_body(results, run, stress, not_judged=(), not_analysed=()):
+def check_body(results, run, stress, not_judged=(), not_analysed=(),
+               long_slice=None):
     """The rest of the --check report of one log: one line per criterion
     and histogram, what is not judged, how the run ended, the verdict."""
     out = []
@@ -163,7 +179,7 @@ def check_body(results, run, stress, not_judged=(), not_analysed=()):
         # the drive got less than the configured load at the very end
         out.append("warning: the host fell behind at the end of the run: "
                    "%s" % text)
-    out.append(result_line(results, run, stress))
+    out.append(result_line(results, run, stress, long_slice))
     return out
 
 
