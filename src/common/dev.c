@@ -44,8 +44,9 @@ static int held_index(const dev_held* held, const struct stat* st);
 static int check_fd(dev* d, const dev_opts* o, struct stat* st, char* err,
 		size_t len);
 static int check_block(dev* d, char* err, size_t len);
-static const dev* same_drive(const struct stat* st, const dev* prev,
-		uint32_t n_prev);
+static void identify(dev* d, const struct stat* st);
+static const dev* same_drive(const struct stat* st, const alias_id* id,
+		const dev* prev, uint32_t n_prev);
 static void same_drive_msg(const dev* d, const dev* other, char* err,
 		size_t len);
 static int check_parent_held(dev* d, const dev_held* held, char* err,
@@ -93,7 +94,9 @@ dev_claim(dev* d, const char* name, const dev_opts* o, const dev* prev,
 	}
 
 	if (rv == 0) {
-		const dev* other = same_drive(&st, prev, n_prev);
+		identify(d, &st);
+
+		const dev* other = same_drive(&st, &d->id, prev, n_prev);
 
 		if (other != NULL) {
 			same_drive_msg(d, other, err, len);
@@ -125,6 +128,24 @@ dev_claim(dev* d, const char* name, const dev_opts* o, const dev* prev,
 }
 
 int
+dev_hold_aliases(dev* d, char* err, size_t len)
+{
+	struct stat st;
+
+	if (d->fd < 0) {
+		return 0; // to be created: dev_open holds its other names
+	}
+
+	if (fstat(d->fd, &st) != 0) {
+		snprintf(err, len, "can't stat device %s: %s (errno %d)", d->name,
+				strerror(errno), errno);
+		return -1;
+	}
+
+	return alias_hold(d->name, d->fd, &st, &d->id, &d->holds, err, len);
+}
+
+int
 dev_open(dev* d, const dev_opts* o, const dev* prev, uint32_t n_prev,
 		char* err, size_t len)
 {
@@ -132,6 +153,10 @@ dev_open(dev* d, const dev_opts* o, const dev* prev, uint32_t n_prev,
 
 	if (d->to_create) {
 		rv = create_file(d, o, prev, n_prev, err, len);
+
+		if (rv == 0) {
+			rv = dev_hold_aliases(d, err, len);
+		}
 	}
 
 	if (rv == 0 && ! d->is_block) {
@@ -228,6 +253,7 @@ void
 dev_close(dev* d)
 {
 	dev_restore_scheduler(d);
+	alias_release(&d->holds);
 
 	if (d->fd >= 0) {
 		close(d->fd);
@@ -323,7 +349,7 @@ open_once(dev* d, const char* name, const dev_opts* o, const struct stat* pre,
 	if (e == EBUSY && S_ISBLK(pre->st_mode)) {
 		// Claimed: by this run under another name, by the parent, or by
 		// someone else.
-		const dev* other = same_drive(pre, prev, n_prev);
+		const dev* other = same_drive(pre, NULL, prev, n_prev);
 
 		d->is_block = true;
 		d->rdev = pre->st_rdev;
@@ -464,11 +490,29 @@ check_block(dev* d, char* err, size_t len)
 	return 0;
 }
 
-// The device before this one that is the same drive as st: the same block
-// device (by number, whatever its name), or the same file (device and
-// inode: a hard link, a symlink, another path).
+// What the device open on d->fd is over (alias.h): loop backing, overlay
+// upper-layer file. An overlay file whose upper-layer file is here but
+// can't be matched is a warning.
+static void
+identify(dev* d, const struct stat* st)
+{
+	char warn[PATH_MAX + 512];
+
+	alias_identify(d->fd, st, d->size, &d->id, warn, sizeof(warn));
+
+	if (warn[0] != '\0') {
+		log_warn("%s", warn);
+	}
+}
+
+// The device before this one that is the same drive as st (id: what it is
+// over, or NULL): the same block device (by number, whatever its name), or
+// the same file (device and inode: a hard link, a symlink, another path),
+// or the same storage under them (alias_same: loop devices over one file,
+// an overlay file and its upper-layer file).
 static const dev*
-same_drive(const struct stat* st, const dev* prev, uint32_t n_prev)
+same_drive(const struct stat* st, const alias_id* id, const dev* prev,
+		uint32_t n_prev)
 {
 	for (uint32_t i = 0; i < n_prev; i++) {
 		const dev* p = &prev[i];
@@ -482,6 +526,10 @@ same_drive(const struct stat* st, const dev* prev, uint32_t n_prev)
 				p->st_ino == st->st_ino) {
 			return p;
 		}
+
+		if (id != NULL && alias_same(&p->id, id)) {
+			return p;
+		}
 	}
 
 	return NULL;
@@ -490,10 +538,36 @@ same_drive(const struct stat* st, const dev* prev, uint32_t n_prev)
 static void
 same_drive_msg(const dev* d, const dev* other, char* err, size_t len)
 {
-	if (other->is_block) {
+	if (other->is_block && d->is_block && other->rdev != d->rdev &&
+			other->id.loop) {
+		const alias_id* id = &other->id;
+
+		if (id->back_rdev != 0) {
+			snprintf(err, len, "devices %s and %s are the same drive (loop "
+					"devices over block device %u:%u) - name each drive once",
+					other->name, d->name, major(id->back_rdev),
+					minor(id->back_rdev));
+		}
+		else {
+			snprintf(err, len, "devices %s and %s are the same drive (loop "
+					"devices over the same file, inode %lu on device %u:%u) - "
+					"name each drive once", other->name, d->name,
+					(unsigned long)id->back_ino, major(id->back_dev),
+					minor(id->back_dev));
+		}
+	}
+	else if (other->is_block) {
 		snprintf(err, len, "devices %s and %s are the same drive (device "
 				"%u:%u) - name each drive once", other->name, d->name,
 				major(other->rdev), minor(other->rdev));
+	}
+	else if (other->st_dev != d->st_dev || other->st_ino != d->st_ino) {
+		snprintf(err, len, "devices %s and %s are the same file (inode %lu "
+				"on device %u:%u, %s through an overlay file system) - name "
+				"each drive once", other->name, d->name,
+				(unsigned long)other->id.real_ino,
+				major(other->id.real_dev), minor(other->id.real_dev),
+				other->id.overlay ? other->name : d->name);
 	}
 	else {
 		snprintf(err, len, "devices %s and %s are the same file (inode %lu "
@@ -641,7 +715,7 @@ create_file(dev* d, const dev_opts* o, const dev* prev, uint32_t n_prev,
 
 		// Created a moment ago under another name of the same file?
 		if (e == EEXIST && stat(d->name, &st) == 0) {
-			other = same_drive(&st, prev, n_prev);
+			other = same_drive(&st, NULL, prev, n_prev);
 		}
 
 		if (other != NULL) {
@@ -668,6 +742,7 @@ create_file(dev* d, const dev_opts* o, const dev* prev, uint32_t n_prev,
 
 	d->st_dev = st.st_dev;
 	d->st_ino = st.st_ino;
+	identify(d, &st);
 
 	return lock_file(d, d->fd, err, len);
 }

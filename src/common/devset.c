@@ -102,6 +102,17 @@ devset_claim(devset* s, const char* const* names, uint32_t n,
 
 	free(held);
 
+	// Every device claimed, one drive named twice refused: now hold the
+	// other names of each (loop devices over the same file, overlay
+	// layers) - those of a device of this run were compared above.
+	for (uint32_t i = 0; i < n; i++) {
+		if (dev_hold_aliases(&s->devs[i], err, sizeof(err)) != 0) {
+			log_error("%s", err);
+			undo_first(s, n);
+			return -1;
+		}
+	}
+
 	// s->n counts every device from here: a hung setup I/O (the probe in
 	// dev_open) is undone from the setup guard's thread (guard.h) with
 	// devset_undo.
