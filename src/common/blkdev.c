@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "common/holder.h"
+#include "common/mountinfo.h"
 #include "common/strbuf.h"
 
 //==========================================================
@@ -33,7 +34,6 @@ static bool holder_of_related(dev_t rdev, char* what, size_t what_len,
 		char* on, size_t on_len);
 static bool dev_number(const char* dir, dev_t* rdev);
 static bool same_object(const struct stat* a, const struct stat* b);
-static void unescape_octal(char* s);
 static bool read_file(const char* path, char* buf, size_t len);
 static void read_attr(const char* dir, const char* const* names, char* out,
 		size_t len);
@@ -170,7 +170,7 @@ blk_check_swap_file(const char* name, const struct stat* st, char* err,
 			continue;
 		}
 
-		unescape_octal(src);
+		mountinfo_unescape(src);
 
 		if (stat(src, &sst) == 0 && S_ISREG(sst.st_mode) &&
 				same_object(&sst, st)) {
@@ -502,7 +502,7 @@ find_mounts(dev_t rdev, bool points_only, strbuf* sb, bool* found)
 		}
 
 		if (points_only) {
-			unescape_octal(dst);
+			mountinfo_unescape(dst);
 			sb_printf(sb, "%s%s", *found ? ", " : "", dst);
 		}
 		else {
@@ -605,27 +605,6 @@ same_object(const struct stat* a, const struct stat* b)
 	}
 
 	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
-}
-
-// /proc/swaps and /proc/self/mounts write a space, tab, newline and
-// backslash in a name as \ooo.
-static void
-unescape_octal(char* s)
-{
-	char* w = s;
-
-	for (const char* r = s; *r != '\0'; ) {
-		if (r[0] == '\\' && r[1] >= '0' && r[1] <= '3' && r[2] >= '0' &&
-				r[2] <= '7' && r[3] >= '0' && r[3] <= '7') {
-			*w++ = (char)((r[1] - '0') * 64 + (r[2] - '0') * 8 + (r[3] - '0'));
-			r += 4;
-		}
-		else {
-			*w++ = *r++;
-		}
-	}
-
-	*w = '\0';
 }
 
 static void

@@ -38,18 +38,22 @@
 static int check_name(dev* d, const char* name, const dev_opts* o,
 		struct stat* pre, char* err, size_t len);
 static int open_once(dev* d, const char* name, const dev_opts* o,
-		const struct stat* pre, const dev* prev, uint32_t n_prev, bool excl,
-		char* err, size_t len);
+		const struct stat* pre, const dev* prev, uint32_t n_prev,
+		const dev_held* held, char* err, size_t len);
+static int held_index(const dev_held* held, const struct stat* st);
 static int check_fd(dev* d, const dev_opts* o, struct stat* st, char* err,
 		size_t len);
 static int check_block(dev* d, char* err, size_t len);
-static const dev* same_drive(const struct stat* st, const dev* prev,
-		uint32_t n_prev);
+static void identify(dev* d, const struct stat* st);
+static const dev* same_drive(const struct stat* st, const alias_id* id,
+		const dev* prev, uint32_t n_prev);
 static void same_drive_msg(const dev* d, const dev* other, char* err,
 		size_t len);
 static int check_parent_held(dev* d, const dev_held* held, char* err,
 		size_t len);
-static int lock_file(dev* d, char* err, size_t len);
+static int check_parent_block(dev* d, const dev_held* held, char* err,
+		size_t len);
+static int lock_file(dev* d, int fd, char* err, size_t len);
 static int create_file(dev* d, const dev_opts* o, const dev* prev,
 		uint32_t n_prev, char* err, size_t len);
 static int size_file(dev* d, const dev_opts* o, char* err, size_t len);
@@ -83,14 +87,16 @@ dev_claim(dev* d, const char* name, const dev_opts* o, const dev* prev,
 
 	bool parent = held != NULL && held->n != 0;
 	struct stat st;
-	int rv = open_once(d, name, o, &pre, prev, n_prev, ! parent, err, len);
+	int rv = open_once(d, name, o, &pre, prev, n_prev, held, err, len);
 
 	if (rv == 0) {
 		rv = check_fd(d, o, &st, err, len);
 	}
 
 	if (rv == 0) {
-		const dev* other = same_drive(&st, prev, n_prev);
+		identify(d, &st);
+
+		const dev* other = same_drive(&st, &d->id, prev, n_prev);
 
 		if (other != NULL) {
 			same_drive_msg(d, other, err, len);
@@ -111,7 +117,7 @@ dev_claim(dev* d, const char* name, const dev_opts* o, const dev* prev,
 	}
 
 	if (rv == 0 && ! d->is_block && ! d->parent_held) {
-		rv = lock_file(d, err, len);
+		rv = lock_file(d, d->fd, err, len);
 	}
 
 	if (rv != 0) {
@@ -122,6 +128,24 @@ dev_claim(dev* d, const char* name, const dev_opts* o, const dev* prev,
 }
 
 int
+dev_hold_aliases(dev* d, char* err, size_t len)
+{
+	struct stat st;
+
+	if (d->fd < 0) {
+		return 0; // to be created: dev_open holds its other names
+	}
+
+	if (fstat(d->fd, &st) != 0) {
+		snprintf(err, len, "can't stat device %s: %s (errno %d)", d->name,
+				strerror(errno), errno);
+		return -1;
+	}
+
+	return alias_hold(d->name, d->fd, &st, &d->id, &d->holds, err, len);
+}
+
+int
 dev_open(dev* d, const dev_opts* o, const dev* prev, uint32_t n_prev,
 		char* err, size_t len)
 {
@@ -129,6 +153,10 @@ dev_open(dev* d, const dev_opts* o, const dev* prev, uint32_t n_prev,
 
 	if (d->to_create) {
 		rv = create_file(d, o, prev, n_prev, err, len);
+
+		if (rv == 0) {
+			rv = dev_hold_aliases(d, err, len);
+		}
 	}
 
 	if (rv == 0 && ! d->is_block) {
@@ -225,6 +253,7 @@ void
 dev_close(dev* d)
 {
 	dev_restore_scheduler(d);
+	alias_release(&d->holds);
 
 	if (d->fd >= 0) {
 		close(d->fd);
@@ -291,21 +320,23 @@ check_name(dev* d, const char* name, const dev_opts* o, struct stat* pre,
 	return 0;
 }
 
-// The one open of an existing name. O_EXCL (excl) claims a block device
-// (Linux ignores it for an existing file without O_CREAT). A file system
-// that refuses O_DIRECT (EINVAL, before any descriptor exists) gets a
-// buffered open.
+// The one open of an existing name, O_EXCL: that claims a block device
+// (Linux ignores it for an existing file without O_CREAT). A block device
+// already claimed (EBUSY) that the parent says it holds (held) is opened
+// without O_EXCL, parent_held set: check_parent_held verifies the claim.
+// A file system that refuses O_DIRECT (EINVAL, before any descriptor
+// exists) gets a buffered open.
 static int
 open_once(dev* d, const char* name, const dev_opts* o, const struct stat* pre,
-		const dev* prev, uint32_t n_prev, bool excl, char* err, size_t len)
+		const dev* prev, uint32_t n_prev, const dev_held* held, char* err,
+		size_t len)
 {
-	int flags = O_RDWR | O_CLOEXEC | (o->dsync ? O_DSYNC : 0) |
-			(excl ? O_EXCL : 0);
+	int flags = O_RDWR | O_CLOEXEC | (o->dsync ? O_DSYNC : 0);
 
-	d->fd = open(name, flags | O_DIRECT);
+	d->fd = open(name, flags | O_EXCL | O_DIRECT);
 
 	if (d->fd < 0 && errno == EINVAL && S_ISREG(pre->st_mode)) {
-		d->fd = open(name, flags);
+		d->fd = open(name, flags | O_EXCL);
 		d->buffered = d->fd >= 0;
 	}
 
@@ -316,20 +347,32 @@ open_once(dev* d, const char* name, const dev_opts* o, const struct stat* pre,
 	int e = errno;
 
 	if (e == EBUSY && S_ISBLK(pre->st_mode)) {
-		// Claimed: by this run under another name, or by someone else.
-		const dev* other = same_drive(pre, prev, n_prev);
+		// Claimed: by this run under another name, by the parent, or by
+		// someone else.
+		const dev* other = same_drive(pre, NULL, prev, n_prev);
 
 		d->is_block = true;
 		d->rdev = pre->st_rdev;
 
 		if (other != NULL) {
 			same_drive_msg(d, other, err, len);
+			return -1;
+		}
+
+		if (held != NULL && held_index(held, pre) >= 0) {
+			d->fd = open(name, flags | O_DIRECT);
+
+			if (d->fd >= 0) {
+				d->parent_held = true;
+				return 0;
+			}
+
+			e = errno;
 		}
 		else {
 			blk_describe_busy(name, pre->st_rdev, err, len);
+			return -1;
 		}
-
-		return -1;
 	}
 
 	if ((e == EACCES || e == EPERM) && S_ISREG(pre->st_mode) &&
@@ -342,6 +385,25 @@ open_once(dev* d, const char* name, const dev_opts* o, const struct stat* pre,
 	snprintf(err, len, "can't open %s %s: %s (errno %d)",
 			S_ISBLK(pre->st_mode) ? "device" : "device file", name,
 			strerror(e), e);
+
+	return -1;
+}
+
+// The index in held of the device st (a block device by number, a file by
+// device and inode), or -1.
+static int
+held_index(const dev_held* held, const struct stat* st)
+{
+	for (uint32_t i = 0; i < held->n; i++) {
+		const struct stat* h = &held->st[i];
+
+		if (S_ISBLK(st->st_mode) ? S_ISBLK(h->st_mode) &&
+				h->st_rdev == st->st_rdev : S_ISREG(st->st_mode) &&
+				S_ISREG(h->st_mode) && h->st_dev == st->st_dev &&
+				h->st_ino == st->st_ino) {
+			return (int)i;
+		}
+	}
 
 	return -1;
 }
@@ -428,11 +490,29 @@ check_block(dev* d, char* err, size_t len)
 	return 0;
 }
 
-// The device before this one that is the same drive as st: the same block
-// device (by number, whatever its name), or the same file (device and
-// inode: a hard link, a symlink, another path).
+// What the device open on d->fd is over (alias.h): loop backing, overlay
+// upper-layer file. An overlay file whose upper-layer file is here but
+// can't be matched is a warning.
+static void
+identify(dev* d, const struct stat* st)
+{
+	char warn[PATH_MAX + 512];
+
+	alias_identify(d->fd, st, d->size, &d->id, warn, sizeof(warn));
+
+	if (warn[0] != '\0') {
+		log_warn("%s", warn);
+	}
+}
+
+// The device before this one that is the same drive as st (id: what it is
+// over, or NULL): the same block device (by number, whatever its name), or
+// the same file (device and inode: a hard link, a symlink, another path),
+// or the same storage under them (alias_same: loop devices over one file,
+// an overlay file and its upper-layer file).
 static const dev*
-same_drive(const struct stat* st, const dev* prev, uint32_t n_prev)
+same_drive(const struct stat* st, const alias_id* id, const dev* prev,
+		uint32_t n_prev)
 {
 	for (uint32_t i = 0; i < n_prev; i++) {
 		const dev* p = &prev[i];
@@ -446,6 +526,10 @@ same_drive(const struct stat* st, const dev* prev, uint32_t n_prev)
 				p->st_ino == st->st_ino) {
 			return p;
 		}
+
+		if (id != NULL && alias_same(&p->id, id)) {
+			return p;
+		}
 	}
 
 	return NULL;
@@ -454,10 +538,36 @@ same_drive(const struct stat* st, const dev* prev, uint32_t n_prev)
 static void
 same_drive_msg(const dev* d, const dev* other, char* err, size_t len)
 {
-	if (other->is_block) {
+	if (other->is_block && d->is_block && other->rdev != d->rdev &&
+			other->id.loop) {
+		const alias_id* id = &other->id;
+
+		if (id->back_rdev != 0) {
+			snprintf(err, len, "devices %s and %s are the same drive (loop "
+					"devices over block device %u:%u) - name each drive once",
+					other->name, d->name, major(id->back_rdev),
+					minor(id->back_rdev));
+		}
+		else {
+			snprintf(err, len, "devices %s and %s are the same drive (loop "
+					"devices over the same file, inode %lu on device %u:%u) - "
+					"name each drive once", other->name, d->name,
+					(unsigned long)id->back_ino, major(id->back_dev),
+					minor(id->back_dev));
+		}
+	}
+	else if (other->is_block) {
 		snprintf(err, len, "devices %s and %s are the same drive (device "
 				"%u:%u) - name each drive once", other->name, d->name,
 				major(other->rdev), minor(other->rdev));
+	}
+	else if (other->st_dev != d->st_dev || other->st_ino != d->st_ino) {
+		snprintf(err, len, "devices %s and %s are the same file (inode %lu "
+				"on device %u:%u, %s through an overlay file system) - name "
+				"each drive once", other->name, d->name,
+				(unsigned long)other->id.real_ino,
+				major(other->id.real_dev), minor(other->id.real_dev),
+				other->id.overlay ? other->name : d->name);
 	}
 	else {
 		snprintf(err, len, "devices %s and %s are the same file (inode %lu "
@@ -467,37 +577,95 @@ same_drive_msg(const dev* d, const dev* other, char* err, size_t len)
 	}
 }
 
-// A parent holds devices (ACT_HELD_FDS): one of them is not claimed
-// again; a device that is none of them is refused - a block device was
-// opened without O_EXCL, so nothing would claim it, and a file that is not
-// the parent's is not the drive it checked (e.g. replaced under the same
-// name between its check and this run).
+// A parent holds devices (ACT_HELD_FDS; devset.c verified each descriptor:
+// open for writing, the parent's own). A device it does not list is
+// refused: the parent checked the devices it holds, and a name that is
+// none of them is not one it checked (e.g. a file put in place of the one
+// it checked). A listed block device was claimed by ourselves when it was
+// free (open_once); one the kernel says is claimed must be claimed by
+// nothing else that can be seen (check_parent_block). A listed file is
+// locked through the parent's own descriptor: that succeeds when the
+// parent holds the lock (the same open file description) or nobody does,
+// and fails when another process holds it.
 static int
 check_parent_held(dev* d, const dev_held* held, char* err, size_t len)
 {
-	for (uint32_t i = 0; i < held->n; i++) {
-		const struct stat* h = &held->st[i];
+	struct stat st;
 
-		if (d->is_block ? S_ISBLK(h->st_mode) && h->st_rdev == d->rdev :
-				S_ISREG(h->st_mode) && h->st_dev == d->st_dev &&
-				h->st_ino == d->st_ino) {
-			d->parent_held = true;
-			return 0;
-		}
+	if (fstat(d->fd, &st) != 0) {
+		snprintf(err, len, "can't stat device %s: %s (errno %d)", d->name,
+				strerror(errno), errno);
+		return -1;
 	}
 
-	snprintf(err, len, "device %s is not one of the devices held by the "
-			"parent (%s=%s)", d->name, HOLDER_ENV, held->value);
+	int i = held_index(held, &st);
 
-	return -1;
+	if (i < 0) {
+		snprintf(err, len, "device %s is not one of the devices held by the "
+				"parent (%s=%s)", d->name, HOLDER_ENV, held->value);
+		return -1;
+	}
+
+	if (d->is_block) {
+		return d->parent_held ? check_parent_block(d, held, err, len) : 0;
+	}
+
+	if (lock_file(d, held->fd[i], err, len) != 0) {
+		return -1;
+	}
+
+	d->parent_held = true;
+
+	return 0;
 }
 
-// Hold a file for the run: flock(LOCK_EX) on the one descriptor - another
-// act (or act_certify) on it is refused, whatever name it uses.
+// A block device the parent says it holds, and that the kernel says is
+// claimed: nothing else that can be seen may hold it - a mount (of it or,
+// for a disk, a partition), swap, md/LVM/dm (sysfs holders) - and it must
+// still be claimed (an O_EXCL open of the very device on d->fd fails with
+// EBUSY; a name changed between the two opens would show here).
 static int
-lock_file(dev* d, char* err, size_t len)
+check_parent_block(dev* d, const dev_held* held, char* err, size_t len)
 {
-	if (flock(d->fd, LOCK_EX | LOCK_NB) == 0) {
+	char what[512];
+
+	if (blk_describe_holders(d->rdev, what, sizeof(what))) {
+		snprintf(err, len, "device %s is in use (%s) - refusing to write to "
+				"it", d->name, what);
+		return -1;
+	}
+
+	char self[64];
+
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", d->fd);
+
+	int x = open(self, O_RDONLY | O_EXCL | O_CLOEXEC | O_NONBLOCK);
+	int e = errno;
+
+	if (x >= 0) {
+		close(x);
+		snprintf(err, len, "device %s is not held by the parent (%s=%s): it "
+				"was claimed a moment ago, and is free now - refusing to write "
+				"to it", d->name, HOLDER_ENV, held->value);
+		return -1;
+	}
+
+	if (e != EBUSY) {
+		snprintf(err, len, "can't check that the parent holds device %s: "
+				"open %s O_EXCL: %s (errno %d)", d->name, self, strerror(e), e);
+		return -1;
+	}
+
+	return 0;
+}
+
+// Hold a file for the run: flock(LOCK_EX) on the one descriptor fd (d->fd,
+// or the parent's) - another act (or act_certify) on it is refused,
+// whatever name it uses.
+static int
+lock_file(dev* d, int fd, char* err, size_t len)
+{
+	if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
 		return 0;
 	}
 
@@ -547,7 +715,7 @@ create_file(dev* d, const dev_opts* o, const dev* prev, uint32_t n_prev,
 
 		// Created a moment ago under another name of the same file?
 		if (e == EEXIST && stat(d->name, &st) == 0) {
-			other = same_drive(&st, prev, n_prev);
+			other = same_drive(&st, NULL, prev, n_prev);
 		}
 
 		if (other != NULL) {
@@ -574,8 +742,9 @@ create_file(dev* d, const dev_opts* o, const dev* prev, uint32_t n_prev,
 
 	d->st_dev = st.st_dev;
 	d->st_ino = st.st_ino;
+	identify(d, &st);
 
-	return lock_file(d, err, len);
+	return lock_file(d, d->fd, err, len);
 }
 
 // Grow a file to file_size now (undone by dev_undo); a shrink waits for

@@ -8,9 +8,11 @@
  *
  * Each device is opened once, every check is made on that descriptor, and
  * the device is held for the whole run: a block device is opened O_EXCL, a
- * file is flock()ed (LOCK_EX). A second act program on the same drive - by
- * whatever name - is refused at setup, naming the holder (holder.h). A
- * parent may hold the devices instead (dev_held, ACT_HELD_FDS).
+ * file is flock()ed (LOCK_EX) - and so are its other names (alias.h: loop
+ * devices over the same file, overlay layers). A second act program on the
+ * same drive - by whatever name - is refused at setup, naming the holder
+ * (holder.h). A parent may hold the devices instead (dev_held,
+ * ACT_HELD_FDS): the program verifies that it does.
  */
 #pragma once
 
@@ -20,6 +22,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
+#include "common/alias.h"
 #include "common/limits.h"
 #include "common/holder.h"
 
@@ -30,11 +33,13 @@ typedef struct dev_opts_s {
 	const char* size_item;  // what sets file_size, for messages
 } dev_opts;
 
-// The devices a parent holds for this run (ACT_HELD_FDS, holder.h): the
-// fstat of each descriptor it passed down. n == 0: no parent holds any.
+// The devices a parent holds for this run (ACT_HELD_FDS, holder.h): each
+// descriptor it passed down (verified: open for writing, the parent's own)
+// and its fstat. n == 0: no parent holds any.
 typedef struct dev_held_s {
 	const char* value;      // ACT_HELD_FDS as given, for messages
 	uint32_t n;
+	int fd[HOLDER_MAX_FDS];
 	struct stat st[HOLDER_MAX_FDS];
 } dev_held;
 
@@ -46,7 +51,9 @@ typedef struct dev_s {
 	bool parent_held;       // one of the parent's (dev_held): no own claim
 	dev_t st_dev;           // identity, from fstat of fd: a file's
 	ino_t st_ino;           //   device and inode,
-	dev_t rdev;             //   a block device's number
+	dev_t rdev;             //   a block device's number,
+	alias_id id;            //   what it is over (loop, overlay)
+	alias_holds holds;      // its other names, held for the run too
 	bool buffered;          // the file system refused O_DIRECT
 	uint64_t size;          // bytes
 	uint32_t min_io;        // smallest O_DIRECT read size that works
@@ -63,15 +70,25 @@ typedef struct dev_s {
 } dev;
 
 // First step of setup, writing nothing: open the name once (O_RDWR,
-// O_DIRECT, O_DSYNC if asked; O_EXCL unless a parent holds devices),
-// check it on that descriptor (type, read-only, size, the same drive as
-// one of the n_prev devices already claimed, behind a loop device, an
-// active swap file) and hold it (a file: flock) - unless it is one of
-// held's. A name that does not exist and is to be created (o->file_size)
-// is checked for creatability only (to_create). Returns 0, or -1 with a
-// message in err (nothing held any more).
+// O_DIRECT, O_DSYNC if asked, O_EXCL), check it on that descriptor (type,
+// read-only, size, the same drive as one of the n_prev devices already
+// claimed - by number, inode or what it is over -, behind a loop device,
+// an active swap file) and hold it (a file: flock). One of held's is
+// verified instead of claimed: a block device the kernel says is claimed
+// (EBUSY) and that nothing else visible holds (mount, swap, md/LVM/dm), a
+// file whose lock the parent's descriptor takes. A name that does not
+// exist and is to be created (o->file_size) is checked for creatability
+// only (to_create). Returns 0, or -1 with a message in err (nothing held
+// any more).
 int dev_claim(dev* d, const char* name, const dev_opts* o, const dev* prev,
 		uint32_t n_prev, const dev_held* held, char* err, size_t len);
+
+// Once every device of the run is claimed (so that one drive named twice
+// is told as such first): hold the device's other names for the run too
+// (alias_hold). A device still to be created has none yet (dev_open
+// holds them once it exists). Returns 0, or -1 with a message in err (its
+// other names let go; the caller undoes the device).
+int dev_hold_aliases(dev* d, char* err, size_t len);
 
 // Second step, once every device is claimed: create a file to be created
 // (and hold it), grow a file to o->file_size, probe the minimum I/O size.

@@ -5,12 +5,14 @@
 #include "common/devset.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "common/blkdev.h"
 #include "common/holder.h"
@@ -27,6 +29,7 @@
 //
 
 static int parent_held(dev_held* held, char* err, size_t len);
+static void fd_name(int fd, char* out, size_t len);
 static void undo_first(devset* s, uint32_t n);
 
 //==========================================================
@@ -98,6 +101,17 @@ devset_claim(devset* s, const char* const* names, uint32_t n,
 	}
 
 	free(held);
+
+	// Every device claimed, one drive named twice refused: now hold the
+	// other names of each (loop devices over the same file, overlay
+	// layers) - those of a device of this run were compared above.
+	for (uint32_t i = 0; i < n; i++) {
+		if (dev_hold_aliases(&s->devs[i], err, sizeof(err)) != 0) {
+			log_error("%s", err);
+			undo_first(s, n);
+			return -1;
+		}
+	}
 
 	// s->n counts every device from here: a hung setup I/O (the probe in
 	// dev_open) is undone from the setup guard's thread (guard.h) with
@@ -182,8 +196,12 @@ devset_close(devset* s)
 // Local helpers.
 //
 
-// ACT_HELD_FDS (holder.h): the descriptors of the devices a parent holds
-// for us, each fstat()ed. Unset or empty: none (held->n = 0).
+// ACT_HELD_FDS and ACT_HELD_PID (holder.h, docs/beyond.md, "A parent
+// that holds the devices"): the descriptors of the devices a parent holds
+// for us, each fstat()ed. Unset or empty: none (held->n = 0). Believed
+// only from our parent, and only for descriptors it has itself (the same
+// open file description) and opened for writing: a descriptor a caller
+// merely opened (a shell's 3</dev/sdb) stands for nothing.
 static int
 parent_held(dev_held* held, char* err, size_t len)
 {
@@ -203,6 +221,30 @@ parent_held(dev_held* held, char* err, size_t len)
 		return -1;
 	}
 
+	const char* pid_value = getenv(HOLDER_PID_ENV);
+	long pid;
+
+	if (pid_value == NULL || pid_value[0] == '\0') {
+		snprintf(err, len, "%s=%s without %s - the parent that holds the "
+				"devices names itself in %s (its pid); descriptors from "
+				"anyone else stand for nothing", HOLDER_ENV, value,
+				HOLDER_PID_ENV, HOLDER_PID_ENV);
+		return -1;
+	}
+
+	if (holder_parse_pid(pid_value, &pid, err, len) != 0) {
+		return -1;
+	}
+
+	long ppid = (long)getppid();
+
+	if (pid != ppid) {
+		snprintf(err, len, "%s=%s is not this program's parent (pid %ld is) - "
+				"only the parent that holds the devices may list them in %s",
+				HOLDER_PID_ENV, pid_value, ppid, HOLDER_ENV);
+		return -1;
+	}
+
 	for (uint32_t i = 0; i < n; i++) {
 		struct stat* st = &held->st[i];
 
@@ -218,11 +260,60 @@ parent_held(dev_held* held, char* err, size_t len)
 					"device nor a regular file", HOLDER_ENV, value, fds[i]);
 			return -1;
 		}
+
+		char path[256];
+		int fl = fcntl(fds[i], F_GETFL);
+
+		fd_name(fds[i], path, sizeof(path));
+
+		if (fl < 0 || (fl & O_ACCMODE) == O_RDONLY) {
+			snprintf(err, len, "%s=%s: descriptor %d (%s) is open read-only - "
+					"a parent that holds a device for a test opens it for "
+					"writing (O_RDWR)", HOLDER_ENV, value, fds[i], path);
+			return -1;
+		}
+
+		int shared = holder_shares_fd(pid, fds[i], st);
+
+		if (shared < 0) {
+			snprintf(err, len, "%s=%s: can't read the descriptors of the "
+					"parent (/proc/%ld/fd): %s (errno %d)", HOLDER_ENV, value,
+					pid, strerror(errno), errno);
+			return -1;
+		}
+
+		if (shared == 0) {
+			snprintf(err, len, "%s=%s: descriptor %d (%s) is not the parent's "
+					"(pid %ld has no descriptor on that open file) - the parent "
+					"must pass descriptors it holds itself", HOLDER_ENV, value,
+					fds[i], path, pid);
+			return -1;
+		}
+
+		held->fd[i] = fds[i];
 	}
 
 	held->n = n;
 
 	return 0;
+}
+
+// What descriptor fd is open on, for messages ("?" if it can't be told).
+static void
+fd_name(int fd, char* out, size_t len)
+{
+	char self[64];
+
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
+
+	ssize_t n = readlink(self, out, len - 1);
+
+	if (n <= 0) {
+		snprintf(out, len, "?");
+		return;
+	}
+
+	out[n] = '\0';
 }
 
 static void

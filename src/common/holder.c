@@ -13,7 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/kcmp.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -310,6 +312,82 @@ holder_parse_fds(const char* value, int* fds, uint32_t max, uint32_t* n,
 
 		p++; // the comma
 	}
+}
+
+int
+holder_parse_pid(const char* value, long* pid, char* err, size_t len)
+{
+	size_t n = strlen(value);
+	bool digits = n > 0 && n <= 9;
+
+	for (size_t i = 0; i < n && digits; i++) {
+		digits = isdigit((unsigned char)value[i]) != 0;
+	}
+
+	*pid = digits ? atol(value) : 0;
+
+	if (*pid <= 0) {
+		snprintf(err, len, "%s=%s: not a process id (the parent that holds "
+				"the devices gives its own pid)", HOLDER_PID_ENV, value);
+		return -1;
+	}
+
+	return 0;
+}
+
+int
+holder_shares_fd(long pid, int fd, const struct stat* st)
+{
+	char fd_dir[64];
+
+	snprintf(fd_dir, sizeof(fd_dir), "/proc/%ld/fd", pid);
+
+	DIR* fds = opendir(fd_dir);
+
+	if (fds == NULL) {
+		return -1;
+	}
+
+	struct dirent* fe;
+	int shared = 0;
+
+	while (shared == 0 && (fe = readdir(fds)) != NULL) {
+		char path[64 + sizeof(fe->d_name)];
+		char link[PATH_MAX];
+		struct stat pst;
+		char* end;
+		long pfd = strtol(fe->d_name, &end, 10);
+
+		if (*end != '\0' || end == fe->d_name) {
+			continue;
+		}
+
+		snprintf(path, sizeof(path), "%s/%s", fd_dir, fe->d_name);
+
+		// Only descriptors of files: no stat of sockets, pipes...
+		ssize_t n = readlink(path, link, sizeof(link) - 1);
+
+		if (n <= 0 || link[0] != '/' || stat(path, &pst) != 0 ||
+				(pst.st_mode & S_IFMT) != (st->st_mode & S_IFMT) ||
+				(S_ISBLK(st->st_mode) ? pst.st_rdev != st->st_rdev :
+				pst.st_dev != st->st_dev || pst.st_ino != st->st_ino)) {
+			continue;
+		}
+
+		long same = syscall(SYS_kcmp, (long)getpid(), pid, KCMP_FILE,
+				(long)fd, pfd);
+
+		// No kcmp in this kernel, or not allowed (a container's seccomp
+		// profile): the same device must do.
+		if (same == 0 || (same < 0 && (errno == ENOSYS || errno == EPERM ||
+				errno == EACCES))) {
+			shared = 1;
+		}
+	}
+
+	closedir(fds);
+
+	return shared;
 }
 
 //==========================================================

@@ -9,17 +9,20 @@
  * (python, perl, sh...) the basename of its script.
  *
  * A parent that holds the devices itself (act_certify.py, for a whole
- * campaign) passes its descriptors down and lists them in ACT_HELD_FDS
- * (docs/beyond.md, "A parent that holds the devices").
+ * campaign) passes its descriptors down, lists them in ACT_HELD_FDS and
+ * names itself in ACT_HELD_PID; the program verifies the claim rather than
+ * believe it (docs/beyond.md, "A parent that holds the devices").
  */
 #pragma once
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #define HOLDER_ENV "ACT_HELD_FDS"
+#define HOLDER_PID_ENV "ACT_HELD_PID"
 #define HOLDER_MAX_FDS 128
 
 // Ends the message that refuses a device another test holds.
@@ -60,3 +63,15 @@ uint32_t holder_of_block(dev_t rdev, char* out, size_t out_len);
 // the variable and the value.
 int holder_parse_fds(const char* value, int* fds, uint32_t max, uint32_t* n,
 		char* err, size_t len);
+
+// Parse ACT_HELD_PID (a decimal process id). Returns 0, or -1 with a
+// message in err naming the variable and the value.
+int holder_parse_pid(const char* value, long* pid, char* err, size_t len);
+
+// Whether process pid has a descriptor on the open file description of our
+// descriptor fd (st: its fstat) - the same open, not only the same file:
+// kcmp(KCMP_FILE). Where kcmp is missing or not allowed (ENOSYS, EPERM:
+// a container's seccomp profile) a descriptor of pid on the same block
+// device (or file) counts. Returns 1 or 0, or -1
+// (errno set) if /proc/PID/fd can't be read.
+int holder_shares_fd(long pid, int fd, const struct stat* st);

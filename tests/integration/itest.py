@@ -283,6 +283,38 @@ class Reader:
         return "".join(self.out), "".join(self.err), timed_out
 
 
+class Running:
+    """A program started in the background (stdout and stderr read as
+    text); .wait_started() waits until a stdout line starts with `ready`,
+    .finish() waits for the end (killed after timeout s) and gives its
+    Result."""
+
+    def __init__(self, args, ready, env=None, pass_fds=(), timeout=30):
+        self.t0 = time.monotonic()
+        self.p = subprocess.Popen(
+            args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            stdin=subprocess.DEVNULL, universal_newlines=True,
+            errors="replace", env=env, pass_fds=pass_fds)
+        self.rd = Reader(self.p)
+        self.ready = ready
+        self.timeout = timeout
+
+    def wait_started(self, timeout=15):
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if any(l.startswith(self.ready) for l in list(self.rd.out)):
+                return True
+            if self.p.poll() is not None:
+                return False
+            time.sleep(0.02)
+        return False
+
+    def finish(self):
+        out, err, timed_out = self.rd.finish(self.timeout)
+        return Result(self.p.returncode, out, err,
+                      time.monotonic() - self.t0, timed_out)
+
+
 def run_parallel(jobs, timeout=60, envs=None):
     """jobs: dict key -> args; envs: key -> environment for some of them.
     Runs them all at once; returns key -> Result."""

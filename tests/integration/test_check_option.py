@@ -151,10 +151,11 @@ def main():
             rd.finish(30)
 
         # A parent that holds the device: --check honours ACT_HELD_FDS.
-        fd = os.open(d1, os.O_RDONLY)
+        fd = os.open(d1, os.O_RDWR)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            env = dict(os.environ, ACT_HELD_FDS=str(fd))
+            env = dict(os.environ, ACT_HELD_FDS=str(fd),
+                       ACT_HELD_PID=str(os.getpid()))
             k.ok("parent holds it", "act_storage",
                  config(td, "parent", [d1]), env=env, pass_fds=(fd,))
         finally:

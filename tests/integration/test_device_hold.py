@@ -28,9 +28,10 @@ losetup fails):
   point; checksums unchanged;
 - an active swap file on a mounted ext4 loop file system (skipped when
   mkswap/swapon fail; always swapoff): exit 2, `is an active swap file`;
-- a parent that holds the device (ACT_HELD_FDS, docs/beyond.md): this
-  script flocks a file (O_RDONLY + LOCK_EX) / opens a loop device
-  O_RDONLY|O_EXCL and runs act_storage with the descriptor passed down:
+- a parent that holds the device (ACT_HELD_FDS and ACT_HELD_PID,
+  docs/beyond.md): this script flocks a file (O_RDWR + LOCK_EX) / opens a
+  loop device O_RDWR|O_EXCL and runs act_storage with the descriptor
+  passed down and its own pid:
   exit 0 with a parseable log; meanwhile a plain act_storage on it is
   refused naming test_device_hold.py and this script's pid. A file or a
   block device the parent does not hold is refused (`is not one of the devices held by
@@ -41,10 +42,8 @@ losetup fails):
 import fcntl
 import os
 import re
-import subprocess
 import sys
 import threading
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import itest  # noqa: E402
@@ -73,35 +72,6 @@ def args_for(progs, prog, td, name, dev, extra=()):
     if prog == "act_prep":
         return [progs[prog], dev]
     return [progs[prog], config(td, name, dev, extra)]
-
-
-class Running:
-    """A program started in the background; .wait_started() waits until a
-    stdout line starts with `ready`."""
-
-    def __init__(self, args, ready, env=None, pass_fds=()):
-        self.t0 = time.monotonic()
-        self.p = subprocess.Popen(
-            args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            stdin=subprocess.DEVNULL, universal_newlines=True,
-            errors="replace", env=env, pass_fds=pass_fds)
-        self.rd = itest.Reader(self.p)
-        self.ready = ready
-
-    def wait_started(self, timeout=15):
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            if any(l.startswith(self.ready) for l in list(self.rd.out)):
-                return True
-            if self.p.poll() is not None:
-                return False
-            time.sleep(0.02)
-        return False
-
-    def finish(self):
-        out, err, timed_out = self.rd.finish(RUN_TIMEOUT)
-        return itest.Result(self.p.returncode, out, err,
-                            time.monotonic() - self.t0, timed_out)
 
 
 def traced_run(args, trace):
@@ -172,7 +142,7 @@ def pair_case(c, td, progs, kind, dev, first, second, aliases, results):
     env = itest.shim_env(fault=SLOW_PREP) if first == "act_prep" else None
     ready = "cleaning device" if first == "act_prep" else "start time = "
     size_before = os.path.getsize(dev) if kind == "file" else None
-    run1 = Running(args_for(progs, first, td, tag + "-1", dev), ready,
+    run1 = itest.Running(args_for(progs, first, td, tag + "-1", dev), ready,
                    env=env)
     refused = []
     try:
@@ -416,13 +386,14 @@ def check_swap_file(c, td, progs, loops):
 def held_env(fds, trace=None):
     env = itest.shim_env(trace=trace) if trace else dict(os.environ)
     env["ACT_HELD_FDS"] = ",".join(str(fd) for fd in fds)
+    env["ACT_HELD_PID"] = str(os.getpid())
     return env
 
 
 def parent_case(c, td, progs, what, dev, fd):
     key = "parent holds %s" % what
     trace = td.join("parent-%s.trace" % what)
-    child = Running([progs["act_storage"], config(td, "parent-" + what,
+    child = itest.Running([progs["act_storage"], config(td, "parent-" + what,
                                                   dev)],
                     "start time = ", env=held_env([fd], trace),
                     pass_fds=(fd,))
@@ -431,9 +402,13 @@ def parent_case(c, td, progs, what, dev, fd):
         r = traced_run([progs["act_storage"], config(td, "parent-plain-" +
                                                      what, dev)],
                        td.join("parent-plain.trace"))
+        # The parent among the processes with the device open (its child
+        # may be listed first: pids wrap).
         check_refused(c, "%s: plain act_storage" % key, r,
                       td.join("parent-plain.trace"), dev,
-                      IN_USE % (re.escape(SELF), os.getpid()))
+                      r"is in use by ([^\n]*, )?%s \(pid %d\)[^\n]* - "
+                      r"another test is running on it" % (re.escape(SELF),
+                                                          os.getpid()))
     finally:
         r1 = child.finish()
     detail = r1.describe()
@@ -454,7 +429,7 @@ def parent_case(c, td, progs, what, dev, fd):
 def check_parent(c, td, progs, loops):
     f = td.join("parent.dev")
     itest.fill_file(f, SIZE_MB * MB, b"\x5a")
-    fd = os.open(f, os.O_RDONLY)
+    fd = os.open(f, os.O_RDWR)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         parent_case(c, td, progs, "file", f, fd)
@@ -463,7 +438,7 @@ def check_parent(c, td, progs, loops):
         other = td.join("not-held.dev")
         itest.fill_file(other, SIZE_MB * MB, b"\x5a")
         trace = td.join("not-held-file.trace")
-        r = Running([progs["act_storage"], config(td, "not-held-file",
+        r = itest.Running([progs["act_storage"], config(td, "not-held-file",
                                                   other)], "-",
                     env=held_env([fd], trace), pass_fds=(fd,)).finish()
         check_refused(c, "file not held by the parent", r, trace, other,
@@ -476,6 +451,7 @@ def check_parent(c, td, progs, loops):
                                 r"is not open")):
             env = dict(os.environ)
             env["ACT_HELD_FDS"] = value
+            env["ACT_HELD_PID"] = str(os.getpid())
             r = itest.run([progs["act_storage"], config(td, "bad-held", f)],
                           timeout=RUN_TIMEOUT, env=env)
             c.eq("[ACT_HELD_FDS=%s] exit status" % value, 2, r.rc,
@@ -489,7 +465,7 @@ def check_parent(c, td, progs, loops):
             other = loops.new("not-held")
             if other is not None:
                 trace = td.join("not-held.trace")
-                r = Running([progs["act_storage"], config(
+                r = itest.Running([progs["act_storage"], config(
                     td, "not-held", other)], "-", env=held_env([fd], trace),
                     pass_fds=(fd,)).finish()
                 check_refused(c, "block device not held by the parent", r,
@@ -502,7 +478,7 @@ def check_parent(c, td, progs, loops):
     dev = loops.new("parent")
     if dev is None:
         return
-    fd = os.open(dev, os.O_RDONLY | os.O_EXCL)
+    fd = os.open(dev, os.O_RDWR | os.O_EXCL)
     try:
         parent_case(c, td, progs, "loop", dev, fd)
     finally:

@@ -1,9 +1,12 @@
 /*
  * Description: naming who holds a device - /proc/locks lines parse (FLOCK,
  * POSIX, OFDLCK, waiters, hex major:minor), a process shows as its
- * program or, for an interpreter, its script; ACT_HELD_FDS values parse or
- * are refused naming the variable and the value; and a file flock()ed by
- * another process is found in the live /proc/locks with that pid.
+ * program or, for an interpreter, its script; ACT_HELD_FDS and
+ * ACT_HELD_PID values parse or are refused naming the variable and the
+ * value; a file flock()ed by another process is found in the live
+ * /proc/locks with that pid; and a child tells the descriptor it inherited
+ * from its parent (the parent's own open) from one it opened itself on the
+ * same file.
  */
 
 #include <fcntl.h>
@@ -11,7 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/file.h>
+#include <linux/kcmp.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -182,6 +187,104 @@ test_parse_fds(void)
 	}
 }
 
+typedef struct {
+	const char* value;
+	int rv;
+	long pid;
+	const char* msg;
+} pid_case;
+
+static const pid_case PIDS[] = {
+	{ "1", 0, 1, NULL },
+	{ "4242", 0, 4242, NULL },
+	{ "0", -1, 0, "ACT_HELD_PID=0: not a process id" },
+	{ "", -1, 0, "ACT_HELD_PID=: not a process id" },
+	{ "-5", -1, 0, "ACT_HELD_PID=-5: not a process id" },
+	{ "12x", -1, 0, "ACT_HELD_PID=12x: not a process id" },
+	{ " 12", -1, 0, "not a process id" },
+	{ "1234567890", -1, 0, "not a process id" },
+};
+
+static void
+test_parse_pid(void)
+{
+	for (size_t i = 0; i < sizeof(PIDS) / sizeof(PIDS[0]); i++) {
+		const pid_case* c = &PIDS[i];
+		long pid = -99;
+		char err[256] = "";
+		int rv = holder_parse_pid(c->value, &pid, err, sizeof(err));
+
+		CHECK(rv == c->rv, "pid '%s': expected %d, got %d (%s)", c->value,
+				c->rv, rv, err);
+
+		if (rv == 0 && c->rv == 0) {
+			CHECK(pid == c->pid, "pid '%s': expected %ld, got %ld", c->value,
+					c->pid, pid);
+		}
+		else if (c->msg != NULL) {
+			CHECK_CONTAINS(c->value, c->msg, err);
+		}
+	}
+}
+
+// The parent opens a file; a child asks whether its parent has the
+// descriptor it inherited (yes) and one it opened itself on the same file
+// (no, where kcmp can tell an open from another; else yes, by the file).
+static void
+test_shares_fd(void)
+{
+	char path[] = "/tmp/test_holder_XXXXXX";
+	int fd = mkstemp(path);
+
+	CHECK(fd >= 0, "mkstemp failed");
+
+	if (fd < 0) {
+		return;
+	}
+
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		struct stat st;
+		int own = open(path, O_RDONLY);
+
+		if (own < 0 || fstat(fd, &st) != 0) {
+			_exit(10);
+		}
+
+		int inherited = holder_shares_fd((long)getppid(), fd, &st);
+		int mine = holder_shares_fd((long)getppid(), own, &st);
+		long kcmp_ok = syscall(SYS_kcmp, (long)getpid(), (long)getpid(),
+				KCMP_FILE, (long)fd, (long)fd);
+
+		// 1: inherited not seen; 2: own seen (kcmp works); 3: /proc
+		if (inherited < 0 || mine < 0) {
+			_exit(3);
+		}
+
+		_exit(inherited != 1 ? 1 : kcmp_ok == 0 && mine != 0 ? 2 : 0);
+	}
+
+	int status = -1;
+
+	waitpid(pid, &status, 0);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "holder_shares_fd "
+			"in a child: exit %d (1: the inherited descriptor was not found "
+			"in the parent, 2: the child's own open was taken for the "
+			"parent's, 3: /proc/PPID/fd unreadable, 10: setup)",
+			WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+
+	// Ourselves: not a process with that open (our child is gone).
+	struct stat st;
+
+	CHECK(fstat(fd, &st) == 0, "fstat");
+	CHECK(holder_shares_fd((long)pid, fd, &st) < 0, "holder_shares_fd of a "
+			"process that has ended: expected -1");
+
+	close(fd);
+	unlink(path);
+}
+
 // A child flock()s a file; holder_of_file finds it by the real
 // /proc/locks and names it; our own lock is never reported.
 static void
@@ -255,6 +358,8 @@ main(void)
 	test_parse_lock();
 	test_program_name();
 	test_parse_fds();
+	test_parse_pid();
+	test_shares_fd();
 	test_live_flock();
 
 	return unit_end("test_holder");

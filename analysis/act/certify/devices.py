@@ -92,12 +92,15 @@ def _hold_one(dev, held, stats, explain):
         if _same_device(st, ost):
             _refuse("devices %s and %s are the same drive - name each drive "
                     "once" % (other, dev))
+    # Opened for writing: the programs believe only a parent's descriptor
+    # open for writing (ACT_HELD_FDS, docs/beyond.md).
     if stat.S_ISBLK(st.st_mode):
         try:
-            fd = os.open(dev, os.O_RDONLY | os.O_EXCL | os.O_CLOEXEC)
+            fd = os.open(dev, os.O_RDWR | os.O_EXCL | os.O_CLOEXEC)
         except OSError as e:
             if e.errno != errno.EBUSY:
-                _refuse("can't open device %s: %s" % (dev, e.strerror))
+                _refuse(explain(dev) or "can't open device %s: %s"
+                        % (dev, e.strerror))
             _refuse(explain(dev) or "device %s is in use (mounted, swap, "
                     "held by md/LVM/dm or by another test) - refusing to "
                     "write to it" % dev)
@@ -105,7 +108,10 @@ def _hold_one(dev, held, stats, explain):
         if st.st_mode & 0o222 == 0:
             _refuse("device file %s is read-only - the test writes to it"
                     % dev)
-        fd = os.open(dev, os.O_RDONLY | os.O_CLOEXEC)
+        try:
+            fd = os.open(dev, os.O_RDWR | os.O_CLOEXEC)
+        except OSError as e:
+            _refuse("can't open device %s: %s" % (dev, e.strerror))
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
@@ -139,8 +145,10 @@ def held_env():
     env = dict(os.environ)
     if fds:
         env["ACT_HELD_FDS"] = ",".join(str(fd) for fd in fds)
+        env["ACT_HELD_PID"] = str(os.getpid())
     else:
         env.pop("ACT_HELD_FDS", None)
+        env.pop("ACT_HELD_PID", None)
     return env, tuple(fds)
 
 

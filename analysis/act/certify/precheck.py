@@ -31,6 +31,7 @@ def run_check(program, config, held=True):
     else:
         env, fds = dict(os.environ), ()
         env.pop("ACT_HELD_FDS", None)
+        env.pop("ACT_HELD_PID", None)
     try:
         r = subprocess.run([program, "--check", config],
                            stdin=subprocess.DEVNULL,
