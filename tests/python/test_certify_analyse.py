@@ -19,7 +19,9 @@ act.logfile and an in-process act.latency, kept since:
   with a note (the re-analysis the review found never driven), giving the
   verdict document, the table and the plot - in-process: no program is
   run; a missing log; the kind of stop of a stopped log (RunEnd.stop);
-  step_analysis's cache (kept while the log is unchanged)."""
+  step_analysis's cache (kept while the log is unchanged);
+- the plot replaced (a temporary file renamed), never rewritten in place:
+  a reader of the old one reads it whole."""
 
 import os
 import shutil
@@ -232,6 +234,31 @@ def check_analyse(c, td):
         td, state, dict(step, status="planned"), cache))
 
 
+def check_plot_replaced(c, td):
+    """A step's plot is replaced, never rewritten in place (the live
+    report redraws it while the step runs): a reader of the old .svg - a
+    browser, a copy - reads all of it; no temporary file is left."""
+    d = os.path.join(td, "plot")
+    os.mkdir(d)
+    log = os.path.join(d, "01.log")
+    shutil.copy(EXAMPLE, log)
+    plot = os.path.join(d, "01.svg")
+    first = analyse.analyse_log(log, 1, False, plot)["svg"]
+    with open(plot) as reader:
+        ino = os.fstat(reader.fileno()).st_ino
+        second = analyse.analyse_log(log, 5, False, plot)["svg"]
+        c.check(first and second and first != second,
+                "the two plots are the same")
+        got = reader.read()
+        c.check(got == first, "a reader of the plot drawn before does not "
+                "read it whole: %d bytes of %d, the same: %s"
+                % (len(got), len(first), got == first[:len(got)]))
+    c.check(os.stat(plot).st_ino != ino, "the plot was rewritten in place")
+    c.eq("the plot now", second, open(plot).read())
+    c.eq("no temporary file left", ["01.log", "01.svg"],
+         sorted(os.listdir(d)))
+
+
 def check_echo(c, log, step):
     """A log whose echoed configuration is not the step's plan (the step
     config edited, a base config act_certify could not set) makes the
@@ -279,6 +306,7 @@ def main():
         check_follower(c, td)
         check_errors(c, td)
         check_analyse(c, td)
+        check_plot_replaced(c, td)
     c.finish()
 
 

@@ -24,6 +24,7 @@ from act.logfile.header import judged_histograms, read_header, scan_header
 from act.logfile.ioerrors import count_io_errors
 from act.logfile.reports import last_errors
 from act.logfile.stops import stop_kind_of
+from act.safefile import write_file
 
 SCALE_WARNING = "can't find histograms' scale, assuming milliseconds"
 
@@ -78,7 +79,9 @@ def _analyse_once(log, slice_sec, stress, lines):
 
 
 def analyse_log(log, slice_sec, stress, plot=None):
-    """The verdict document (act_latency/1), table and plot of one log.
+    """The verdict document (act_latency/1), table and plot of one log;
+    the plot replaces the file plot atomically (safefile.write_file: a
+    reader of the step's .svg never sees half of it while the step runs).
     Returns a dict: doc (the document or None), table, svg, error, notes,
     slice_sec, histograms, stop (RunEnd.stop: the kind of stop, or None),
     slices (failfast.slice_view: the judged histograms' values per slice,
@@ -118,8 +121,8 @@ def analyse_log(log, slice_sec, stress, plot=None):
     if plot:
         svg = svg_document(a)
         try:
-            with open(plot, "w", encoding="utf-8", errors="replace") as f:
-                f.write(svg)
+            write_file(os.path.dirname(plot), os.path.basename(plot),
+                       svg.encode("utf-8", "replace"))
             out["svg"] = svg
         except OSError:
             out["table"] = None     # as when act_latency.py --plot failed
