@@ -10,7 +10,7 @@ import json
 import os
 
 from act.certify.analyse import analyse_step_log, analysis_key
-from act.certify.fmt import fmt_load, say, utc_now, warn
+from act.certify.fmt import fmt_load, md_text, say, utc_now, warn
 from act.certify.report import build_summary, drive_text
 from act.certify.state import load_state, state_path
 from act.certify.trend import trend_text
@@ -230,7 +230,7 @@ def compare_campaigns(dirs):
 
 
 def _md(text):
-    return str("-" if text is None else text).replace("|", "\\|")
+    return md_text(text)
 
 
 def _pct(v):
@@ -257,24 +257,25 @@ def render_markdown(doc):
             _md(r["first_test_start"]), _md(r["ended_at"] or r["status"])))
     out.append("")
     for g in doc["steps"]:
-        out += ["## %s" % g["what"], ""]
+        out += ["## %s" % _md(g["what"]), ""]
         ths = [c[0] for c in g["key"][3]]
         out.append("| campaign | step | result | %s | trend |" % " | ".join(
-            "reads max %% over %s" % t for t in ths))
+            "reads max %% over %s" % _md(t) for t in ths))
         out.append("|---|---|---|%s---|" % ("---|" * len(ths)))
         for lab, m in g["campaigns"].items():
             out.append("| %s | %d | %s | %s | %s |" % (
                 _md(lab), m["step"], _md(m["result"]), " | ".join(
                     _pct((m["max_pct"] or {}).get(t)) for t in ths),
                 _md(m["trend"])))
-        out += ["", g["worst"]["line"] if g["worst"] else
+        out += ["", _md(g["worst"]["line"]) if g["worst"] else
                 "worst: fewer than two campaigns have results", ""]
     if doc["unmatched"]:
         out += ["## Not compared (in one campaign only)", ""]
         for g in doc["unmatched"]:
             m = g["campaigns"][g["only_in"][0]]
             out.append("- %s: %s, step %d, %s" % (
-                g["what"], g["only_in"][0], m["step"], m["result"] or "-"))
+                _md(g["what"]), _md(g["only_in"][0]), m["step"],
+                _md(m["result"] or "-")))
         out.append("")
     return "\n".join(out) + "\n"
 
