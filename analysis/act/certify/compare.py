@@ -22,7 +22,7 @@ from act.certify import EXIT_USAGE
 COMPARE_FORMAT = "act_certify_compare/1"
 FLAG_ORDER = ("degrading", "improving", "steady")   # the campaign's flag
 DAMAGE = (KeyError, TypeError, ValueError, AttributeError, IndexError,
-          OSError, UsageError)
+          OverflowError, RecursionError, OSError, UsageError)
 
 
 def check_dirs(dirs):

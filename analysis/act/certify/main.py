@@ -468,8 +468,8 @@ def state_guard(fn, dirpath):
     reads; this is the net under that check."""
     try:
         return fn(dirpath)
-    except (KeyError, TypeError, ValueError, AttributeError,
-            IndexError) as e:
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError,
+            OverflowError, RecursionError) as e:
         raise UsageError("the campaign in %s has a damaged state.json "
                          "(%s: %s)" % (dirpath, type(e).__name__, e),
                          status=EXIT_SETUP) from None

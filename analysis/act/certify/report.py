@@ -17,6 +17,9 @@ from act.certify.plan import config_lines, rates, stress_text
 from act.certify.trend import (
     headline as trend_headline, markdown_lines, step_trend)
 from act.logfile.header import log_identity, scan_header
+from act.safefile import open_regular
+
+CONFIG_LIMIT = 1 << 20          # bytes of a step's config read at most
 
 
 def step_summary(dirpath, state, step, cache):
@@ -104,7 +107,7 @@ def step_config_items(dirpath, step):
     files = step.get("files", {})
     if files.get("log"):
         try:
-            with open(os.path.join(dirpath, files["log"]), "rb") as f:
+            with open_regular(os.path.join(dirpath, files["log"])) as f:
                 header = scan_header(f)
             if header.config:
                 return header.items(header.config), "log"
@@ -112,9 +115,9 @@ def step_config_items(dirpath, step):
             pass
     if files.get("config"):
         try:
-            with open(os.path.join(dirpath, files["config"]),
-                      encoding="utf-8", errors="replace") as f:
-                text = f.read()
+            with open_regular(os.path.join(dirpath, files["config"]),
+                              CONFIG_LIMIT) as f:
+                text = f.read().decode("utf-8", "replace")
         except OSError:
             return {}, None
         items = {}

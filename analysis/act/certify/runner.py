@@ -25,6 +25,9 @@ from act.certify.report import headline, write_reports
 from act.cli import UsageError
 from act.logfile.follow import LogFollower
 from act.certify.state import current_step_number, rename_old_log, save_state
+from act.safefile import open_regular, read_lines
+
+MAX_LINE = 1 << 16              # bytes of a line first_error reads at most
 from act.certify.watch import LiveReport, PrepProgress
 
 
@@ -92,8 +95,9 @@ def first_error(err_path, log_path):
     last = ""
     for path in (err_path, log_path):
         try:
-            with open(path, encoding="utf-8", errors="replace") as f:
-                for line in f:
+            with open_regular(path) as f:
+                for raw in read_lines(f, MAX_LINE):
+                    line = raw.decode("utf-8", "replace")
                     if line.startswith("ERROR:"):
                         return line.strip()
                     if path == err_path and line.strip():

@@ -1,21 +1,28 @@
-"""The campaign directory: state.json (the plan and what finished), the
-directory lock (one act_certify per campaign), and the resume bookkeeping
-(an interrupted step's old files renamed and remembered, which step is
-next, whether a recorded program still runs)."""
+"""The campaign directory: state.json (the plan and what finished; read
+and checked as something that may come from anyone: a regular file,
+bounded in size, depth and numbers), the directory lock (one act_certify
+per campaign), and the resume bookkeeping (an interrupted step's old
+files renamed and remembered, which step is next, whether a recorded
+program still runs)."""
 
 import fcntl
 import json
 import os
 
 from act import EXIT_SETUP
+from act.certify.plan import MAX_U32, ONE_X_READS
 from act.cli import UsageError
+from act.safefile import open_regular
 
 
 STATE_FORMAT = "act_certify/1"
+STATE_NAME = "state.json"
+STATE_LIMIT = 64 << 20          # bytes: a state.json is a few KiB per step
+MAX_DEPTH = 16                  # nesting of a state.json (ours: 6 levels)
 
 
 def state_path(dirpath):
-    return os.path.join(dirpath, "state.json")
+    return os.path.join(dirpath, STATE_NAME)
 
 
 def save_state(dirpath, state):
@@ -39,14 +46,18 @@ def save_state(dirpath, state):
 def load_state(dirpath):
     path = state_path(dirpath)
     try:
-        with open(path) as f:
-            state = json.load(f)
+        with open_regular(path, STATE_LIMIT) as f:
+            state = json.loads(f.read().decode("utf-8"))
     except FileNotFoundError:
         raise UsageError("%s has no campaign (no state.json)" % dirpath,
                          status=EXIT_SETUP) from None
     except (OSError, ValueError) as e:
         raise UsageError("can't read %s: %s" % (path, getattr(
             e, "strerror", None) or e), status=EXIT_SETUP) from None
+    except RecursionError:
+        # json's decoder recurses once per nesting level
+        raise UsageError("%s is damaged: nested deeper than %d levels"
+                         % (path, MAX_DEPTH), status=EXIT_SETUP) from None
     if not isinstance(state, dict) or state.get("format") != STATE_FORMAT:
         raise UsageError("%s is not an act_certify state file (%s)"
                          % (path, STATE_FORMAT), status=EXIT_SETUP)
@@ -65,6 +76,17 @@ def _num(v):
 
 def _int(v):
     return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _u32(v):
+    """A count or length the C programs take: 0 to MAX_U32."""
+    return _int(v) and 0 <= v <= MAX_U32
+
+
+def _load(v):
+    """A load in x per device: more than 0 and at most what one device's
+    read-reqs-per-sec takes (the devices of each step: state_problem)."""
+    return _num(v) and 0 < v <= MAX_U32 / ONE_X_READS
 
 
 def _str(v):
@@ -92,19 +114,21 @@ _TOP = {"status": lambda v: v in ("planned", "running", "interrupted",
 _CAMPAIGN = {"program": lambda v: v in ("act_storage", "act_index"),
              "program_path": _str, "program_version": _opt(_str),
              "base_config_path": _str, "devices": _list_of(_str),
-             "device_kinds": _dict, "load": _num, "stress_factor": _num,
-             "duration_sec": _int, "ceiling": lambda v: isinstance(v, bool),
-             "ladder": _list_of(_num), "prep": lambda v: isinstance(v, bool)}
+             "device_kinds": _dict, "load": _load,
+             "stress_factor": lambda v: _num(v) and 1 < v <= MAX_U32,
+             "duration_sec": lambda v: _u32(v) and v >= 1,
+             "ceiling": lambda v: isinstance(v, bool),
+             "ladder": _list_of(_load), "prep": lambda v: isinstance(v, bool)}
 _TOP_OPTIONAL = {"device_changes": _list_of(_dict)}
 _CAMPAIGN_OPTIONAL = {"identities": lambda v: _dict(v) and all(
     _dict(x) for x in v.values()),
     "fail_fast": lambda v: isinstance(v, bool)}
 _STEP = {"number": _int, "id": _str,
          "kind": lambda v: v in ("prep", "target", "stress", "ceiling"),
-         "test": _opt(_int), "title": _str, "load": _opt(_num),
-         "devices": _list_of(_str), "reads_per_sec": _int,
-         "writes_per_sec": _int, "duration_sec": _int,
-         "slice_sec": lambda v: _int(v) and v >= 1, "judge": _opt(_str),
+         "test": _opt(_int), "title": _str, "load": _opt(_load),
+         "devices": _list_of(_str), "reads_per_sec": _u32,
+         "writes_per_sec": _u32, "duration_sec": _u32,
+         "slice_sec": lambda v: _u32(v) and v >= 1, "judge": _opt(_str),
          "same_run_as": _opt(_int),
          "status": lambda v: v in ("planned", "running", "ended", "done",
                                    "interrupted", "error", "skipped"),
@@ -113,7 +137,8 @@ _STEP = {"number": _int, "id": _str,
          "ended_at": _opt(_str), "old_logs": _list_of(_dict),
          "files": lambda v: isinstance(v, dict) and all(
              _str(x) for x in v.values())}
-_STEP_OPTIONAL = {"pid": _opt(_int), "log_size": _opt(_int),
+_STEP_OPTIONAL = {"pid": _opt(_int),
+                  "log_size": _opt(lambda v: _int(v) and v >= 0),
                   "stop": _opt(_str), "io_errors": _opt(_int),
                   "stopped_early": _opt(lambda v: (
                       isinstance(v, dict) and all(_int(v.get(k)) for k in (
@@ -140,12 +165,25 @@ def _bad(d, schema, where, optional=None):
 def state_problem(state):
     """What is wrong with a state file's contents (a key missing, a value
     of the wrong type), or None: every key act_certify reads is checked,
-    so a damaged file is refused, not a traceback."""
+    so a damaged file is refused, not a traceback. Numbers are bounded as
+    the command line bounds them (docs/certify.md, "Options"): a load whose
+    reads/s on its devices act could not take is damage too."""
+    if _depth(state) > MAX_DEPTH:
+        return "it is nested deeper than %d levels" % MAX_DEPTH
     why = _bad(state, _TOP, "the state", _TOP_OPTIONAL) or \
         _bad(state["campaign"], _CAMPAIGN, "the campaign",
              _CAMPAIGN_OPTIONAL)
     if why:
         return why
+    c = state["campaign"]
+    n = max(1, len(c["devices"]))
+    for what, load in [("load", c["load"]), ("stress load", c["load"] *
+                                             c["stress_factor"])] + \
+            [("ladder load", x) for x in c["ladder"]]:
+        if not load * ONE_X_READS * n <= MAX_U32:
+            return "the campaign's %s %r is more than act can run on %d " \
+                "device%s (%d reads/s)" % (what, load, n,
+                                           "" if n == 1 else "s", MAX_U32)
     if not state["steps"]:
         return "the state has no step"
     for i, s in enumerate(state["steps"]):
@@ -153,6 +191,9 @@ def state_problem(state):
         why = _bad(s, _STEP, where, _STEP_OPTIONAL)
         if why:
             return why
+        if s["load"] is not None and not s["load"] * ONE_X_READS * max(
+                1, len(s["devices"])) <= MAX_U32:
+            return "%s has a bad 'load': %r" % (where, s["load"])
         if (s["test"] is None) != (s["kind"] in ("prep", "ceiling")):
             return "%s has a bad 'test': %r" % (where, s["test"])
         if s["number"] != i + 1:
@@ -173,8 +214,23 @@ def state_problem(state):
     return None
 
 
-LOCK_NAME = ".lock"
+def _depth(doc):
+    """How deeply doc nests (a scalar: 0), counted without recursion."""
+    deepest = 0
+    todo = [(doc, 1)]
+    while todo:
+        x, d = todo.pop()
+        if isinstance(x, dict):
+            x = list(x.values())
+        elif not isinstance(x, list):
+            continue
+        deepest = max(deepest, d)
+        if d <= MAX_DEPTH:
+            todo += [(y, d + 1) for y in x]
+    return deepest
 
+
+LOCK_NAME = ".lock"
 
 def lock_dir(dirpath):
     """An exclusive lock on DIR/.lock (held until unlock_dir or the
