@@ -12,10 +12,11 @@ import os
 from act.certify.analyse import analyse_step_log, analysis_key
 from act.certify.fmt import fmt_load, md_text, say, utc_now, warn
 from act.certify.report import build_summary, drive_text
-from act.certify.state import load_state, state_path
+from act.certify.state import check_private_dir, load_state, state_path
 from act.certify.trend import trend_text
 from act.cli import UsageError
 from act.latency.compare import worst_json
+from act.safefile import write_file
 from act import EXIT_SETUP
 from act.certify import EXIT_USAGE
 
@@ -282,23 +283,23 @@ def render_markdown(doc):
 
 def write_outputs(doc, outdir):
     """compare.html, compare.md and compare.json in outdir (made if
-    needed); a UsageError (setup error) naming the file otherwise."""
+    needed; only the user running may write in it: state.check_private_dir),
+    each replaced atomically (safefile.write_file); a UsageError (setup
+    error) naming the directory or the file otherwise."""
     from act.certify.compare_html import render_html
     try:
-        os.makedirs(outdir, exist_ok=True)
+        os.makedirs(outdir, mode=0o755, exist_ok=True)
     except OSError as e:
         raise UsageError("can't make %s: %s" % (outdir, e.strerror or e),
                          status=EXIT_SETUP) from None
+    check_private_dir(outdir)
     paths = []
     for name, text in (("compare.json", json.dumps(doc, indent=1) + "\n"),
                        ("compare.md", render_markdown(doc)),
                        ("compare.html", render_html(doc))):
         path = os.path.join(outdir, name)
         try:
-            with open(path + ".tmp", "w", encoding="utf-8",
-                      errors="replace") as f:
-                f.write(text)
-            os.replace(path + ".tmp", path)
+            write_file(outdir, name, text.encode("utf-8", "replace"))
         except OSError as e:
             raise UsageError("can't write %s: %s" % (path, e.strerror or e),
                              status=EXIT_SETUP) from None
@@ -310,6 +311,8 @@ def compare_main(dirs, outdir):
     """--compare DIR... [--out OUTDIR]: the Markdown on stdout, the three
     files in OUTDIR when given; exit status 0 (a damaged campaign is a
     row that says so), a UsageError for a DIR that is not a campaign."""
+    if outdir and os.path.isdir(outdir):
+        check_private_dir(outdir)   # refused before any campaign is read
     doc = compare_campaigns(dirs)
     paths = write_outputs(doc, outdir) if outdir else []
     say(render_markdown(doc).rstrip("\n"))

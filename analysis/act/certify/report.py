@@ -17,7 +17,7 @@ from act.certify.plan import config_lines, rates, stress_text
 from act.certify.trend import (
     headline as trend_headline, markdown_lines, step_trend)
 from act.logfile.header import log_identity, scan_header
-from act.safefile import open_regular
+from act.safefile import open_regular, write_file
 
 CONFIG_LIMIT = 1 << 20          # bytes of a step's config read at most
 
@@ -314,8 +314,8 @@ def end_text(state):
 
 def write_reports(dirpath, state, cache, live=None, in_progress=None):
     """Writes summary.json, summary.md and report.html, each atomically
-    (a temporary file renamed: a reader - a browser reloading the page
-    while a step runs - never sees half a file)."""
+    (safefile.write_file: a temporary file renamed - a reader, a browser
+    reloading the page while a step runs, never sees half a file)."""
     from act.certify.html import render_html    # html imports this module
     s = build_summary(dirpath, state, cache, live, in_progress)
     doc = dict(s)
@@ -324,18 +324,11 @@ def write_reports(dirpath, state, cache, live=None, in_progress=None):
     for name, text in (("summary.json", json.dumps(doc, indent=1) + "\n"),
                        ("summary.md", render_markdown(s)),
                        ("report.html", render_html(s))):
-        path = os.path.join(dirpath, name)
-        tmp = "%s.tmp%d" % (path, os.getpid())
         try:
-            with open(tmp, "w", encoding="utf-8", errors="replace") as f:
-                f.write(text)
-            os.replace(tmp, path)
+            write_file(dirpath, name, text.encode("utf-8", "replace"))
         except OSError as e:
-            warn("can't write %s: %s" % (path, e.strerror or e))
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
+            warn("can't write %s: %s" % (os.path.join(dirpath, name),
+                                         e.strerror or e))
     return s
 
 

@@ -25,7 +25,7 @@ from act.certify.report import headline, write_reports
 from act.cli import UsageError
 from act.logfile.follow import LogFollower
 from act.certify.state import current_step_number, rename_old_log, save_state
-from act.safefile import open_regular, read_lines
+from act.safefile import create_new, open_regular, read_lines
 
 MAX_LINE = 1 << 16              # bytes of a line first_error reads at most
 from act.certify.watch import LiveReport, PrepProgress
@@ -118,7 +118,8 @@ def run_program(argv, log_path, err_path, step, steps, progress, save,
     if _PRCTL is None:
         _PRCTL = _prctl()
     try:
-        with open(log_path, "wb") as log, open(err_path, "wb") as err:
+        # new files (never through a name planted in DIR: safefile)
+        with create_new(log_path) as log, create_new(err_path) as err:
             env, fds = held_env()
             proc = subprocess.Popen(argv, stdout=log, stderr=err,
                                     stdin=subprocess.DEVNULL, env=env,
@@ -225,7 +226,8 @@ def execute_step(dirpath, state, step, tools, progress, cache):
         # act_certify stopped after the program ended, before the step
         # was judged: judge it now, don't run it again
         return finish_step(dirpath, state, step, prog, err, log, cache)
-    if step["status"] in ("running", "interrupted", "error", "ended"):
+    if step["status"] in ("running", "interrupted", "error", "ended") or \
+            os.path.lexists(log) or os.path.lexists(err):
         rename_old_log(dirpath, step)
     step.update(status="running", result=None, exit_status=None,
                 message=None, started_at=utc_now(), ended_at=None)

@@ -1,18 +1,22 @@
 """The campaign directory: state.json (the plan and what finished; read
 and checked as something that may come from anyone: a regular file,
 bounded in size, depth and numbers), the directory lock (one act_certify
-per campaign), and the resume bookkeeping (an interrupted step's old
-files renamed and remembered, which step is next, whether a recorded
-program still runs)."""
+per campaign), who may write in DIR (check_private_dir), what a setup
+killed before its first save left (setup_leftovers), and the resume
+bookkeeping (an interrupted step's old files renamed and remembered,
+which step is next, whether a recorded program still runs)."""
 
 import fcntl
 import json
 import os
+import re
 
 from act import EXIT_SETUP
+from act.certify import PROG
 from act.certify.plan import MAX_U32, ONE_X_READS
 from act.cli import UsageError
-from act.safefile import open_regular
+from act.safefile import (
+    is_temporary, open_regular, private_dir_problem, user_text, write_file)
 
 
 STATE_FORMAT = "act_certify/1"
@@ -26,21 +30,11 @@ def state_path(dirpath):
 
 
 def save_state(dirpath, state):
-    path = state_path(dirpath)
-    tmp = path + ".tmp"
-    with open(tmp, "w") as f:
-        json.dump(state, f, indent=1)
-        f.write("\n")
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
-    # the rename is in the directory: fsync it too, or a crash can leave
-    # the old state.json (a finished step run again on --resume)
-    fd = os.open(dirpath, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    """state.json replaced atomically (safefile.write_file: a temporary
+    file, fsynced, renamed, then DIR fsynced - or a crash can leave the old
+    state.json, and a finished step run again on --resume)."""
+    write_file(dirpath, STATE_NAME, json.dumps(state, indent=1) + "\n",
+               durable=True)
 
 
 def load_state(dirpath):
@@ -49,6 +43,12 @@ def load_state(dirpath):
         with open_regular(path, STATE_LIMIT) as f:
             state = json.loads(f.read().decode("utf-8"))
     except FileNotFoundError:
+        if setup_leftovers(dirpath):
+            raise UsageError("%s has no campaign (no state.json): the setup "
+                             "of a campaign was stopped there before it was "
+                             "saved - run the same command again (a new "
+                             "campaign replaces what that setup wrote)"
+                             % dirpath, status=EXIT_SETUP) from None
         raise UsageError("%s has no campaign (no state.json)" % dirpath,
                          status=EXIT_SETUP) from None
     except (OSError, ValueError) as e:
@@ -231,6 +231,46 @@ def _depth(doc):
 
 
 LOCK_NAME = ".lock"
+BASE_NAME = "base.conf"
+_STEP_CONFIG_RE = re.compile(r"^\d\d-[A-Za-z0-9.-]+\.conf$")
+
+
+def setup_leftovers(dirpath):
+    """The files an act_certify killed while it set up a campaign in
+    dirpath left there - its lock, base.conf, step configs, temporary
+    files; no state.json - or [] when dirpath holds anything else (or
+    nothing, or no lock: not such a setup). A new campaign in dirpath
+    removes them; --resume says so."""
+    try:
+        names = os.listdir(dirpath)
+    except OSError:
+        return []
+    if LOCK_NAME not in names:
+        return []
+    for name in names:
+        if name not in (LOCK_NAME, BASE_NAME) and \
+                not _STEP_CONFIG_RE.match(name) and not is_temporary(name):
+            return []
+    return sorted(names)
+
+
+def check_private_dir(dirpath):
+    """DIR must be writable by the user running act_certify only
+    (docs/certify.md, "The directory"): a UsageError (setup error) naming
+    DIR, its owner and mode otherwise - before anything is written in
+    it."""
+    try:
+        why = private_dir_problem(dirpath)
+    except OSError as e:
+        raise UsageError("can't use %s: %s" % (dirpath, e.strerror or e),
+                         status=EXIT_SETUP) from None
+    if why:
+        raise UsageError(
+            "refusing to write in %s: %s - another user could put files or "
+            "symbolic links in it for %s to write through; use a directory "
+            "owned by %s that only it can write (chown, chmod go-w)"
+            % (dirpath, why, PROG, user_text()), status=EXIT_SETUP)
+
 
 def lock_dir(dirpath):
     """An exclusive lock on DIR/.lock (held until unlock_dir or the
@@ -240,7 +280,8 @@ def lock_dir(dirpath):
     now."""
     path = os.path.join(dirpath, LOCK_NAME)
     for _ in range(100):
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW |
+                     os.O_CLOEXEC, 0o644)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
@@ -272,16 +313,17 @@ def rename_old_log(dirpath, step):
     """An interrupted step's files: renamed <name>.interrupted-K, kept."""
     files = step.get("files", {})
     log = files.get("log")
-    if not log or not os.path.exists(os.path.join(dirpath, log)):
+    if not log or not any(os.path.lexists(os.path.join(dirpath, n)) for n in
+                          (log, files.get("stderr")) if n):
         return
     k = len(step["old_logs"]) + 1
-    while os.path.exists(os.path.join(dirpath, "%s.interrupted-%d"
-                                      % (log, k))):
+    while os.path.lexists(os.path.join(dirpath, "%s.interrupted-%d"
+                                       % (log, k))):
         k += 1
     entry = {}
     for key in ("log", "stderr"):
         name = files.get(key)
-        if name and os.path.exists(os.path.join(dirpath, name)):
+        if name and os.path.lexists(os.path.join(dirpath, name)):
             new = "%s.interrupted-%d" % (name, k)
             os.replace(os.path.join(dirpath, name),
                        os.path.join(dirpath, new))
