@@ -10,7 +10,8 @@ import subprocess
 import sys
 import time
 
-from act.certify.analyse import slices_so_far, step_analysis
+from act.certify.analyse import (
+    analyse_step_log, slices_so_far, step_analysis)
 from act.certify.failfast import (
     FailFast, saved_sec, saved_text, stop_message)
 from act.certify.devices import check_identities, held_env
@@ -222,6 +223,16 @@ def execute_step(dirpath, state, step, tools, progress, cache):
     else:
         argv = [tools["program"], os.path.join(dirpath, files["config"])]
     prog = os.path.basename(argv[0])
+    if step["status"] == "running" and step["kind"] != "prep":
+        # act_certify was killed while the step ran (its program is gone:
+        # --resume checked): perhaps after the program ended, before that
+        # was saved
+        rc = end_from_log(dirpath, state, step)
+        if rc is not None:
+            step.update(status="ended", exit_status=rc,
+                        ended_at=_mtime_utc(log), log_size=_size(log))
+            step.pop("pid", None)
+            save_state(dirpath, state)
     if program_ended(dirpath, step):
         # act_certify stopped after the program ended, before the step
         # was judged: judge it now, don't run it again
@@ -257,6 +268,32 @@ def _size(path):
         return os.stat(path).st_size
     except OSError:
         return None
+
+
+def _mtime_utc(path):
+    try:
+        return time.strftime("%Y-%m-%dT%H:%M:%SZ",
+                             time.gmtime(os.stat(path).st_mtime))
+    except OSError:
+        return utc_now()
+
+
+def end_from_log(dirpath, state, step):
+    """The exit status a step's program ended with, told from its log, for
+    a step state.json says is running whose program is gone (act_certify
+    was killed after the program ended, before it saved so): 0 when the
+    log is a complete run (its last report at test-duration-sec, no stop
+    line after it: act_latency's "complete"), 128+SIGINT when fail fast
+    had stopped it (stopped_early saved) and the log ends with the
+    program's "stopped by signal" line; None otherwise - the step runs
+    again."""
+    a = analyse_step_log(dirpath, state, step, plot=False)
+    doc = a.get("doc")
+    if doc is not None and doc.get("complete") and a.get("stop") is None:
+        return 0
+    if step.get("stopped_early") and a.get("stop") == "signal":
+        return 128 + signal.SIGINT
+    return None
 
 
 def program_ended(dirpath, step):
