@@ -7,11 +7,12 @@ act_latency.py reads a log whose body is not an ACT log in bounded memory.
 A trial campaign "ok" (1 file device, --load 0.1, --seconds 2), then
 copies of it whose step 1 log is a FIFO ("fifo"), a symbolic link to
 /dev/zero ("zero", with step 2's config linked to /dev/zero too) or a
-sparse file of 1 GiB ("huge": more than a 2-second run can write). Each
-runs with its address space limited to 1 GiB and a 60-second timeout:
+sparse file of 1 GiB ("huge": more than a 2-second run can write), and
+one whose state.json is a FIFO ("state-fifo"). Each runs with its address
+space limited to 1 GiB and a 60-second timeout:
 
-- `--compare ok fifo zero huge --out DIR` exits 0 in time, without a
-  traceback;
+- `--compare ok fifo zero huge state-fifo --out DIR` exits 0 in time,
+  without a traceback; state-fifo is a damaged row, saying why;
 - `--report` of each copy ends in time without a traceback, and its
   summary.md warns that step 1's log can't be analysed, naming the file
   and why (a FIFO, a symbolic link, larger than it can be);
@@ -66,11 +67,13 @@ def check_all(c, td, root):
     log1 = state["steps"][0]["files"]["log"]
     conf2 = state["steps"][1]["files"]["config"]
     copies = {}
-    for name in ("fifo", "zero", "huge"):
+    for name in ("fifo", "zero", "huge", "state-fifo"):
         d = copies[name] = td.join(name)
         shutil.copytree(ok, d, symlinks=True)
         os.unlink(os.path.join(d, log1))
     os.mkfifo(os.path.join(copies["fifo"], log1))
+    os.unlink(os.path.join(copies["state-fifo"], "state.json"))
+    os.mkfifo(os.path.join(copies["state-fifo"], "state.json"))
     os.symlink("/dev/zero", os.path.join(copies["zero"], log1))
     os.unlink(os.path.join(copies["zero"], conf2))
     os.symlink("/dev/zero", os.path.join(copies["zero"], conf2))
@@ -78,10 +81,19 @@ def check_all(c, td, root):
     os.truncate(os.path.join(copies["huge"], log1), 1 << 30)
 
     r = certify(["--compare", ok, copies["fifo"], copies["zero"],
-                 copies["huge"], "--out", td.join("fleet")])
-    c.eq("--compare ok fifo zero huge: exit status", 0, r.rc, r.describe())
+                 copies["huge"], copies["state-fifo"], "--out",
+                 td.join("fleet")])
+    c.eq("--compare ok fifo zero huge state-fifo: exit status", 0, r.rc,
+         r.describe())
     c.check(not r.timed_out and "Traceback" not in r.err,
             "--compare: timed out or a traceback", r.describe())
+    rows = {row["label"]: row for row in tc.load_json(
+        os.path.join(td.join("fleet"), "compare.json"))["campaigns"]}
+    c.eq("--compare: the campaign whose state.json is a FIFO",
+         ("damaged", "can't read %s: it is a FIFO, not a regular file"
+          % os.path.join(copies["state-fifo"], "state.json")),
+         (rows.get("state-fifo", {}).get("status"),
+          rows.get("state-fifo", {}).get("damaged")))
     for name, why in (("fifo", "it is a FIFO, not a regular file"),
                       ("zero", "it is a symbolic link (not followed)"),
                       ("huge", "it is larger (1073741824 bytes) than it "

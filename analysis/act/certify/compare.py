@@ -28,7 +28,8 @@ DAMAGE = (KeyError, TypeError, ValueError, AttributeError, IndexError,
 
 def check_dirs(dirs):
     """Each DIR must be a campaign directory (a state.json in it, whatever
-    its content): a UsageError (setup error, 2) naming the first that is
+    its content - a FIFO or a symbolic link too: a damaged campaign, a row
+    that says so): a UsageError (setup error, 2) naming the first that is
     not; the same directory twice is a usage error."""
     seen = {}
     for d in dirs:
@@ -41,7 +42,7 @@ def check_dirs(dirs):
         if not os.path.isdir(d):
             raise UsageError("--compare: %s is not a directory" % d,
                              status=EXIT_SETUP)
-        if not os.path.isfile(state_path(d)):
+        if not os.path.lexists(state_path(d)):
             raise UsageError("--compare: %s is not a campaign directory (no "
                              "state.json in it)" % d, status=EXIT_SETUP)
 
