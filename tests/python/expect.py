@@ -33,6 +33,9 @@ class Checker:
                                  "%s\n%s" % (msg, detail))
         return bool(cond)
 
+    def fail(self, msg, detail=None):
+        return self.check(False, msg, detail)
+
     def eq(self, what, expected, actual):
         return self.check(expected == actual, "%s:\n  expected %r\n  actual   "
                           "%r" % (what, expected, actual))

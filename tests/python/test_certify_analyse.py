@@ -19,7 +19,13 @@ act.logfile and an in-process act.latency, kept since:
   with a note (the re-analysis the review found never driven), giving the
   verdict document, the table and the plot - in-process: no program is
   run; a missing log; the kind of stop of a stopped log (RunEnd.stop);
-  step_analysis's cache (kept while the log is unchanged)."""
+  step_analysis's cache (kept while the log is unchanged);
+- the plot replaced (a temporary file renamed), never rewritten in place:
+  a reader of the old one reads it whole;
+- a step log that is a FIFO, a symbolic link (to /dev/zero too) or larger
+  than its run could write (analyse.log_limit), and a step config linked
+  to /dev/zero: refused at once, naming the file, by the analysis and
+  every act.logfile reader - none waits or reads it."""
 
 import os
 import shutil
@@ -232,6 +238,108 @@ def check_analyse(c, td):
         td, state, dict(step, status="planned"), cache))
 
 
+def check_plot_replaced(c, td):
+    """A step's plot is replaced, never rewritten in place (the live
+    report redraws it while the step runs): a reader of the old .svg - a
+    browser, a copy - reads all of it; no temporary file is left."""
+    d = os.path.join(td, "plot")
+    os.mkdir(d)
+    log = os.path.join(d, "01.log")
+    shutil.copy(EXAMPLE, log)
+    plot = os.path.join(d, "01.svg")
+    first = analyse.analyse_log(log, 1, False, plot)["svg"]
+    with open(plot) as reader:
+        ino = os.fstat(reader.fileno()).st_ino
+        second = analyse.analyse_log(log, 5, False, plot)["svg"]
+        c.check(first and second and first != second,
+                "the two plots are the same")
+        got = reader.read()
+        c.check(got == first, "a reader of the plot drawn before does not "
+                "read it whole: %d bytes of %d, the same: %s"
+                % (len(got), len(first), got == first[:len(got)]))
+    c.check(os.stat(plot).st_ino != ino, "the plot was rewritten in place")
+    c.eq("the plot now", second, open(plot).read())
+    c.eq("no temporary file left", ["01.log", "01.svg"],
+         sorted(os.listdir(d)))
+
+
+def check_untrusted_logs(c, td):
+    """A campaign directory from elsewhere (--compare, --report): a step
+    log that is a FIFO, a symbolic link (to /dev/zero, or to a good log),
+    or a file larger than the step's run could write is refused - its
+    analysis says why, naming it - without waiting, and without reading
+    it: every reader of act.logfile gives its "can't read" answer."""
+    import time
+    from act.logfile import ioerrors
+    d = os.path.join(td, "untrusted")
+    os.mkdir(d)
+    step = {"number": 1, "kind": "target", "status": "done",
+            "same_run_as": None, "slice_sec": 1, "judge": "criteria",
+            "files": {"log": "01.log", "plot": "01.svg",
+                      "config": "01.conf"},
+            "devices": ["/tmp/exdev/dev_x"], "reads_per_sec": 4000,
+            "writes_per_sec": 2000, "duration_sec": 2}
+    state = {"steps": [step]}
+    log = os.path.join(d, "01.log")
+    limit = analyse.log_limit(step)
+    c.check(limit < 64 << 20, "log_limit of a 2-second step: %d" % limit)
+    c.check(analyse.log_limit(dict(step, duration_sec=86400)) > 1 << 30,
+            "log_limit of a 24-hour step is under 1 GiB")
+
+    def fifo():
+        os.mkfifo(log)
+
+    def zero():
+        os.symlink("/dev/zero", log)
+
+    def link():
+        os.symlink(EXAMPLE, log)
+
+    def huge():
+        shutil.copy(EXAMPLE, log)
+        os.truncate(log, limit + 1)
+    for what, make, why in (
+            ("a FIFO", fifo, "it is a FIFO, not a regular file"),
+            ("a link to /dev/zero", zero,
+             "it is a symbolic link (not followed)"),
+            ("a link to a log", link, "it is a symbolic link (not "
+             "followed)"),
+            ("larger than its run could write", huge,
+             "it is larger (%d bytes) than it can be (at most %d)"
+             % (limit + 1, limit))):
+        make()
+        t0 = time.monotonic()
+        a = analyse.analyse_step_log(d, state, step, plot=False)
+        c.eq("a step log %s: the analysis error" % what,
+             "error: cannot open the log %s: %s" % (log, why), a["error"])
+        c.eq("a step log %s: no document, no I/O count" % what,
+             (None, None), (a["doc"], a["io_errors"]))
+        if what != "larger than its run could write":
+            c.eq("a step log %s: no errors read" % what, [],
+                 a["log_errors"])
+            c.eq("a step log %s: no identity" % what, ({}, {}, None),
+                 header.log_identity(log))
+            c.eq("a step log %s: no last report" % what, 0,
+                 follow.last_report(log))
+            c.eq("a step log %s: the follower can't read it" % what, False,
+                 follow.LogFollower(log).poll())
+            c.eq("a step log %s: no config echo" % what, ({}, None),
+                 report_config(d, step))
+            c.eq("a step log %s: no I/O count" % what, None,
+                 ioerrors.count_io_errors(log))
+        c.check(time.monotonic() - t0 < 10, "a step log %s: %.1f s"
+                % (what, time.monotonic() - t0))
+        os.unlink(log)
+    os.symlink("/dev/zero", os.path.join(d, "01.conf"))
+    c.eq("a step config that links to /dev/zero: not read", ({}, None),
+         report_config(d, step))
+
+
+def report_config(d, step):
+    from act.certify import report
+    return report.step_config_items(d, step)
+
+
 def check_echo(c, log, step):
     """A log whose echoed configuration is not the step's plan (the step
     config edited, a base config act_certify could not set) makes the
@@ -279,6 +387,8 @@ def main():
         check_follower(c, td)
         check_errors(c, td)
         check_analyse(c, td)
+        check_plot_replaced(c, td)
+        check_untrusted_logs(c, td)
     c.finish()
 
 

@@ -4,8 +4,11 @@
 (indented JSON, a final newline, no temporary file left) and loaded back;
 every malformed state file refused with its message and exit status 2
 (missing, empty, not JSON, not UTF-8, a directory, unreadable, a JSON
-list, another format); the directory lock (a second holder refused, free
-again once closed); the resume bookkeeping: an interrupted step's log and
+list, another format), and by --compare as a damaged row: nested deeper
+than the recursion limit or than act_certify writes, a load, stress
+factor, ladder, duration or rate past the command line's limits (never a
+RecursionError or OverflowError); the directory lock (a second holder
+refused, free again once closed); the resume bookkeeping: an interrupted step's log and
 stderr renamed <name>.interrupted-K (K past any left-over file) and
 remembered in old_logs, the next step's number, whether a recorded program
 still runs on DIR - and --resume refusing while it does, or saying a
@@ -64,7 +67,8 @@ def check_save_load(c, td):
          "%s is not an act_certify state file (act_certify/1)" % sp),
         ("no format", b'{"steps": []}',
          "%s is not an act_certify state file (act_certify/1)" % sp),
-        ("a directory", "dir", "can't read %s: Is a directory" % sp),
+        ("a directory", "dir", "can't read %s: it is a directory, not a "
+         "regular file" % sp),
     ]
     if os.geteuid() != 0:
         rows.append(("unreadable", "0000", "can't read %s: Permission "
@@ -302,6 +306,105 @@ def check_damaged(c, td):
     c.check(n > 100, "damaged: only %d refusals" % n)
 
 
+def bounded(st):
+    """(what, state, reason) for a state.json nested too deep, or holding
+    a number past the limits the command line has (docs/certify.md,
+    "Options"): every one is damage, never a traceback."""
+    def changed(what, change, why):
+        copy = json.loads(json.dumps(st))
+        change(copy)
+        return what, copy, why
+    deep = {}
+    cur = deep
+    for _ in range(30):
+        cur["x"] = {}
+        cur = cur["x"]
+    yield changed("a host nested 31 deep", lambda x: x.update(host=deep),
+                  "it is nested deeper than 16 levels")
+    yield changed("load 1e308", lambda x: x["campaign"].update(load=1e308),
+                  "the campaign has a bad 'load': 1e+308")
+    yield changed("load 3e6 (6e9 reads/s)",
+                  lambda x: x["campaign"].update(load=3e6),
+                  "the campaign has a bad 'load': 3000000.0")
+    yield changed("stress factor 1e308",
+                  lambda x: x["campaign"].update(stress_factor=1e308),
+                  "the campaign has a bad 'stress_factor': 1e+308")
+    yield changed("stress load past the reads/s on 2 devices",
+                  lambda x: x["campaign"].update(load=7e5),
+                  "the campaign's stress load 1400000.0 is more than act "
+                  "can run on 2 devices (4294967295 reads/s)")
+    yield changed("a ladder load 1e308",
+                  lambda x: x["campaign"].update(ladder=[1e308]),
+                  "the campaign has a bad 'ladder': [1e+308]")
+    yield changed("duration 2**40",
+                  lambda x: x["campaign"].update(duration_sec=2 ** 40),
+                  "the campaign has a bad 'duration_sec': 1099511627776")
+    yield changed("step 1 load 1e308",
+                  lambda x: x["steps"][0].update(load=1e308),
+                  "step 1 has a bad 'load': 1e+308")
+    yield changed("step 3 load 2e6 on 2 devices",
+                  lambda x: x["steps"][2].update(load=2e6),
+                  "step 3 has a bad 'load': 2000000.0")
+    yield changed("step 1 reads/s 2**40",
+                  lambda x: x["steps"][0].update(reads_per_sec=2 ** 40),
+                  "step 1 has a bad 'reads_per_sec': 1099511627776")
+    yield changed("step 1 slice 2**33",
+                  lambda x: x["steps"][0].update(slice_sec=2 ** 33),
+                  "step 1 has a bad 'slice_sec': 8589934592")
+    yield changed("step 1 log size -1",
+                  lambda x: x["steps"][0].update(log_size=-1),
+                  "step 1 has a bad 'log_size': -1")
+
+
+def check_bounds(c, td):
+    """A state.json nested deeper than Python's recursion limit (json's
+    decoder: RecursionError), or nested past what act_certify writes, or
+    with a number past the command line's limits (a load of 1e308:
+    OverflowError in plan.rates): --report and --resume refuse it as
+    damaged (status 2, the reason), --compare makes it a row that says
+    so - never a traceback."""
+    from act.certify import compare
+    d = os.path.join(td, "bounds")
+    os.mkdir(d)
+    base = new_state([os.path.join(td, "dev"), os.path.join(td, "dev2")])
+    for s in base["steps"]:
+        s.update(status="done", result="PASS", exit_status=0)
+    base["status"] = "finished"
+    sp = os.path.join(d, "state.json")
+    rows = [("nested 100000 deep", None,
+             "nested deeper than 16 levels")] + list(bounded(base))
+    for what, st, why in rows:
+        with open(sp, "w") as f:
+            if st is None:
+                f.write('{"format": "act_certify/1", "status": ' +
+                        "[" * 100000 + "]" * 100000 + "}")
+            else:
+                json.dump(st, f)
+        for opt in ("--report", "--resume"):
+            try:
+                rc, err = run_main([opt, d])
+            except Exception as e:      # noqa: BLE001 - a traceback
+                c.fail("%s, %s: %s: %s" % (opt, what, type(e).__name__,
+                                            str(e)[:200]))
+                continue
+            c.eq("%s, %s: exit status" % (opt, what), 2, rc)
+            c.check("%s is damaged: " % sp in err and why in err,
+                    "%s, %s: the reason %r" % (opt, what, why), err)
+        try:
+            row, steps = compare.campaign_row("x", d)
+        except Exception as e:          # noqa: BLE001 - a traceback
+            c.fail("--compare, %s: %s: %s" % (what, type(e).__name__,
+                                              str(e)[:200]))
+            continue
+        c.eq("--compare, %s: a damaged row" % what, ("damaged", []),
+             (row["status"], steps))
+        c.check(why in (row["damaged"] or ""), "--compare, %s: the reason "
+                "%r" % (what, why), row["damaged"])
+    base["host"] = {"a": [[{"b": [1]}]]}        # 6 deep: fine
+    c.eq("a state nested 6 deep is no damage", None,
+         state.state_problem(base))
+
+
 def check_non_utf8_dir(c, td):
     """A campaign directory whose name is not UTF-8: no traceback."""
     d = os.path.join(td, os.fsdecode(b"camp-\xff"))
@@ -341,6 +444,7 @@ def main():
     c = expect.Checker("test_certify_state")
     with tempfile.TemporaryDirectory(prefix="act-state-test-") as td:
         check_damaged(c, td)
+        check_bounds(c, td)
         check_non_utf8_dir(c, td)
         check_dir_fsync(c, td)
         check_save_load(c, td)

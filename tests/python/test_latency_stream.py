@@ -3,7 +3,9 @@
 pipe, the first rows of its table, --json and --csv reach its stdout
 before the rest of the log is written; the finished output is the same as
 from the whole log in a file.  Also the JSON document streamed with
-several -h parses to the object json_document() builds.
+several -h parses to the object json_document() builds.  And a log whose
+reports are followed by gigabytes without a report is read in bounded
+memory (damaged there).
 
     python3 tests/python/test_latency_stream.py [-v]
 """
@@ -108,6 +110,31 @@ class Pipe(unittest.TestCase):
         self.assertIn("\n5,5,", early,
                       "expected the first CSV rows before the rest of the "
                       "log was written, got:\n" + early)
+
+
+class Unbounded(unittest.TestCase):
+    def test_gigabytes_without_a_report(self):
+        """A log whose reports are followed by 3 GiB of zeros (no line
+        end, no report): analysed in bounded memory (1 GiB of address
+        space is plenty), the slices before shown, the rest damage."""
+        import resource
+
+        def limited():
+            resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+        text = header(duration=10) + reports(range(1, 4))
+        with tempfile.TemporaryDirectory() as td:
+            path = actlog.make(os.path.join(td, "x.log"), text)
+            os.truncate(path, 3 << 30)
+            p = subprocess.run([sys.executable, SCRIPT, "-l", path, "-t",
+                                "1"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, preexec_fn=limited,
+                               timeout=120)
+        out, err = p.stdout.decode(), p.stderr.decode()
+        self.assertNotIn("Traceback", err)
+        self.assertIn("MiB of the log from its report after 3 sec hold no "
+                      "other report; the rest of the log is ignored", err)
+        self.assertIn("\n    2 ", out)
+        self.assertEqual(0, p.returncode, err)
 
 
 class JsonText(unittest.TestCase):

@@ -20,12 +20,16 @@ from act.latency.text import check_lines, judged_lists, long_slice_note
 from act.logfile.follow import last_report
 from act.certify.failfast import slice_view
 from act.certify.plan import step_echo
-from act.logfile.header import judged_histograms, read_header, scan_header
+from act.logfile.header import (
+    HEADER_LIMIT, judged_histograms, read_header, scan_header)
 from act.logfile.ioerrors import count_io_errors
 from act.logfile.reports import last_errors
 from act.logfile.stops import stop_kind_of
+from act.safefile import open_regular, write_file
 
 SCALE_WARNING = "can't find histograms' scale, assuming milliseconds"
+HIST_LINE_LIMIT = 4 << 10       # bytes of one histogram's line, at most
+OTHER_LINES_LIMIT = 16 << 10    # bytes of other lines a second, at most
 
 
 def _error_text(lines):
@@ -38,15 +42,16 @@ def _usage_lines(e):
     return ["error: %s" % e] + ["note: %s" % n for n in e.notes]
 
 
-def _analyse_once(log, slice_sec, stress, lines):
+def _analyse_once(log, slice_sec, stress, lines, max_bytes=None):
     """One analysis of log in slice_sec slices: (Analysis, table lines)
-    or raises UsageError; lines gets the warnings."""
+    or raises UsageError; lines gets the warnings. The log must be a
+    regular file of at most max_bytes (safefile.open_regular)."""
     argv = ["-l", log, "-t", str(slice_sec), "-x", "--check"] + \
         (["--stress"] if stress else [])
     args = parse_args(argv)
     args.argv = argv
     try:
-        f = open(log, "rb")
+        f = open_regular(log, max_bytes)
     except OSError as e:
         raise UsageError("cannot open the log %s: %s"
                          % (log, e.strerror or e)) from None
@@ -77,8 +82,11 @@ def _analyse_once(log, slice_sec, stress, lines):
     return a, table
 
 
-def analyse_log(log, slice_sec, stress, plot=None):
-    """The verdict document (act_latency/1), table and plot of one log.
+def analyse_log(log, slice_sec, stress, plot=None, max_bytes=None):
+    """The verdict document (act_latency/1), table and plot of one log
+    (a regular file of at most max_bytes: log_limit); the plot replaces
+    the file plot atomically (safefile.write_file: a reader of the step's
+    .svg never sees half of it while the step runs).
     Returns a dict: doc (the document or None), table, svg, error, notes,
     slice_sec, histograms, stop (RunEnd.stop: the kind of stop, or None),
     slices (failfast.slice_view: the judged histograms' values per slice,
@@ -86,12 +94,12 @@ def analyse_log(log, slice_sec, stress, plot=None):
     out = {"doc": None, "table": None, "svg": None, "error": None,
            "notes": [], "slice_sec": slice_sec, "histograms": ["reads"],
            "stop": None, "slices": None}
-    if not os.path.isfile(log):
+    if not os.path.lexists(log):
         out["error"] = "no log"
         return out
     lines = []
     try:
-        a, table = _analyse_once(log, slice_sec, stress, lines)
+        a, table = _analyse_once(log, slice_sec, stress, lines, max_bytes)
         last = last_report(log)
         if not a.ends and 0 < last < slice_sec:
             # the run ended before one slice: analyse it in shorter ones
@@ -100,7 +108,8 @@ def analyse_log(log, slice_sec, stress, plot=None):
                                 "analysed in %d-second slices"
                                 % (slice_sec, out["slice_sec"]))
             lines = []
-            a, table = _analyse_once(log, out["slice_sec"], stress, lines)
+            a, table = _analyse_once(log, out["slice_sec"], stress, lines,
+                                     max_bytes)
         if not a.ends:
             raise no_slice_error(a)
     except UsageError as e:
@@ -120,8 +129,8 @@ def analyse_log(log, slice_sec, stress, plot=None):
     if plot:
         svg = svg_document(a)
         try:
-            with open(plot, "w", encoding="utf-8", errors="replace") as f:
-                f.write(svg)
+            write_file(os.path.dirname(plot), os.path.basename(plot),
+                       svg.encode("utf-8", "replace"))
             out["svg"] = svg
         except OSError:
             out["table"] = None     # as when act_latency.py --plot failed
@@ -144,7 +153,7 @@ def echo_difference(log, step):
     step's plan, as "the log says NAME VALUE, the plan VALUE" - or None
     (no difference, or no echo to compare: such a log has no analysis)."""
     try:
-        with open(log, "rb") as f:
+        with open_regular(log) as f:
             header = scan_header(f)
     except OSError:
         return None
@@ -178,17 +187,34 @@ def analysis_key(dirpath, state, step):
         return (step["number"], None, None)
 
 
+def log_limit(step):
+    """The most bytes the log of a step's run can have: the header (at
+    most act.logfile's HEADER_LIMIT), then at most a report a second
+    (report-interval-sec 1) for its test-duration-sec and a little more,
+    each at most REPORT_LIMIT bytes for a histogram of each kind per
+    device (a line of 65 buckets of 20 digits is under 2 KiB), with the
+    ERROR lines of a second (10 I/O errors shown, and the count of the
+    others). A log larger than that was not written by the run: it is
+    refused as damaged, not read (a file made huge, sparse)."""
+    reports = step["duration_sec"] + 2
+    per_report = (16 + 4 * max(1, len(step["devices"]))) * HIST_LINE_LIMIT
+    return HEADER_LIMIT + reports * (per_report + OTHER_LINES_LIMIT)
+
+
 def analyse_step_log(dirpath, state, step, plot=True):
     """The analysis of a step's log, with the log's last ERROR lines, the
     kind of its stop, its failed I/Os and the difference of its echo from
-    the plan; its plot drawn in DIR unless plot is False."""
+    the plan; its plot drawn in DIR unless plot is False. A log that is
+    not a regular file (a symbolic link, a FIFO) or larger than its run
+    could have written (log_limit) has no analysis: its error says so."""
     src, name = step_log(state, step)
     log = os.path.join(dirpath, name)
+    limit = log_limit(src)
     a = analyse_log(log, step["slice_sec"], step["judge"] == "stress",
                     os.path.join(dirpath, step["files"]["plot"]) if plot
-                    else None)
+                    else None, limit)
     a["log_errors"] = last_errors(log)
-    a["io_errors"] = count_io_errors(log)
+    a["io_errors"] = count_io_errors(log, limit)
     a["echo_difference"] = echo_difference(log, src)
     if a["doc"] is None:
         # no analysis: the kind its last ERROR lines name

@@ -10,24 +10,26 @@ import json
 import os
 
 from act.certify.analyse import analyse_step_log, analysis_key
-from act.certify.fmt import fmt_load, say, utc_now, warn
+from act.certify.fmt import fmt_load, md_text, say, utc_now, warn
 from act.certify.report import build_summary, drive_text
-from act.certify.state import load_state, state_path
+from act.certify.state import check_private_dir, load_state, state_path
 from act.certify.trend import trend_text
 from act.cli import UsageError
 from act.latency.compare import worst_json
+from act.safefile import write_file
 from act import EXIT_SETUP
 from act.certify import EXIT_USAGE
 
 COMPARE_FORMAT = "act_certify_compare/1"
 FLAG_ORDER = ("degrading", "improving", "steady")   # the campaign's flag
 DAMAGE = (KeyError, TypeError, ValueError, AttributeError, IndexError,
-          OSError, UsageError)
+          OverflowError, RecursionError, OSError, UsageError)
 
 
 def check_dirs(dirs):
     """Each DIR must be a campaign directory (a state.json in it, whatever
-    its content): a UsageError (setup error, 2) naming the first that is
+    its content - a FIFO or a symbolic link too: a damaged campaign, a row
+    that says so): a UsageError (setup error, 2) naming the first that is
     not; the same directory twice is a usage error."""
     seen = {}
     for d in dirs:
@@ -40,7 +42,7 @@ def check_dirs(dirs):
         if not os.path.isdir(d):
             raise UsageError("--compare: %s is not a directory" % d,
                              status=EXIT_SETUP)
-        if not os.path.isfile(state_path(d)):
+        if not os.path.lexists(state_path(d)):
             raise UsageError("--compare: %s is not a campaign directory (no "
                              "state.json in it)" % d, status=EXIT_SETUP)
 
@@ -230,7 +232,7 @@ def compare_campaigns(dirs):
 
 
 def _md(text):
-    return str("-" if text is None else text).replace("|", "\\|")
+    return md_text(text)
 
 
 def _pct(v):
@@ -257,47 +259,48 @@ def render_markdown(doc):
             _md(r["first_test_start"]), _md(r["ended_at"] or r["status"])))
     out.append("")
     for g in doc["steps"]:
-        out += ["## %s" % g["what"], ""]
+        out += ["## %s" % _md(g["what"]), ""]
         ths = [c[0] for c in g["key"][3]]
         out.append("| campaign | step | result | %s | trend |" % " | ".join(
-            "reads max %% over %s" % t for t in ths))
+            "reads max %% over %s" % _md(t) for t in ths))
         out.append("|---|---|---|%s---|" % ("---|" * len(ths)))
         for lab, m in g["campaigns"].items():
             out.append("| %s | %d | %s | %s | %s |" % (
                 _md(lab), m["step"], _md(m["result"]), " | ".join(
                     _pct((m["max_pct"] or {}).get(t)) for t in ths),
                 _md(m["trend"])))
-        out += ["", g["worst"]["line"] if g["worst"] else
+        out += ["", _md(g["worst"]["line"]) if g["worst"] else
                 "worst: fewer than two campaigns have results", ""]
     if doc["unmatched"]:
         out += ["## Not compared (in one campaign only)", ""]
         for g in doc["unmatched"]:
             m = g["campaigns"][g["only_in"][0]]
             out.append("- %s: %s, step %d, %s" % (
-                g["what"], g["only_in"][0], m["step"], m["result"] or "-"))
+                _md(g["what"]), _md(g["only_in"][0]), m["step"],
+                _md(m["result"] or "-")))
         out.append("")
     return "\n".join(out) + "\n"
 
 
 def write_outputs(doc, outdir):
     """compare.html, compare.md and compare.json in outdir (made if
-    needed); a UsageError (setup error) naming the file otherwise."""
+    needed; only the user running may write in it: state.check_private_dir),
+    each replaced atomically (safefile.write_file); a UsageError (setup
+    error) naming the directory or the file otherwise."""
     from act.certify.compare_html import render_html
     try:
-        os.makedirs(outdir, exist_ok=True)
+        os.makedirs(outdir, mode=0o755, exist_ok=True)
     except OSError as e:
         raise UsageError("can't make %s: %s" % (outdir, e.strerror or e),
                          status=EXIT_SETUP) from None
+    check_private_dir(outdir)
     paths = []
     for name, text in (("compare.json", json.dumps(doc, indent=1) + "\n"),
                        ("compare.md", render_markdown(doc)),
                        ("compare.html", render_html(doc))):
         path = os.path.join(outdir, name)
         try:
-            with open(path + ".tmp", "w", encoding="utf-8",
-                      errors="replace") as f:
-                f.write(text)
-            os.replace(path + ".tmp", path)
+            write_file(outdir, name, text.encode("utf-8", "replace"))
         except OSError as e:
             raise UsageError("can't write %s: %s" % (path, e.strerror or e),
                              status=EXIT_SETUP) from None
@@ -309,6 +312,8 @@ def compare_main(dirs, outdir):
     """--compare DIR... [--out OUTDIR]: the Markdown on stdout, the three
     files in OUTDIR when given; exit status 0 (a damaged campaign is a
     row that says so), a UsageError for a DIR that is not a campaign."""
+    if outdir and os.path.isdir(outdir):
+        check_private_dir(outdir)   # refused before any campaign is read
     doc = compare_campaigns(dirs)
     paths = write_outputs(doc, outdir) if outdir else []
     say(render_markdown(doc).rstrip("\n"))

@@ -96,3 +96,25 @@ def signame(n):
         return signal.Signals(n).name
     except ValueError:
         return str(n)
+
+
+# Markdown (summary.md, compare.md) of text that comes from a campaign:
+# device names, drive identity strings, the hostname, log lines, and any
+# string of a state.json copied from elsewhere. Each character that could
+# make a renderer (raw HTML is on in most) see markup is written as what
+# renders as that character: HTML's & and < as entities (no tag, no
+# entity can start; > alone is text - and "0.40% -> 2.90%" stays
+# readable - as a value never begins a line, where it would quote), the
+# backtick as an entity (a code span would end at it), \ [ ] * | with a
+# backslash (links, images, emphasis, table cells); line breaks become
+# spaces (a value stays on its line).
+_MD_ESCAPES = {"&": "&amp;", "<": "&lt;", "`": "&#96;", "\\": "\\\\",
+               "[": "\\[", "]": "\\]", "*": "\\*", "|": "\\|",
+               "\n": " ", "\r": " "}
+
+
+def md_text(value):
+    """str(value) as Markdown text that renders as that text, never as
+    markup ("-" for None)."""
+    text = "-" if value is None else str(value)
+    return "".join(_MD_ESCAPES.get(ch, ch) for ch in text)

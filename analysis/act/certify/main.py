@@ -94,8 +94,10 @@ from act.certify.runner import install_signal_handlers, run_campaign
 from act.certify.watch import Progress
 from act.cli import ArgumentParser, UsageError
 from act.certify.state import (
-    STATE_FORMAT, load_state, lock_dir, save_state, state_path, still_running,
+    BASE_NAME, LOCK_NAME, STATE_FORMAT, check_private_dir, load_state,
+    lock_dir, save_state, setup_leftovers, state_path, still_running,
     unlock_dir)
+from act.safefile import remove_stale, write_file
 
 
 HELP_WIDTH = 80                 # --help fits 80 columns, whatever the terminal
@@ -325,29 +327,44 @@ def new_campaign(args):
                 "real run refuses a device it can't find"
                 % ", ".join(missing))
         return 0
-    if os.path.exists(state_path(dirpath)):
+    if os.path.lexists(state_path(dirpath)):
         raise UsageError("%s already holds a campaign: continue it with "
                          "--resume %s, or render it with --report %s"
                          % (dirpath, dirpath, dirpath), status=EXIT_USAGE)
-    if os.path.exists(dirpath) and (not os.path.isdir(dirpath) or
-                                    os.listdir(dirpath)):
+    if os.path.exists(dirpath) and (not os.path.isdir(dirpath) or (
+            os.listdir(dirpath) and not setup_leftovers(dirpath))):
         raise UsageError("%s exists and is not an empty directory" % dirpath,
                          status=EXIT_SETUP)
+    if os.path.isdir(dirpath):
+        check_private_dir(dirpath)
     install_signal_handlers()
     made_dir = not os.path.exists(dirpath)
-    lock = None
     try:
-        os.makedirs(dirpath, exist_ok=True)
+        os.makedirs(dirpath, mode=0o755, exist_ok=True)
+    except OSError as e:
+        raise UsageError("can't set up %s: %s" % (dirpath, e.strerror or e),
+                         status=EXIT_SETUP) from None
+    try:
+        # made now, or there before: only this user can write in it
+        # (checked again: another user may have made it meanwhile)
+        check_private_dir(dirpath)
         lock = lock_dir(dirpath)
+    except UsageError:
+        undo_setup(dirpath, made_dir, None, remove_files=False)
+        raise
+    try:
+        # what a setup killed before its first save left (no state.json:
+        # no campaign), and temporary files: replaced
+        for name in setup_leftovers(dirpath):
+            if name != LOCK_NAME:
+                os.unlink(os.path.join(dirpath, name))
+        remove_stale(dirpath)
         mark_devices(state["campaign"])
-        with open(os.path.join(dirpath, "base.conf"), "w",
-                  encoding="utf-8", errors="surrogateescape") as f:
-            f.write(base_text)
+        write_file(dirpath, BASE_NAME, base_text)
         for s in steps:
             if "config" in s["files"]:
-                with open(os.path.join(dirpath, s["files"]["config"]), "w",
-                          encoding="utf-8", errors="surrogateescape") as f:
-                    f.write(step_config(base_text, base_path, s))
+                write_file(dirpath, s["files"]["config"],
+                           step_config(base_text, base_path, s))
         state["host"] = host_identity()
         state["campaign"]["program_version"] = program_version(
             tools["program"])
@@ -374,11 +391,13 @@ def dry_run_missing(args, devices):
     return [d for d in devices if not os.path.lexists(d)]
 
 
-def undo_setup(dirpath, made_dir, lock):
+def undo_setup(dirpath, made_dir, lock, remove_files=True):
     """A failed setup (e.g. no space) removes what it made - DIR was new
     or empty, so everything in it - and DIR itself if it made it: a retry
-    starts afresh, not refused as a used DIR."""
-    for name in os.listdir(dirpath) if os.path.isdir(dirpath) else []:
+    starts afresh, not refused as a used DIR. remove_files False: nothing
+    was written in DIR (it is not ours to empty)."""
+    for name in os.listdir(dirpath) if remove_files and \
+            os.path.isdir(dirpath) else []:
         try:
             os.unlink(os.path.join(dirpath, name))
         except OSError:
@@ -400,8 +419,10 @@ def resume_campaign(dirpath, accept=()):
     tools = {"program": find_program(c["program"])}
     if c.get("prep"):
         tools["act_prep"] = find_program("act_prep")
+    check_private_dir(dirpath)
     lock = lock_dir(dirpath)
     try:
+        remove_stale(dirpath)
         if state["status"] == "finished":
             write_reports(dirpath, state, {})
             v = campaign_verdict(state)
@@ -445,26 +466,31 @@ def resume_campaign(dirpath, accept=()):
 def report_campaign(dirpath):
     dirpath = os.path.abspath(dirpath)
     state = load_state(dirpath)
-    s = write_reports(dirpath, state, {},
-                      in_progress=campaign_running(dirpath, state))
+    check_private_dir(dirpath)
+    lock = try_lock(dirpath)
+    try:
+        if lock is not None:
+            remove_stale(dirpath)
+        # in progress: an act_certify runs it now (it holds DIR's lock); a
+        # state.json that says "running" after act_certify was killed is
+        # not reported as in progress
+        s = write_reports(dirpath, state, {}, in_progress=(
+            state["status"] == "running" and lock is None))
+    finally:
+        if lock is not None:
+            unlock_dir(dirpath, lock)
     say("verdict: %s" % s["verdict"]["headline"])
     for name in ("report.html", "summary.json", "summary.md"):
         say("%s: %s" % (name, os.path.join(dirpath, name)))
     return s["verdict"]["exit_status"]
 
 
-def campaign_running(dirpath, state):
-    """Whether an act_certify runs the campaign now (it holds DIR's lock):
-    a state.json that says "running" after act_certify was killed is not
-    reported as in progress."""
-    if state["status"] != "running":
-        return False
+def try_lock(dirpath):
+    """DIR's lock (lock_dir), or None when another act_certify holds it."""
     try:
-        fd = lock_dir(dirpath)
+        return lock_dir(dirpath)
     except UsageError:
-        return True
-    unlock_dir(dirpath, fd)
-    return False
+        return None
 
 
 def state_guard(fn, dirpath):
@@ -473,8 +499,8 @@ def state_guard(fn, dirpath):
     reads; this is the net under that check."""
     try:
         return fn(dirpath)
-    except (KeyError, TypeError, ValueError, AttributeError,
-            IndexError) as e:
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError,
+            OverflowError, RecursionError) as e:
         raise UsageError("the campaign in %s has a damaged state.json "
                          "(%s: %s)" % (dirpath, type(e).__name__, e),
                          status=EXIT_SETUP) from None

@@ -13,6 +13,7 @@ from act.certify.identity import (
 from act.certify.layout import read_text
 from act.certify.plan import step_config
 from act.cli import UsageError
+from act.safefile import write_file
 
 
 def mark_devices(c, devices=None):
@@ -102,7 +103,5 @@ def write_step_config(dirpath, state, step):
     renamed by --accept-device)."""
     base = read_text(os.path.join(dirpath, "base.conf"), "the base config",
                      EXIT_CONFIG)
-    with open(os.path.join(dirpath, step["files"]["config"]), "w",
-              encoding="utf-8", errors="surrogateescape") as f:
-        f.write(step_config(base, state["campaign"]["base_config_path"],
-                            step))
+    write_file(dirpath, step["files"]["config"], step_config(
+        base, state["campaign"]["base_config_path"], step))

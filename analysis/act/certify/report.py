@@ -8,7 +8,8 @@ import os
 from act.certify.analyse import step_analysis
 from act.certify.failfast import saved_sec, saved_text
 from act.certify.fmt import (
-    fmt_bytes, fmt_clock, fmt_duration, fmt_load, signame, utc_now, warn)
+    fmt_bytes, fmt_clock, fmt_duration, fmt_load, md_text, signame, utc_now,
+    warn)
 from act.certify.hostload import short_streams
 from act.certify.identity import identity_text
 from act.certify.judge import campaign_verdict, host_limited, rejudge
@@ -17,6 +18,9 @@ from act.certify.plan import config_lines, rates, stress_text
 from act.certify.trend import (
     headline as trend_headline, markdown_lines, step_trend)
 from act.logfile.header import log_identity, scan_header
+from act.safefile import open_regular, write_file
+
+CONFIG_LIMIT = 1 << 20          # bytes of a step's config read at most
 
 
 def step_summary(dirpath, state, step, cache):
@@ -106,7 +110,7 @@ def step_config_items(dirpath, step):
     files = step.get("files", {})
     if files.get("log"):
         try:
-            with open(os.path.join(dirpath, files["log"]), "rb") as f:
+            with open_regular(os.path.join(dirpath, files["log"])) as f:
                 header = scan_header(f)
             if header.config:
                 return header.items(header.config), "log"
@@ -114,9 +118,9 @@ def step_config_items(dirpath, step):
             pass
     if files.get("config"):
         try:
-            with open(os.path.join(dirpath, files["config"]),
-                      encoding="utf-8", errors="replace") as f:
-                text = f.read()
+            with open_regular(os.path.join(dirpath, files["config"]),
+                              CONFIG_LIMIT) as f:
+                text = f.read().decode("utf-8", "replace")
         except OSError:
             return {}, None
         items = {}
@@ -313,8 +317,8 @@ def end_text(state):
 
 def write_reports(dirpath, state, cache, live=None, in_progress=None):
     """Writes summary.json, summary.md and report.html, each atomically
-    (a temporary file renamed: a reader - a browser reloading the page
-    while a step runs - never sees half a file)."""
+    (safefile.write_file: a temporary file renamed - a reader, a browser
+    reloading the page while a step runs, never sees half a file)."""
     from act.certify.html import render_html    # html imports this module
     s = build_summary(dirpath, state, cache, live, in_progress)
     doc = dict(s)
@@ -323,18 +327,11 @@ def write_reports(dirpath, state, cache, live=None, in_progress=None):
     for name, text in (("summary.json", json.dumps(doc, indent=1) + "\n"),
                        ("summary.md", render_markdown(s)),
                        ("report.html", render_html(s))):
-        path = os.path.join(dirpath, name)
-        tmp = "%s.tmp%d" % (path, os.getpid())
         try:
-            with open(tmp, "w", encoding="utf-8", errors="replace") as f:
-                f.write(text)
-            os.replace(tmp, path)
+            write_file(dirpath, name, text.encode("utf-8", "replace"))
         except OSError as e:
-            warn("can't write %s: %s" % (path, e.strerror or e))
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
+            warn("can't write %s: %s" % (os.path.join(dirpath, name),
+                                         e.strerror or e))
     return s
 
 
@@ -396,50 +393,56 @@ def _slices(r):
 
 
 def render_markdown(s):
+    """summary.md: every value from the campaign (its state, its logs)
+    through md_text - device names, drive identities, the hostname and log
+    lines render as text, never as HTML."""
     v = s["verdict"]
     c = s["campaign"]
-    out = ["# act certification: %s" % v["headline"], ""]
+    out = ["# act certification: %s" % md_text(v["headline"]), ""]
     live = progress_text(s)
     if live:
         out.append("- **%s** (this summary is rewritten as the campaign "
-                   "runs; generated %s)" % (live, s["generated_at"]))
+                   "runs; generated %s)" % (md_text(live),
+                                            md_text(s["generated_at"])))
     for r in v["reasons"]:
-        out.append("- %s" % r)
+        out.append("- %s" % md_text(r))
     if v["trial"]:
         out.append("- TRIAL: tests of %s - certify on 24-hour tests"
-                   % fmt_duration(c["step_duration_sec"]))
+                   % md_text(fmt_duration(c["step_duration_sec"])))
     for w in s["warnings"]:
-        out.append("- **warning:** %s" % w)
+        out.append("- **warning:** %s" % md_text(w))
     for t in s["trend"]:
-        out.append("- **trend:** %s" % t)
+        out.append("- **trend:** %s" % md_text(t))
     for st in s["steps"]:
         if st["fail_fast"]:
             out.append("- step %d %s" % (st["number"],
-                                         st["fail_fast"]["text"]))
+                                         md_text(st["fail_fast"]["text"])))
     out.append("")
     out.append("- **Load:** %s = %d reads/s and %d writes/s per device; "
                "stress load %s; tests of %s" % (
-                   c["load_text"], c["reads_per_sec_per_device"],
-                   c["writes_per_sec_per_device"], stress_text(c),
-                   fmt_duration(c["step_duration_sec"])))
+                   md_text(c["load_text"]), c["reads_per_sec_per_device"],
+                   c["writes_per_sec_per_device"], md_text(stress_text(c)),
+                   md_text(fmt_duration(c["step_duration_sec"]))))
     for d in s["drives"]:
-        out.append("- **Drive** `%s` (%s): %s; identity recorded: %s" % (
-            d["device"], fmt_bytes(d["size_bytes"]), drive_text(d),
-            d["recorded_identity"]))
-    out.append("- **Host:** %s" % _host_text(s["host"]))
-    out.append("- **Program:** %s, base config `%s`"
-               % (c["program_version"] or c["program"], c["base_config"]))
+        out.append("- **Drive** %s (%s): %s; identity recorded: %s" % (
+            md_text(d["device"]), md_text(fmt_bytes(d["size_bytes"])),
+            md_text(drive_text(d)), md_text(d["recorded_identity"])))
+    out.append("- **Host:** %s" % md_text(_host_text(s["host"])))
+    out.append("- **Program:** %s, base config %s"
+               % (md_text(c["program_version"] or c["program"]),
+                  md_text(c["base_config"])))
     out.append("- **Dates (UTC):** first test started %s, campaign ended %s"
-               % (c["first_test_start"] or "-", c["end_text"]))
+               % (md_text(c["first_test_start"]), md_text(c["end_text"])))
     out.append("")
     out.append("| step | what | load | devices | ran | result | reads max "
                "% over 1 / 8 / 64 ms |")
     out.append("|---|---|---|---|---|---|---|")
     for st in s["steps"]:
         out.append("| %d | %s | %s | %d | %s | %s | %s |" % (
-            st["number"], _md(step_short_summary(st)),
-            st["load_text"] or "-", len(st["devices"]), _md(ran_text(st)),
-            result_text(st), criteria_cell(st)))
+            st["number"], md_text(step_short_summary(st)),
+            md_text(st["load_text"]), len(st["devices"]),
+            md_text(ran_text(st)), md_text(result_text(st)),
+            md_text(criteria_cell(st))))
     common, own = common_config(s["steps"])
     if common or own:
         out.append("")
@@ -448,19 +451,17 @@ def render_markdown(s):
         out.append("Every step (%s): %s" % (
             "as the logs echo it" if all(st["config_source"] == "log"
                                          for st, _ in own)
-            else "from the logs and step configs", _md(config_text(common))))
+            else "from the logs and step configs",
+            md_text(config_text(common))))
         out.append("")
         for st, items in own:
             out.append("- step %d: %s" % (st["number"],
-                                          _md(config_text(items))))
+                                          md_text(config_text(items))))
     out.append("")
     out += markdown_lines(s["steps"])
-    out.append("Report: `%s`" % os.path.join(c["directory"], "report.html"))
+    out.append("Report: %s" % md_text(os.path.join(c["directory"],
+                                                   "report.html")))
     return "\n".join(out) + "\n"
-
-
-def _md(text):
-    return text.replace("|", "\\|")
 
 
 def step_short_summary(st):

@@ -10,7 +10,8 @@ import subprocess
 import sys
 import time
 
-from act.certify.analyse import slices_so_far, step_analysis
+from act.certify.analyse import (
+    analyse_step_log, slices_so_far, step_analysis)
 from act.certify.failfast import (
     FailFast, saved_sec, saved_text, stop_message)
 from act.certify.devices import check_identities, held_env
@@ -25,6 +26,9 @@ from act.certify.report import headline, write_reports
 from act.cli import UsageError
 from act.logfile.follow import LogFollower
 from act.certify.state import current_step_number, rename_old_log, save_state
+from act.safefile import create_new, open_regular, read_lines
+
+MAX_LINE = 1 << 16              # bytes of a line first_error reads at most
 from act.certify.watch import LiveReport, PrepProgress
 
 
@@ -92,8 +96,9 @@ def first_error(err_path, log_path):
     last = ""
     for path in (err_path, log_path):
         try:
-            with open(path, encoding="utf-8", errors="replace") as f:
-                for line in f:
+            with open_regular(path) as f:
+                for raw in read_lines(f, MAX_LINE):
+                    line = raw.decode("utf-8", "replace")
                     if line.startswith("ERROR:"):
                         return line.strip()
                     if path == err_path and line.strip():
@@ -114,7 +119,8 @@ def run_program(argv, log_path, err_path, step, steps, progress, save,
     if _PRCTL is None:
         _PRCTL = _prctl()
     try:
-        with open(log_path, "wb") as log, open(err_path, "wb") as err:
+        # new files (never through a name planted in DIR: safefile)
+        with create_new(log_path) as log, create_new(err_path) as err:
             env, fds = held_env()
             proc = subprocess.Popen(argv, stdout=log, stderr=err,
                                     stdin=subprocess.DEVNULL, env=env,
@@ -217,11 +223,22 @@ def execute_step(dirpath, state, step, tools, progress, cache):
     else:
         argv = [tools["program"], os.path.join(dirpath, files["config"])]
     prog = os.path.basename(argv[0])
+    if step["status"] == "running" and step["kind"] != "prep":
+        # act_certify was killed while the step ran (its program is gone:
+        # --resume checked): perhaps after the program ended, before that
+        # was saved
+        rc = end_from_log(dirpath, state, step)
+        if rc is not None:
+            step.update(status="ended", exit_status=rc,
+                        ended_at=_mtime_utc(log), log_size=_size(log))
+            step.pop("pid", None)
+            save_state(dirpath, state)
     if program_ended(dirpath, step):
         # act_certify stopped after the program ended, before the step
         # was judged: judge it now, don't run it again
         return finish_step(dirpath, state, step, prog, err, log, cache)
-    if step["status"] in ("running", "interrupted", "error", "ended"):
+    if step["status"] in ("running", "interrupted", "error", "ended") or \
+            os.path.lexists(log) or os.path.lexists(err):
         rename_old_log(dirpath, step)
     step.update(status="running", result=None, exit_status=None,
                 message=None, started_at=utc_now(), ended_at=None)
@@ -251,6 +268,32 @@ def _size(path):
         return os.stat(path).st_size
     except OSError:
         return None
+
+
+def _mtime_utc(path):
+    try:
+        return time.strftime("%Y-%m-%dT%H:%M:%SZ",
+                             time.gmtime(os.stat(path).st_mtime))
+    except OSError:
+        return utc_now()
+
+
+def end_from_log(dirpath, state, step):
+    """The exit status a step's program ended with, told from its log, for
+    a step state.json says is running whose program is gone (act_certify
+    was killed after the program ended, before it saved so): 0 when the
+    log is a complete run (its last report at test-duration-sec, no stop
+    line after it: act_latency's "complete"), 128+SIGINT when fail fast
+    had stopped it (stopped_early saved) and the log ends with the
+    program's "stopped by signal" line; None otherwise - the step runs
+    again."""
+    a = analyse_step_log(dirpath, state, step, plot=False)
+    doc = a.get("doc")
+    if doc is not None and doc.get("complete") and a.get("stop") is None:
+        return 0
+    if step.get("stopped_early") and a.get("stop") == "signal":
+        return 128 + signal.SIGINT
+    return None
 
 
 def program_ended(dirpath, step):

@@ -1,52 +1,63 @@
-"""The campaign directory: state.json (the plan and what finished), the
-directory lock (one act_certify per campaign), and the resume bookkeeping
-(an interrupted step's old files renamed and remembered, which step is
-next, whether a recorded program still runs)."""
+"""The campaign directory: state.json (the plan and what finished; read
+and checked as something that may come from anyone: a regular file,
+bounded in size, depth and numbers), the directory lock (one act_certify
+per campaign), who may write in DIR (check_private_dir), what a setup
+killed before its first save left (setup_leftovers), and the resume
+bookkeeping (an interrupted step's old files renamed and remembered,
+which step is next, whether a recorded program still runs)."""
 
 import fcntl
 import json
 import os
+import re
 
 from act import EXIT_SETUP
+from act.certify import PROG
+from act.certify.plan import MAX_U32, ONE_X_READS
 from act.cli import UsageError
+from act.safefile import (
+    is_temporary, open_regular, private_dir_problem, user_text, write_file)
 
 
 STATE_FORMAT = "act_certify/1"
+STATE_NAME = "state.json"
+STATE_LIMIT = 64 << 20          # bytes: a state.json is a few KiB per step
+MAX_DEPTH = 16                  # nesting of a state.json (ours: 6 levels)
 
 
 def state_path(dirpath):
-    return os.path.join(dirpath, "state.json")
+    return os.path.join(dirpath, STATE_NAME)
 
 
 def save_state(dirpath, state):
-    path = state_path(dirpath)
-    tmp = path + ".tmp"
-    with open(tmp, "w") as f:
-        json.dump(state, f, indent=1)
-        f.write("\n")
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
-    # the rename is in the directory: fsync it too, or a crash can leave
-    # the old state.json (a finished step run again on --resume)
-    fd = os.open(dirpath, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    """state.json replaced atomically (safefile.write_file: a temporary
+    file, fsynced, renamed, then DIR fsynced - or a crash can leave the old
+    state.json, and a finished step run again on --resume)."""
+    write_file(dirpath, STATE_NAME, json.dumps(state, indent=1) + "\n",
+               durable=True)
 
 
 def load_state(dirpath):
     path = state_path(dirpath)
     try:
-        with open(path) as f:
-            state = json.load(f)
+        with open_regular(path, STATE_LIMIT) as f:
+            state = json.loads(f.read().decode("utf-8"))
     except FileNotFoundError:
+        if setup_leftovers(dirpath):
+            raise UsageError("%s has no campaign (no state.json): the setup "
+                             "of a campaign was stopped there before it was "
+                             "saved - run the same command again (a new "
+                             "campaign replaces what that setup wrote)"
+                             % dirpath, status=EXIT_SETUP) from None
         raise UsageError("%s has no campaign (no state.json)" % dirpath,
                          status=EXIT_SETUP) from None
     except (OSError, ValueError) as e:
         raise UsageError("can't read %s: %s" % (path, getattr(
             e, "strerror", None) or e), status=EXIT_SETUP) from None
+    except RecursionError:
+        # json's decoder recurses once per nesting level
+        raise UsageError("%s is damaged: nested deeper than %d levels"
+                         % (path, MAX_DEPTH), status=EXIT_SETUP) from None
     if not isinstance(state, dict) or state.get("format") != STATE_FORMAT:
         raise UsageError("%s is not an act_certify state file (%s)"
                          % (path, STATE_FORMAT), status=EXIT_SETUP)
@@ -65,6 +76,17 @@ def _num(v):
 
 def _int(v):
     return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _u32(v):
+    """A count or length the C programs take: 0 to MAX_U32."""
+    return _int(v) and 0 <= v <= MAX_U32
+
+
+def _load(v):
+    """A load in x per device: more than 0 and at most what one device's
+    read-reqs-per-sec takes (the devices of each step: state_problem)."""
+    return _num(v) and 0 < v <= MAX_U32 / ONE_X_READS
 
 
 def _str(v):
@@ -92,19 +114,21 @@ _TOP = {"status": lambda v: v in ("planned", "running", "interrupted",
 _CAMPAIGN = {"program": lambda v: v in ("act_storage", "act_index"),
              "program_path": _str, "program_version": _opt(_str),
              "base_config_path": _str, "devices": _list_of(_str),
-             "device_kinds": _dict, "load": _num, "stress_factor": _num,
-             "duration_sec": _int, "ceiling": lambda v: isinstance(v, bool),
-             "ladder": _list_of(_num), "prep": lambda v: isinstance(v, bool)}
+             "device_kinds": _dict, "load": _load,
+             "stress_factor": lambda v: _num(v) and 1 < v <= MAX_U32,
+             "duration_sec": lambda v: _u32(v) and v >= 1,
+             "ceiling": lambda v: isinstance(v, bool),
+             "ladder": _list_of(_load), "prep": lambda v: isinstance(v, bool)}
 _TOP_OPTIONAL = {"device_changes": _list_of(_dict)}
 _CAMPAIGN_OPTIONAL = {"identities": lambda v: _dict(v) and all(
     _dict(x) for x in v.values()),
     "fail_fast": lambda v: isinstance(v, bool)}
 _STEP = {"number": _int, "id": _str,
          "kind": lambda v: v in ("prep", "target", "stress", "ceiling"),
-         "test": _opt(_int), "title": _str, "load": _opt(_num),
-         "devices": _list_of(_str), "reads_per_sec": _int,
-         "writes_per_sec": _int, "duration_sec": _int,
-         "slice_sec": lambda v: _int(v) and v >= 1, "judge": _opt(_str),
+         "test": _opt(_int), "title": _str, "load": _opt(_load),
+         "devices": _list_of(_str), "reads_per_sec": _u32,
+         "writes_per_sec": _u32, "duration_sec": _u32,
+         "slice_sec": lambda v: _u32(v) and v >= 1, "judge": _opt(_str),
          "same_run_as": _opt(_int),
          "status": lambda v: v in ("planned", "running", "ended", "done",
                                    "interrupted", "error", "skipped"),
@@ -113,7 +137,8 @@ _STEP = {"number": _int, "id": _str,
          "ended_at": _opt(_str), "old_logs": _list_of(_dict),
          "files": lambda v: isinstance(v, dict) and all(
              _str(x) for x in v.values())}
-_STEP_OPTIONAL = {"pid": _opt(_int), "log_size": _opt(_int),
+_STEP_OPTIONAL = {"pid": _opt(_int),
+                  "log_size": _opt(lambda v: _int(v) and v >= 0),
                   "stop": _opt(_str), "io_errors": _opt(_int),
                   "stopped_early": _opt(lambda v: (
                       isinstance(v, dict) and all(_int(v.get(k)) for k in (
@@ -140,12 +165,25 @@ def _bad(d, schema, where, optional=None):
 def state_problem(state):
     """What is wrong with a state file's contents (a key missing, a value
     of the wrong type), or None: every key act_certify reads is checked,
-    so a damaged file is refused, not a traceback."""
+    so a damaged file is refused, not a traceback. Numbers are bounded as
+    the command line bounds them (docs/certify.md, "Options"): a load whose
+    reads/s on its devices act could not take is damage too."""
+    if _depth(state) > MAX_DEPTH:
+        return "it is nested deeper than %d levels" % MAX_DEPTH
     why = _bad(state, _TOP, "the state", _TOP_OPTIONAL) or \
         _bad(state["campaign"], _CAMPAIGN, "the campaign",
              _CAMPAIGN_OPTIONAL)
     if why:
         return why
+    c = state["campaign"]
+    n = max(1, len(c["devices"]))
+    for what, load in [("load", c["load"]), ("stress load", c["load"] *
+                                             c["stress_factor"])] + \
+            [("ladder load", x) for x in c["ladder"]]:
+        if not load * ONE_X_READS * n <= MAX_U32:
+            return "the campaign's %s %r is more than act can run on %d " \
+                "device%s (%d reads/s)" % (what, load, n,
+                                           "" if n == 1 else "s", MAX_U32)
     if not state["steps"]:
         return "the state has no step"
     for i, s in enumerate(state["steps"]):
@@ -153,6 +191,9 @@ def state_problem(state):
         why = _bad(s, _STEP, where, _STEP_OPTIONAL)
         if why:
             return why
+        if s["load"] is not None and not s["load"] * ONE_X_READS * max(
+                1, len(s["devices"])) <= MAX_U32:
+            return "%s has a bad 'load': %r" % (where, s["load"])
         if (s["test"] is None) != (s["kind"] in ("prep", "ceiling")):
             return "%s has a bad 'test': %r" % (where, s["test"])
         if s["number"] != i + 1:
@@ -173,7 +214,62 @@ def state_problem(state):
     return None
 
 
+def _depth(doc):
+    """How deeply doc nests (a scalar: 0), counted without recursion."""
+    deepest = 0
+    todo = [(doc, 1)]
+    while todo:
+        x, d = todo.pop()
+        if isinstance(x, dict):
+            x = list(x.values())
+        elif not isinstance(x, list):
+            continue
+        deepest = max(deepest, d)
+        if d <= MAX_DEPTH:
+            todo += [(y, d + 1) for y in x]
+    return deepest
+
+
 LOCK_NAME = ".lock"
+BASE_NAME = "base.conf"
+_STEP_CONFIG_RE = re.compile(r"^\d\d-[A-Za-z0-9.-]+\.conf$")
+
+
+def setup_leftovers(dirpath):
+    """The files an act_certify killed while it set up a campaign in
+    dirpath left there - its lock, base.conf, step configs, temporary
+    files; no state.json - or [] when dirpath holds anything else (or
+    nothing, or no lock: not such a setup). A new campaign in dirpath
+    removes them; --resume says so."""
+    try:
+        names = os.listdir(dirpath)
+    except OSError:
+        return []
+    if LOCK_NAME not in names:
+        return []
+    for name in names:
+        if name not in (LOCK_NAME, BASE_NAME) and \
+                not _STEP_CONFIG_RE.match(name) and not is_temporary(name):
+            return []
+    return sorted(names)
+
+
+def check_private_dir(dirpath):
+    """DIR must be writable by the user running act_certify only
+    (docs/certify.md, "The directory"): a UsageError (setup error) naming
+    DIR, its owner and mode otherwise - before anything is written in
+    it."""
+    try:
+        why = private_dir_problem(dirpath)
+    except OSError as e:
+        raise UsageError("can't use %s: %s" % (dirpath, e.strerror or e),
+                         status=EXIT_SETUP) from None
+    if why:
+        raise UsageError(
+            "refusing to write in %s: %s - another user could put files or "
+            "symbolic links in it for %s to write through; use a directory "
+            "owned by %s that only it can write (chown, chmod go-w)"
+            % (dirpath, why, PROG, user_text()), status=EXIT_SETUP)
 
 
 def lock_dir(dirpath):
@@ -184,7 +280,8 @@ def lock_dir(dirpath):
     now."""
     path = os.path.join(dirpath, LOCK_NAME)
     for _ in range(100):
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW |
+                     os.O_CLOEXEC, 0o644)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
@@ -216,16 +313,17 @@ def rename_old_log(dirpath, step):
     """An interrupted step's files: renamed <name>.interrupted-K, kept."""
     files = step.get("files", {})
     log = files.get("log")
-    if not log or not os.path.exists(os.path.join(dirpath, log)):
+    if not log or not any(os.path.lexists(os.path.join(dirpath, n)) for n in
+                          (log, files.get("stderr")) if n):
         return
     k = len(step["old_logs"]) + 1
-    while os.path.exists(os.path.join(dirpath, "%s.interrupted-%d"
-                                      % (log, k))):
+    while os.path.lexists(os.path.join(dirpath, "%s.interrupted-%d"
+                                       % (log, k))):
         k += 1
     entry = {}
     for key in ("log", "stderr"):
         name = files.get(key)
-        if name and os.path.exists(os.path.join(dirpath, name)):
+        if name and os.path.lexists(os.path.join(dirpath, name)):
             new = "%s.interrupted-%d" % (name, k)
             os.replace(os.path.join(dirpath, name),
                        os.path.join(dirpath, new))

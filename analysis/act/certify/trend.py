@@ -5,6 +5,8 @@ improving - that never changes the verdict.  Pure: from the step's
 act_latency/1 document to a dict, and from that dict to text and a small
 SVG chart."""
 
+from act.certify.fmt import md_text
+
 MIN_SLICES = 4          # fewer slices: no flag (null)
 RATIO = 2.0             # last quarter's mean >= RATIO x the first's
 FLOOR_PCT = 0.1         # ... and >= FLOOR_PCT: 0.001% -> 0.003% is noise
@@ -128,7 +130,8 @@ def headline(steps):
 
 def markdown_lines(steps):
     """summary.md's list of every step's trend (none: no lines)."""
-    lines = ["- step %d: %s" % (st["number"], trend_text(st["trend"]))
+    lines = ["- step %d: %s" % (st["number"],
+                                md_text(trend_text(st["trend"])))
              for st in steps if st.get("trend")]
     return ["Trend of each step (the verdict does not depend on it):",
             ""] + lines + [""] if lines else []

@@ -9,12 +9,21 @@
 
 Logs are bytes: a device name need not be UTF-8.  Undecodable bytes become
 surrogates (and back, byte for byte, when matched or printed).
+
+The readers that take a path (act_certify's: a campaign directory's logs)
+open it with act.safefile.open_regular: a symbolic link, a FIFO or a device
+is refused (as a file that can't be read), never followed, waited on or
+read for ever; every reader bounds what it keeps of a line.
 """
 
 import re
 
 MAX_BUCKET = 64                   # buckets 0..64
 ENC_ERRORS = "surrogateescape"
+# The longest line a reader takes whole (a histogram line of 65 buckets is
+# under 2 KiB, a device line under 300 bytes): beyond, a "line" is not one
+# of an ACT log (e.g. a file of zeros) - read in pieces, or damage.
+MAX_LINE = 1 << 20
 
 _BUCKET_RE = re.compile(rb"\((\d+): (\d+)\)")
 _NAME_LINE_RE = re.compile(rb"(.+) \((\d+) total\)\s*$")

@@ -16,6 +16,7 @@ from act.cli import UsageError
 from act.logfile import ENC_ERRORS, _AFTER_RE, _REPORT_RE
 from act.logfile.header import read_header
 from act.logfile.reports import hist_vector, parse_block
+from act.safefile import open_regular
 
 READ_SIZE = 1 << 22               # bytes read per poll at most
 TAIL_SIZE = 1 << 20               # bytes of the end read by last_report()
@@ -47,7 +48,7 @@ class LogFollower:
     def poll(self):
         """Read what was added to the log; False if it cannot be read."""
         try:
-            with open(self.path, "rb") as f:
+            with open_regular(self.path) as f:
                 f.seek(self.pos)
                 data = f.read(READ_SIZE)
         except OSError:
@@ -128,7 +129,7 @@ class LogFollower:
 def last_report(path):
     """The seconds of the last "after N sec:" line of a log (0 if none)."""
     try:
-        with open(path, "rb") as f:
+        with open_regular(path) as f:
             f.seek(0, os.SEEK_END)
             f.seek(max(0, f.tell() - TAIL_SIZE))
             data = b"\n" + f.read()

@@ -7,6 +7,7 @@ the drives' identity, sizes and start time of a log file."""
 import re
 
 from act.cli import UsageError
+from act.safefile import open_regular
 from act.logfile import ENC_ERRORS, _AFTER_RE
 
 MIN_VERSION, MAX_VERSION = 6.0, 7.0
@@ -161,9 +162,10 @@ def _check_header(h, log_name):
 def log_identity(path):
     """({device: {model, serial, firmware}}, {device: size in bytes},
     start time or None) from the header of the log at path, complete or
-    not; ({}, {}, None) when it cannot be read."""
+    not; ({}, {}, None) when it cannot be read (or is not a regular file:
+    safefile.open_regular)."""
     try:
-        with open(path, "rb") as f:
+        with open_regular(path) as f:
             h = scan_header(f)
     except OSError:
         return {}, {}, None

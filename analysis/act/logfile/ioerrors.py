@@ -13,21 +13,24 @@ running total a shown line gives, whichever is larger."""
 
 import re
 
-from act.logfile import ENC_ERRORS
+from act.logfile import ENC_ERRORS, MAX_LINE
+from act.safefile import open_regular, read_lines
 
 _FAILED_RE = re.compile(rb"^ERROR: [a-z -]+ failed on device (.+?) at offset \d+"
                         rb"(?:.*- failed I/Os: (\d+))?")
 _HIDDEN_RE = re.compile(rb"^ERROR: (\d+) more I/O errors were not shown")
 
 
-def count_io_errors(path):
+def count_io_errors(path, max_bytes=None):
     """{"total": n, "devices": {device: failures shown}} for the log at
-    path; None when it cannot be read."""
+    path; None when it cannot be read (safefile.open_regular: not a
+    regular file, or more than max_bytes). A line is read MAX_LINE bytes
+    at a time at most."""
     shown = hidden = running = 0
     devices = {}
     try:
-        with open(path, "rb") as f:
-            for line in f:
+        with open_regular(path, max_bytes) as f:
+            for line in read_lines(f, MAX_LINE):
                 if not line.startswith(b"ERROR: "):
                     continue
                 m = _FAILED_RE.match(line)

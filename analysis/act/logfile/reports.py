@@ -15,6 +15,7 @@ import os
 from act.logfile import (ENC_ERRORS, MAX_BUCKET, _AFTER_RE, _BUCKET_RE,
                          _NAME_LINE_RE, _REPORT_RE, after_last_report)
 from act.logfile.stops import STOP_KINDS, _SIGNAL_STOP_RE, stop_kind_of
+from act.safefile import open_regular
 
 
 def parse_block(block, wanted, known):
@@ -153,9 +154,10 @@ ERRORS_TAIL = 1 << 16             # bytes of the end read by last_errors()
 
 def last_errors(path, limit=3):
     """The last `limit` ERROR: and "stopped by signal" lines of the log at
-    path (in its last 64 KiB), as str; [] when it cannot be read."""
+    path (in its last 64 KiB), as str; [] when it cannot be read (or is
+    not a regular file: safefile.open_regular)."""
     try:
-        with open(path, "rb") as f:
+        with open_regular(path) as f:
             f.seek(0, os.SEEK_END)
             f.seek(max(0, f.tell() - ERRORS_TAIL))
             text = f.read().decode("utf-8", "replace")

@@ -9,10 +9,12 @@ body reports.run_end() tells how the run ended.
 import struct
 from itertools import chain
 
-from act.logfile import ENC_ERRORS, _REPORT_RE
+from act.logfile import ENC_ERRORS, _AFTER_RE, _REPORT_RE
 from act.logfile.reports import hist_vector, parse_block, run_end
 
 CHUNK_SIZE = 1 << 20              # body read size
+GAP_LIMIT = 32 << 20              # bytes from a report to the next, at most
+GAP_PER_SEC = 64 << 10            # ... and per second of report interval
 
 
 _STOP = object()
@@ -60,6 +62,9 @@ class ReportScanner:
         self.stopped = None
         self.duration = duration
         self.end = None             # RunEnd, once the log was read to its end
+        # the most bytes between two reports' starts (a report of 128
+        # devices is about 1 MiB; ERROR lines, 10 a second at most)
+        self.gap_limit = GAP_LIMIT + interval * GAP_PER_SEC
         self._prev = b""            # the last report before the buffer
         self._earlier = False       # reports dropped before self._prev
         self._structs = {}
@@ -85,6 +90,16 @@ class ReportScanner:
                 buf += view[:got]
                 end = buf.rfind(b"\nafter ")
                 if end <= 0:
+                    if len(buf) > self.gap_limit:
+                        # no report for longer than a report and the
+                        # lines of an interval can be: not an ACT log
+                        # there (e.g. zeros) - never kept in memory whole
+                        m = _AFTER_RE.match(buf, 1)
+                        self.stopped = "%d MiB of the log %s hold no " \
+                            "other report" % (len(buf) >> 20, (
+                                "from its report after %s sec" %
+                                m.group(1).decode()) if m else "here")
+                        return
                     continue        # no complete report yet
             else:
                 eof = True
