@@ -2,10 +2,13 @@
  * Description: the pacing schedule - due times on an absolute schedule
  * (no drift after billions of operations), per-thread phase, waiting until
  * due, the lag reported when a thread is behind, and Poisson schedules
- * (exponential gaps: mean 1 / rate, coefficient of variation 1, absolute).
+ * (exponential gaps: mean 1 / rate, coefficient of variation 1, absolute),
+ * and the settling wake-up of a thread out of a burst (rate.c, SETTLE_NS).
  */
 
 #include <math.h>
+#include <sys/resource.h>
+#include <time.h>
 
 #include "common/clock.h"
 #include "common/rand.h"
@@ -113,6 +116,69 @@ test_lag(void)
 			"lag after 100 more expected ~2.9 s, got %" PRIu64 " ns", lag);
 }
 
+// How a thread sleeps between two requests (rate.c, SETTLE_NS): once
+// straight to the due time, or - the next request more than 50 ms away -
+// once 50 ms after the request, then to the due time. Counted as the
+// thread's voluntary context switches.
+typedef struct {
+	const char* name;
+	double rate;          // the thread's rate: its period is 1 / rate
+	uint64_t late_ns;     // how late after its due time the request ends
+	long sleeps;          // the sleeps expected
+} settle_case;
+
+static const settle_case SETTLES[] = {
+	{ "5/s, 3 ms late", 5.0, 3 * NS_PER_MS, 2 },
+	{ "5/s, on time", 5.0, 0, 2 },
+	{ "25/s, 3 ms late (next due in under 50 ms)", 25.0, 3 * NS_PER_MS,
+			1 },
+	{ "25/s, on time (next due in under 50 ms)", 25.0, 0, 1 },
+	{ "2/s, 10 ms late", 2.0, 10 * NS_PER_MS, 2 }
+};
+
+static long
+voluntary_switches(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_THREAD, &ru);
+
+	return ru.ru_nvcsw;
+}
+
+static void
+test_settle(void)
+{
+	for (size_t i = 0; i < sizeof(SETTLES) / sizeof(SETTLES[0]); i++) {
+		const settle_case* c = &SETTLES[i];
+		rate_sched r;
+		uint64_t start = clock_ns();
+		uint64_t period = (uint64_t)(NS_PER_SEC / c->rate);
+
+		rate_init(&r, start, c->rate, 0.0);
+
+		// Request 0 was due at start and ends late_ns after it (a busy
+		// wait: no sleep of its own).
+		while (clock_ns() - start < c->late_ns) {
+			;
+		}
+
+		long before = voluntary_switches();
+		uint64_t lag = rate_done_and_wait(&r);
+		long sleeps = voluntary_switches() - before;
+		uint64_t took = clock_ns() - start;
+
+		CHECK_U64(c->name, 0, lag);
+		CHECK(sleeps == c->sleeps, "%s: expected %ld sleep(s), got %ld",
+				c->name, c->sleeps, sleeps);
+		CHECK(took >= period, "%s: woke %" PRIu64 " ns after the start, "
+				"before the due time %" PRIu64, c->name, took, period);
+		CHECK(took < period + 200 * NS_PER_MS, "%s: woke %" PRIu64
+				" ns after the start, due at %" PRIu64, c->name, took,
+				period);
+	}
+}
+
 typedef struct {
 	double rate;
 	uint64_t seed;
@@ -183,6 +249,7 @@ main(void)
 	test_wait();
 	test_lag();
 	test_poisson();
+	test_settle();
 
 	return unit_end("test_rate");
 }
