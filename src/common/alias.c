@@ -55,7 +55,6 @@ static int keep(alias_holds* h, int fd, const char* name, char* err,
 static void backing_text(const alias_id* id, char* out, size_t len);
 static bool fd_path(int fd, char* out, size_t len);
 static int fd_mnt_id(int fd);
-static bool read_line(const char* path, char* buf, size_t len);
 
 //==========================================================
 // Public API.
@@ -198,7 +197,7 @@ hold_loop_backing(const char* name, dev_t rdev, const alias_id* id,
 	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/loop/backing_file",
 			major(rdev), minor(rdev));
 
-	if (! read_line(path, backing, sizeof(backing)) || backing[0] != '/') {
+	if (! blk_read_line(path, backing, sizeof(backing)) || backing[0] != '/') {
 		return 0;
 	}
 
@@ -316,7 +315,7 @@ hold_loop_siblings(const char* name, dev_t rdev, const alias_id* id,
 
 		snprintf(path, sizeof(path), "/sys/block/%s/dev", e->d_name);
 
-		if (! read_line(path, line, sizeof(line)) ||
+		if (! blk_read_line(path, line, sizeof(line)) ||
 				sscanf(line, "%u:%u", &maj, &min) != 2 ||
 				makedev(maj, min) == rdev) {
 			continue;
@@ -325,7 +324,7 @@ hold_loop_siblings(const char* name, dev_t rdev, const alias_id* id,
 		snprintf(path, sizeof(path), "/sys/block/%s/loop/backing_file",
 				e->d_name);
 
-		if (! read_line(path, line, sizeof(line)) || line[0] != '/') {
+		if (! blk_read_line(path, line, sizeof(line)) || line[0] != '/') {
 			continue; // not attached
 		}
 
@@ -679,28 +678,4 @@ fd_mnt_id(int fd)
 	fclose(f);
 
 	return id;
-}
-
-// The first line of a small file (sysfs), without its newline.
-static bool
-read_line(const char* path, char* buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0) {
-		return false;
-	}
-
-	ssize_t n = read(fd, buf, len - 1);
-
-	close(fd);
-
-	if (n < 0) {
-		return false;
-	}
-
-	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-
-	return true;
 }

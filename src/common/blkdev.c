@@ -34,7 +34,6 @@ static bool holder_of_related(dev_t rdev, char* what, size_t what_len,
 		char* on, size_t on_len);
 static bool dev_number(const char* dir, dev_t* rdev);
 static bool same_object(const struct stat* a, const struct stat* b);
-static bool read_file(const char* path, char* buf, size_t len);
 static void read_attr(const char* dir, const char* const* names, char* out,
 		size_t len);
 static bool read_vpd_serial(const char* dir, char* out, size_t len);
@@ -93,7 +92,7 @@ blk_check_loop_backing(const char* name, const struct stat* st, char* err,
 		snprintf(path, sizeof(path), "/sys/block/%s/loop/backing_file",
 				e->d_name);
 
-		if (! read_file(path, backing, sizeof(backing)) ||
+		if (! blk_read_line(path, backing, sizeof(backing)) ||
 				backing[0] != '/') {
 			continue; // not attached
 		}
@@ -219,7 +218,7 @@ blk_set_scheduler(const char* path, dev_t rdev, const char* mode, char* file,
 		return -1;
 	}
 
-	if (! read_file(file, current, sizeof(current)) ||
+	if (! blk_read_line(file, current, sizeof(current)) ||
 			! blk_active_scheduler(file, old, old_len)) {
 		snprintf(err, err_len, "can't read %s: %s (errno %d)", file,
 				strerror(errno), errno);
@@ -253,7 +252,7 @@ blk_active_scheduler(const char* file, char* out, size_t out_len)
 {
 	char current[256];
 
-	if (! read_file(file, current, sizeof(current))) {
+	if (! blk_read_line(file, current, sizeof(current))) {
 		return false;
 	}
 
@@ -342,7 +341,7 @@ read_attr(const char* dir, const char* const* names, char* out, size_t len)
 
 		snprintf(path, sizeof(path), "%s/%s", dir, *n);
 
-		if (read_file(path, buf, sizeof(buf))) {
+		if (blk_read_line(path, buf, sizeof(buf))) {
 			tidy(buf);
 
 			if (buf[0] != '\0') {
@@ -584,7 +583,7 @@ dev_number(const char* dir, dev_t* rdev)
 
 	snprintf(path, sizeof(path), "%s/dev", dir);
 
-	if (! read_file(path, num, sizeof(num)) ||
+	if (! blk_read_line(path, num, sizeof(num)) ||
 			sscanf(num, "%u:%u", &maj, &min) != 2) {
 		return false;
 	}
@@ -668,8 +667,8 @@ find_sysfs_holders(dev_t rdev, strbuf* sb, bool* found)
 	closedir(d);
 }
 
-static bool
-read_file(const char* path, char* buf, size_t len)
+bool
+blk_read_line(const char* path, char* buf, size_t len)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 

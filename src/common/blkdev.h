@@ -33,6 +33,10 @@ int blk_check_swap_file(const char* name, const struct stat* st, char* err,
 // out; returns false if nothing was found.
 bool blk_describe_holders(dev_t rdev, char* out, size_t out_len);
 
+// The first line of a small file (sysfs), without its newline, in buf
+// (len bytes at most, NUL included): false when it can't be read.
+bool blk_read_line(const char* path, char* buf, size_t len);
+
 // Set the I/O scheduler of the disk behind rdev (for a partition, its
 // parent disk) to mode. noop is written as none on a multi-queue kernel
 // that has no noop. On success, file is the sysfs scheduler file and old

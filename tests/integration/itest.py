@@ -787,6 +787,31 @@ def read_trace(path):
     return recs
 
 
+def error_lines(text):
+    """The ERROR: lines of a program's stderr."""
+    return [l for l in text.split("\n") if l.startswith("ERROR:")]
+
+
+def check_program_refused(c, key, r, pattern, trace=None):
+    """A program run (r: .rc, .out, .err, .describe()) was refused before
+    any work: exit 2, an ERROR line matching pattern, no start of a test or
+    of act_prep's cleaning - and, with trace (the shim's trace file), not
+    one I/O."""
+    detail = r.describe()
+    if trace is not None:
+        c.eq("[%s] I/Os made by the refused program (shim trace)" % key, [],
+             ["%s %d+%d" % (t.op, t.off, t.size)
+              for t in read_trace(trace)][:5], detail)
+    c.eq("[%s] exit status" % key, 2, r.rc, detail)
+    errs = error_lines(r.err)
+    c.check(any(re.search(pattern, l) for l in errs),
+            "[%s] no ERROR line matching %r" % (key, pattern), detail)
+    c.check("start time = " not in r.out and "cleaning" not in r.out,
+            "[%s] the program started its work" % key, detail)
+    print("[%s] exit %s: %s" % (key, r.rc, errs[0] if errs else
+                                r.err.strip()[:200]))
+
+
 # ----------------------------------------------------------------------------
 # Loop devices and mounts (root only; callers skip when they fail).
 

@@ -59,10 +59,6 @@ CERTIFY = os.path.join(itest.REPO, "analysis", "act_certify.py")
 IN_USE = r"is in use by %s \(pid %d\)[^\n]* - another test is running on it"
 
 
-def errors(text):
-    return [l for l in text.split("\n") if l.startswith("ERROR:")]
-
-
 def config(td, name, devs, duration=DURATION):
     return itest.write_config(td.join(name + ".conf"), [
         ("device-names", ",".join(devs)), ("service-threads", 2),
@@ -89,18 +85,7 @@ class Traces:
 
 def check_refused(c, key, r, pattern):
     """r: a Result of run() - its trace must hold no I/O at all."""
-    detail = r.describe()
-    ios = itest.read_trace(r.trace)
-    c.eq("[%s] I/Os made by the refused program (shim trace)" % key, [],
-         ["%s %d+%d" % (t.op, t.off, t.size) for t in ios][:5], detail)
-    c.eq("[%s] exit status" % key, 2, r.rc, detail)
-    c.check(any(re.search(pattern, l) for l in errors(r.err)),
-            "[%s] no ERROR line matching %r" % (key, pattern), detail)
-    c.check("start time = " not in r.out and "cleaning" not in r.out,
-            "[%s] the program started its work" % key, detail)
-    errs = errors(r.err)
-    print("[%s] exit %s: %s" % (key, r.rc, errs[0] if errs else
-                                r.err.strip()[:200]))
+    itest.check_program_refused(c, key, r, pattern, trace=r.trace)
 
 
 def check_ran(c, key, r):

@@ -48,10 +48,6 @@ HOLDER = ("import fcntl, os, sys, time\n"
           "time.sleep(120)\n")
 
 
-def errors(text):
-    return [l for l in text.split("\n") if l.startswith("ERROR:")]
-
-
 def config(td, name, dev):
     return itest.write_config(td.join(name + ".conf"), [
         ("device-names", dev), ("service-threads", 2),
@@ -83,15 +79,7 @@ def run(args, env, pass_fds=()):
 
 
 def check_refused(c, key, r, pattern):
-    detail = r.describe()
-    c.eq("[%s] exit status" % key, 2, r.rc, detail)
-    c.check(any(re.search(pattern, l) for l in errors(r.err)),
-            "[%s] no ERROR line matching %r" % (key, pattern), detail)
-    c.check("start time = " not in r.out and "cleaning" not in r.out,
-            "[%s] the program started its work" % key, detail)
-    errs = errors(r.err)
-    print("[%s] exit %s: %s" % (key, r.rc, errs[0] if errs else
-                                r.err.strip()[:200]))
+    itest.check_program_refused(c, key, r, pattern)
 
 
 def args_for(progs, prog, td, tag, dev):
