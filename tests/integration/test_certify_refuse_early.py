@@ -69,15 +69,19 @@ def check_new(c, td, root):
                 r.describe())
 
 
-def check_resume(c, td, root):
-    dev = zeros(os.path.join(root, "resume.img"))
-    base = itest.write_config(td.join("good.conf"), [("service-threads", 4)])
-    out = td.join("resume")
+def edited_campaign(c, td, root, name, edit):
+    """A finished trial campaign made interrupted again, every step
+    planned, each step config passed through edit(text): (device, DIR,
+    state.json's path, its sha256) - or None when it did not certify."""
+    dev = zeros(os.path.join(root, "%s.img" % name))
+    base = itest.write_config(td.join("%s-good.conf" % name),
+                              [("service-threads", 4)])
+    out = td.join(name)
     r = tc.certify(["--device", dev, "--prep", "--load", "1", "--seconds",
                     "1", "--config", base, "--out", out])
-    if not c.eq("resume: the first campaign certifies", 0, r.rc,
+    if not c.eq("%s: the first campaign certifies" % name, 0, r.rc,
                 r.describe()):
-        return
+        return None
     path = os.path.join(out, "state.json")
     with open(path) as f:
         state = json.load(f)
@@ -87,12 +91,22 @@ def check_resume(c, td, root):
                  message=None, started_at=None, ended_at=None)
         conf = s["files"].get("config")
         if conf:
-            with open(os.path.join(out, conf), "a") as f:
-                f.write("%s: 1\n" % TYPO)
+            with open(os.path.join(out, conf)) as f:
+                text = f.read()
+            with open(os.path.join(out, conf), "w") as f:
+                f.write(edit(text))
     with open(path, "w") as f:
         json.dump(state, f)
-    before = itest.sha256_file(path)
     zeros(dev)
+    return dev, out, path, itest.sha256_file(path)
+
+
+def check_resume(c, td, root):
+    made = edited_campaign(c, td, root, "resume",
+                           lambda text: text + "%s: 1\n" % TYPO)
+    if made is None:
+        return
+    dev, out, path, before = made
     r = tc.certify(["--resume", out])
     c.eq("resume: exit status", 78, r.rc, r.describe())
     c.check(SAID in r.err, "resume: the program's words are not on stderr",
@@ -126,33 +140,13 @@ def check_interval_new(c, td, root):
 
 
 def check_interval_resume(c, td, root):
-    dev = zeros(os.path.join(root, "interval-resume.img"))
-    base = itest.write_config(td.join("interval-good.conf"),
-                              [("service-threads", 4)])
-    out = td.join("interval-resume")
-    r = tc.certify(["--device", dev, "--prep", "--load", "1", "--seconds",
-                    "1", "--config", base, "--out", out])
-    if not c.eq("interval resume: the first campaign certifies", 0, r.rc,
-                r.describe()):
+    made = edited_campaign(
+        c, td, root, "interval-resume",
+        lambda text: text.replace("report-interval-sec: 1\n", "") +
+        "report-interval-sec: 7200\n")
+    if made is None:
         return
-    path = os.path.join(out, "state.json")
-    with open(path) as f:
-        state = json.load(f)
-    state.update(status="interrupted", ended_at=None)
-    for s in state["steps"]:
-        s.update(status="planned", result=None, exit_status=None,
-                 message=None, started_at=None, ended_at=None)
-        conf = s["files"].get("config")
-        if conf:
-            with open(os.path.join(out, conf)) as f:
-                text = f.read()
-            with open(os.path.join(out, conf), "w") as f:
-                f.write(text.replace("report-interval-sec: 1\n", "") +
-                        "report-interval-sec: 7200\n")
-    with open(path, "w") as f:
-        json.dump(state, f)
-    before = itest.sha256_file(path)
-    zeros(dev)
+    dev, out, path, before = made
     r = tc.certify(["--resume", out])
     c.eq("interval resume: exit status", 78, r.rc, r.describe())
     c.check(re.search(INTERVAL_RE % (re.escape(out + "/") + r"\S+\.conf"),
