@@ -14,9 +14,12 @@
  *   io-errors    io-error-limit passed: "ERROR: stopping: N I/O errors,
  *                more than io-error-limit L"
  *   signal       SIGINT / SIGTERM: "stopped by signal NAME after S sec"
+ *   request      stopped by the parent that ran the program, which gave a
+ *                reason first (act_certify's fail fast): "stopped on
+ *                request: REASON after S sec"
  *
  * Exit statuses: host-limit, drive-limit and hung-io EXIT_LAG, io-errors
- * EXIT_IO, signal EXIT_SIGNAL + n (run.h).
+ * EXIT_IO, signal and request EXIT_SIGNAL + n (run.h).
  *
  * analysis/act/logfile/stops.py holds the same table for Python
  * (STOP_KINDS = {token: phrase}); tests/integration/test_stop_kinds.py
@@ -30,6 +33,7 @@
 #define STOP_PHRASE_HUNG_IO "is not responding"
 #define STOP_PHRASE_IO_ERRORS "more than io-error-limit"
 #define STOP_PHRASE_SIGNAL "stopped by signal"
+#define STOP_PHRASE_REQUEST "stopped on request"
 
 // { token, phrase }, one kind per line.
 #define STOP_KIND_TABLE \
@@ -37,4 +41,5 @@
 	{ "drive-limit", STOP_PHRASE_DRIVE_LIMIT }, \
 	{ "hung-io", STOP_PHRASE_HUNG_IO }, \
 	{ "io-errors", STOP_PHRASE_IO_ERRORS }, \
-	{ "signal", STOP_PHRASE_SIGNAL }
+	{ "signal", STOP_PHRASE_SIGNAL }, \
+	{ "request", STOP_PHRASE_REQUEST }

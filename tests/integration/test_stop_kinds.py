@@ -1,7 +1,8 @@
 """Description: the kinds of stop agree between C and Python.
 
 src/common/stop.h defines each kind of stop once for the C programs: a
-token (host-limit, drive-limit, hung-io, io-errors, signal) and the exact
+token (host-limit, drive-limit, hung-io, io-errors, signal,
+request) and the exact
 phrase its log line carries (STOP_KIND_TABLE, on the STOP_PHRASE_* macros).
 analysis/act/logfile/stops.py holds the same table for Python
 (STOP_KINDS = {token: phrase}). This test reads both and checks they are
@@ -45,7 +46,7 @@ def main():
     c = itest.Checker("test_stop_kinds")
     table = c_table(c)
     c.check(set(table) == {"host-limit", "drive-limit", "hung-io",
-                           "io-errors", "signal"},
+                           "io-errors", "signal", "request"},
             "stop.h: unexpected tokens %s" % sorted(table))
     sys.path.insert(0, os.path.join(itest.REPO, "analysis"))
     from act.logfile import stops as mod

@@ -26,9 +26,14 @@ STOP_KINDS = {
     "io-errors": "more than io-error-limit",
     # "stopped by signal SIGINT after 12 sec"
     "signal": "stopped by signal",
+    # "stopped on request: fail fast: reads 7.20% over 1 ms (must be
+    # under 5%) in hour 3 after 10800 sec" - the parent that ran the
+    # program (act_certify) stopped it and gave the reason
+    "request": "stopped on request",
 }
 
 _SIGNAL_STOP_RE = re.compile(r"stopped by signal (\S+) after (\d+) sec")
+_REQUEST_STOP_RE = re.compile(r"stopped on request: (.*) after (\d+) sec$")
 
 
 def stop_kind(line):
@@ -43,6 +48,8 @@ def stop_kind(line):
     line = line.strip()
     if line.startswith(STOP_KINDS["signal"]):
         return "signal"
+    if line.startswith(STOP_KINDS["request"]):
+        return "request"
     if not line.startswith("ERROR:"):
         return None
     for kind, phrase in STOP_KINDS.items():
@@ -53,16 +60,29 @@ def stop_kind(line):
 
 def stop_kind_of(lines):
     """The kind of the stop among the lines that follow a log's last
-    complete report (as reports.stop_line() reads them), or None: a signal
-    line anywhere; otherwise the first ERROR: line naming a kind that no
+    complete report (as reports.stop_line() reads them), or None: a request
+    line anywhere, else a signal line anywhere; otherwise the first ERROR: line naming a kind that no
     later report follows (a lag's first line names none: its second does).
     """
     texts = [line.decode("utf-8", ENC_ERRORS).strip()
              if isinstance(line, bytes) else line.strip() for line in lines]
-    if any(stop_kind(text) == "signal" for text in texts):
-        return "signal"
+    for kind in ("request", "signal"):
+        if any(stop_kind(text) == kind for text in texts):
+            return kind
     for text in after_last_report(texts):
         kind = stop_kind(text)
         if kind is not None:
             return kind
+    return None
+
+
+def request_reason(lines):
+    """The reason a "stopped on request" line among lines gives (the text
+    between "stopped on request: " and " after S sec"), or None."""
+    for line in lines:
+        if isinstance(line, bytes):
+            line = line.decode("utf-8", ENC_ERRORS)
+        m = _REQUEST_STOP_RE.match(line.strip())
+        if m:
+            return m.group(1)
     return None
