@@ -34,7 +34,7 @@ at its first slice over a limit (fail fast; --no-fail-fast runs it to
 its end); every planned stream (reads, large-block writes and reads,
 act_index's cache writes) is checked against its plan: a test whose load
 the host did not issue is NOT JUDGED, one whose drive could not take it
-FAIL (certify/failfast.py, certify/hostload.py).  Every step's config, log,
+FAIL (certify/failfast.py, act/latency/load.py).  Every step's config, log,
 stderr and plot are kept in DIR, with DIR/state.json (the plan and what
 finished), and the reports: report.html (self-contained), summary.json
 and summary.md.  --resume DIR continues an interrupted campaign: finished

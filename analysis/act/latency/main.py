@@ -46,34 +46,17 @@ and max are running values, and what needs the slices again afterwards
 temporary file (act.latency.spool).
 """
 
-import contextlib
-import copy
-import csv
-import gc
-import io
 import math
 import os
 import sys
-from itertools import islice
 
 from act import VERSION
 from act.cli import ArgumentParser as _ArgumentParser
-from act.cli import UsageError, run_main, write_stdout
-from act.latency import PROG
-from act.latency.analysis import analyse, no_slice_error, round_up_slice
-from act.latency.compare import (check_logs, common_interval,
-                                 compare_check_lines, compare_header_lines,
-                                 compare_table, outlier_histogram,
-                                 overall_verdict, worst_json)
-from act.latency.export import (JsonWriter, compare_json_text, csv_batch_rows,
-                                csv_head, csv_rows, csv_tail_rows, json_text)
-from act.latency.judge import DEFAULT_CRITERIA, Criterion, verdict
-from act.latency.plot import svg_chart, svg_document
-from act.latency.text import (certification_note, check_heading,
-                              check_lines, judged_lists, long_slice_note,
-                              run_text)
-from act.logfile import ENC_ERRORS, MAX_BUCKET
-from act.logfile.header import judged_histograms, read_header
+from act.cli import UsageError, run_main
+from act.latency import PROG, driver
+from act.latency.judge import DEFAULT_CRITERIA
+from act.latency.spec import Spec, displayed_buckets
+from act.logfile import ENC_ERRORS, MAX_BUCKET, LogError
 
 # ---------------------------------------------------------------------------
 # Command line.
@@ -190,7 +173,8 @@ def parse_criteria(text):
 
 
 def parse_args(argv):
-    """Parse and validate the command line; raise UsageError on error."""
+    """Parse and validate the command line; raise UsageError on error.
+    The analysis asked for is args.spec (act.latency.Spec)."""
     args = build_parser().parse_args(argv)
     if not args.logs:
         raise UsageError("the log is required: -l LOG (see --help)")
@@ -234,6 +218,12 @@ def parse_args(argv):
         if not os.path.isdir(folder):
             raise UsageError("cannot write the plot %s: no folder %s"
                              % (args.plot, folder))
+    args.spec = Spec(
+        slice_sec=args.slice, histograms=tuple(args.histograms),
+        buckets=tuple(displayed_buckets(args.start_bucket, args.num_buckets,
+                                        args.every_nth)),
+        check=args.check, criteria=args.criteria or DEFAULT_CRITERIA,
+        stress=args.stress)
     return args
 
 
@@ -268,321 +258,13 @@ def log_labels(logs, labels):
     return out
 
 
-def output(args):
-    """The stdout writer of a run: write(text).  With --check a closed pipe
-    does not stop the run: the verdict is the exit status whatever happens
-    to stdout (cli.write_stdout)."""
-    def write(text):
-        write_stdout(text, keep_going=args.check)
-    return write
-
-
-def emitter(write):
-    """emit(lines): the lines, each ending with a newline, through write."""
-    def emit(lines):
-        write("\n".join(lines) + "\n")
-    return emit
-
-
-MULTI_NOTE = ("note: an ACT certification needs 24-hour runs judged in 3600 s "
-              "slices (-t 3600); not every log here is: these verdicts are "
-              "not a certification")
-
-
-def flush_stdout():
-    """Flush stdout (after each batch of rows: they reach a pipe as they
-    are computed).  A closed pipe is left to the next write."""
-    try:
-        sys.stdout.flush()
-    except BrokenPipeError:
-        pass
-    except OSError as e:
-        raise UsageError("cannot write the output: %s"
-                         % (e.strerror or e)) from None
-
-
-def write_lines(write, lines, size=4096):
-    """Write an iterator of lines, a few thousand at a time."""
-    it = iter(lines)
-    while True:
-        part = list(islice(it, size))
-        if not part:
-            return
-        write("\n".join(part) + "\n")
-
-
-def write_csv(write, rows, size=4096):
-    """Write an iterator of CSV rows, a few thousand at a time."""
-    it = iter(rows)
-    while True:
-        part = list(islice(it, size))
-        if not part:
-            return
-        out = io.StringIO()
-        csv.writer(out, lineterminator="\n").writerows(part)
-        write(out.getvalue())
-
-
-class CsvWriter:
-    """The --csv rows of one log, written as its slices are computed (an
-    analyse() sink); the header before the first."""
-
-    def __init__(self, write, label):
-        self.write = write
-        self.label = label
-        self.started = False
-
-    def batch(self, a, first, n, batch):
-        if not self.started:
-            write_csv(self.write, [csv_head(a)])
-            self.started = True
-        write_csv(self.write, csv_batch_rows(a, self.label, first, n, batch))
-
-
-def run_logs(args):
-    """Several logs, or --csv: analyse each log, then print one table (or
-    the CSV, or the JSON document); returns the exit status."""
-    labels = args.labels
-    multi = len(args.logs) > 1
-    write = output(args)
-    emit = emitter(write)
-
-    def prefix(label):
-        return "%s: " % label if multi else ""
-
-    analyses = []
-    with contextlib.ExitStack() as stack:
-        opened = []
-        for path in args.logs:
-            try:
-                f = stack.enter_context(open(path, "rb"))
-            except OSError as e:
-                raise UsageError("cannot open the log %s: %s"
-                                 % (path, e.strerror or e)) from None
-            try:
-                opened.append((f, read_header(f, path)))
-            except BrokenPipeError:
-                raise
-            except OSError as e:
-                raise UsageError("cannot read the log %s: %s"
-                                 % (path, e.strerror or e)) from None
-        headers = [h for f, h in opened]
-        check_logs(args, headers)
-        if not multi or args.json or args.csv:
-            for label, h in zip(labels, headers):
-                if h.microsecond is None:
-                    print("%s: warning: %scan't find histograms' scale, "
-                          "assuming milliseconds" % (PROG, prefix(label)),
-                          file=sys.stderr)
-        slice_sec = round_up_slice(args.slice, common_interval(
-            [h.interval for h in headers]))
-        for label, path, (f, h) in zip(labels, args.logs, opened):
-            sub = copy.copy(args)
-            sub.log, sub.slice = path, slice_sec
-            one_ms = Criterion(1.0, 0.0, h.microsecond).bucket
-            sinks = []
-            if not multi:           # --csv of one log: rows as computed
-                sinks = [CsvWriter(write, label)]
-            gc_was_enabled = gc.isenabled()
-            gc.disable()
-            try:
-                analyses.append(analyse(sub, h, f, None, table=False,
-                                        who=prefix(label),
-                                        extra_buckets=[one_ms],
-                                        keep=multi or bool(args.plot) or
-                                        args.json, sinks=sinks,
-                                        flush=flush_stdout))
-            except BrokenPipeError:
-                raise
-            except OSError as e:
-                raise UsageError("cannot read the log %s: %s"
-                                 % (path, e.strerror or e)) from None
-            finally:
-                if gc_was_enabled:
-                    gc.enable()
-    for label, a in zip(labels, analyses):
-        for note in a.notes:
-            print("%s: note: %s%s" % (PROG, prefix(label), note),
-                  file=sys.stderr)
-
-    a0 = analyses[0]
-    names = args.histograms
-    report = []                     # the lines under the table
-    worst = None
-    if multi:
-        i = outlier_histogram(names)
-        pos = len(a0.evaluated) - 1             # the 1 ms bucket
-        values = [a.max[i][0][pos] for a in analyses]
-        threshold = Criterion(1.0, 0.0, a0.header.microsecond).label
-        worst = worst_json(labels, values, names[i], threshold)
-        report += ["", worst["line"]]
-    verdicts = []
-    result = None
-    if args.check:
-        if multi:
-            lines, verdicts = compare_check_lines(labels, analyses, args)
-            result = lines[-1]
-        else:
-            lines = check_lines(a0.results, a0.criteria,
-                                a0.header.microsecond,
-                                args.criteria != DEFAULT_CRITERIA, a0.run,
-                                args.stress, *judged_lists(a0),
-                                long_slice=long_slice_note(a0))
-            verdicts = [verdict(a0.results, a0.run, args.stress)]
-        report += lines
-        notes = [certification_note(a) for a in analyses]
-        if multi and any(notes):
-            report.append(MULTI_NOTE)
-        elif notes[0]:
-            report.append(notes[0])
-
-    if args.csv:
-        if multi:
-            write_csv(write, csv_rows(labels, analyses))
-        else:
-            write_csv(write, csv_tail_rows(labels, analyses))
-        for line in report:
-            if line:
-                print(line, file=sys.stderr)
-    elif args.json:
-        if multi:
-            check = None
-            if args.check:
-                check = {"result": overall_verdict(verdicts),
-                         "pass": overall_verdict(verdicts) == "PASS",
-                         "logs": [{"label": lab, "result": v}
-                                  for lab, v in zip(labels, verdicts)],
-                         "line": result}
-            compare_json_text(labels, analyses, worst, check, write)
-        else:
-            json_text(a0, write)
-        write("\n")
-    else:
-        emit(compare_header_lines(args.argv, labels, args.logs, headers,
-                                  slice_sec, slice_sec != args.slice))
-        write_lines(write, compare_table(labels, analyses, names,
-                                         a0.buckets, a0.unit, args.extra))
-        if report:
-            emit(report)
-    if args.plot:
-        write_plot(args.plot, analyses, labels if multi else None, result)
-    if args.check and overall_verdict(verdicts) != "PASS":
-        return 1
-    return 0
-
-
-def write_plot(path, analyses, labels, result=None):
-    """Write the --plot chart: of one log (labels None) or several."""
-    try:
-        with open(path, "w", encoding="utf-8", errors="replace") as out:
-            out.write(svg_chart(analyses, labels, result) if labels
-                      else svg_document(analyses[0]))
-    except OSError as e:
-        raise UsageError("cannot write the plot %s: %s"
-                         % (path, e.strerror or e)) from None
-
-
-def check_histograms(args, header):
-    """Raise UsageError when -h names a histogram the log does not have,
-    or --check (not --stress) has none of the judged ones to judge."""
-    names = set(header.names)
-    unknown = [n for n in args.histograms if n not in names]
-    if unknown:
-        raise UsageError(
-            "histogram %s not in %s; its histograms are: %s"
-            % (", ".join(unknown), args.log, ", ".join(header.names)))
-    judged = judged_histograms(header)
-    if (args.check and not args.stress and
-            not judged.intersection(args.histograms)):
-        raise UsageError(
-            "--check has nothing to judge: the ACT criteria apply to "
-            "the transactions (reads, and writes with "
-            "commit-to-device), and -h names none of them%s"
-            % ("; use -h " + " -h ".join(sorted(judged))
-               if judged else " (this log has none)"))
-
-
-def unjudged(args, a, emit):
-    """--check of a log with no complete slice: a run known to be
-    incomplete (damaged inside, or stopped) is INCOMPLETE, status 1,
-    whatever -t (docs/act_latency.md, "Incomplete and damaged logs");
-    otherwise (a log still being written, a slice longer than a complete
-    run) the `could not find` error."""
-    run = a.run
-    if not (run.kind == "damaged" or (run.ended and not run.complete)):
-        raise no_slice_error(a)
-    for note in a.notes:
-        print("%s: note: %s" % (PROG, note), file=sys.stderr)
-    lines = check_heading(a.criteria, a.header.microsecond,
-                          args.criteria != DEFAULT_CRITERIA, args.stress)
-    lines += ["no complete slice of %d sec: nothing to judge" % a.slice_sec,
-              "run: " + run_text(run),
-              "result: INCOMPLETE (the run did not finish; no complete "
-              "slice to judge)"]
-    emit(lines)
-    if args.plot:
-        print("%s: note: no plot written to %s: no complete slice"
-              % (PROG, args.plot), file=sys.stderr)
-    return 1
-
-
 def run(argv):
     args = parse_args(argv)
     args.argv = argv
-    if len(args.logs) > 1 or args.csv:
-        return run_logs(args)
     try:
-        f = open(args.log, "rb")
-    except OSError as e:
-        raise UsageError("cannot open the log %s: %s"
-                         % (args.log, e.strerror or e)) from None
-    with f:
-        try:
-            header = read_header(f, args.log)
-            if header.microsecond is None and args.json:
-                print("%s: warning: can't find histograms' scale, assuming "
-                      "milliseconds" % PROG, file=sys.stderr)
-            check_histograms(args, header)
-            write = output(args)
-            emit = emitter(write)
-
-            # Many short-lived tuples, no cycles: the collector only costs.
-            gc_was_enabled = gc.isenabled()
-            gc.disable()
-            sinks = [JsonWriter(write)] if args.json else []
-            try:
-                a = analyse(args, header, f, emit, keep=bool(args.plot),
-                            sinks=sinks, flush=flush_stdout,
-                            empty_ok=args.check and not args.json)
-            finally:
-                if gc_was_enabled:
-                    gc.enable()
-        except BrokenPipeError:
-            raise
-        except OSError as e:
-            raise UsageError("cannot read the log %s: %s"
-                             % (args.log, e.strerror or e)) from None
-    if not a.count:
-        return unjudged(args, a, emit)
-    for note in a.notes:
-        print("%s: note: %s" % (PROG, note), file=sys.stderr)
-    if args.check and not args.json:
-        note = certification_note(a)
-        emit(check_lines(a.results, a.criteria, header.microsecond,
-                         args.criteria != DEFAULT_CRITERIA, a.run,
-                         args.stress, *judged_lists(a),
-                         long_slice=long_slice_note(a)) +
-             ([note] if note else []))
-    if args.json:
-        # One line (pipe it to python3 -m json.tool to read it); its
-        # slices went out as they were computed.
-        sinks[0].finish(a)
-        write("\n")
-    if args.plot:
-        write_plot(args.plot, [a], None)
-    if args.check and verdict(a.results, a.run, args.stress) != "PASS":
-        return 1
-    return 0
+        return driver.run(args)
+    except LogError as e:
+        raise UsageError(str(e), e.notes) from None
 
 
 def main(argv=None):

@@ -12,9 +12,9 @@ bucket lines " (BB: COUNT) ...", anything else ignored.
 
 import os
 
-from act.logfile import (ENC_ERRORS, MAX_BUCKET, _AFTER_RE, _BUCKET_RE,
-                         _NAME_LINE_RE, _REPORT_RE, after_last_report)
-from act.logfile.stops import STOP_KINDS, _SIGNAL_STOP_RE, stop_kind_of
+from act.logfile import (ENC_ERRORS, MAX_BUCKET, AFTER_RE, BUCKET_RE,
+                         NAME_LINE_RE, REPORT_RE, after_last_report)
+from act.logfile.stops import STOP_KINDS, explicit_stop, stop_kind_of
 from act.safefile import open_regular
 
 
@@ -41,17 +41,17 @@ def parse_block(block, wanted, known):
         pos += len(line) + 1
         if line[:2] == b" (":
             if cur is not None:
-                for m in _BUCKET_RE.finditer(line):
+                for m in BUCKET_RE.finditer(line):
                     cur[int(m.group(1))] = (int(m.group(2)),
                                             (start + m.start(2),
                                              m.end(2) - m.start(2)))
             continue
         if time is None and line[:6] == b"after ":
-            m = _AFTER_RE.match(line)
+            m = AFTER_RE.match(line)
             if m:
                 time = int(m.group(1))
                 continue
-        m = _NAME_LINE_RE.match(line)
+        m = NAME_LINE_RE.match(line)
         if m is None or m.group(1) not in known:
             continue                # not a histogram line: ignore
         cur = None
@@ -92,8 +92,8 @@ class RunEnd:
     or damaged report inside the log).
 
     stop is the kind of a stop (stops.STOP_KINDS: "host-limit",
-    "drive-limit", "hung-io", "io-errors", "signal"), None when the stop
-    line names none of them or the run did not stop.
+    "drive-limit", "hung-io", "io-errors", "signal", "request"), None
+    when the stop line names none of them or the run did not stop.
     """
 
     def __init__(self, kind, planned, ran, reason=None, stop=None):
@@ -124,7 +124,7 @@ def _report_extent(lines, known):
         if line[:2] == b" (":
             end = i + 1
         else:
-            m = _NAME_LINE_RE.match(line)
+            m = NAME_LINE_RE.match(line)
             if m is not None and m.group(1) in known:
                 end = i + 1
     return end
@@ -134,15 +134,16 @@ def stop_line(lines):
     """The stop among the lines that follow the last complete report:
     (reason, seconds or None), or None if they hold no stop.
 
-    A `stopped by signal NAME after S sec` line is the stop; otherwise the
+    A `stopped on request: REASON after S sec` or `stopped by signal NAME
+    after S sec` line is the stop (stops.explicit_stop); otherwise the
     first `ERROR:` line that no later report (a report being written)
     follows - lag, I/O-error and hung-I/O stops print ERROR lines and end.
     """
     texts = [line.decode("utf-8", ENC_ERRORS).strip() for line in lines]
     for text in texts:
-        m = _SIGNAL_STOP_RE.match(text)
-        if m:
-            return m.group(0), int(m.group(2))
+        stop = explicit_stop(text)
+        if stop is not None:
+            return stop
     for text in after_last_report(texts):
         if text.startswith("ERROR:"):
             return text[len("ERROR:"):].strip(), None
@@ -153,9 +154,10 @@ ERRORS_TAIL = 1 << 16             # bytes of the end read by last_errors()
 
 
 def last_errors(path, limit=3):
-    """The last `limit` ERROR: and "stopped by signal" lines of the log at
-    path (in its last 64 KiB), as str; [] when it cannot be read (or is
-    not a regular file: safefile.open_regular)."""
+    """The last `limit` ERROR:, "stopped by signal" and "stopped on
+    request" lines of the log at path (in its last 64 KiB), as str; []
+    when it cannot be read (or is not a regular file:
+    safefile.open_regular)."""
     try:
         with open_regular(path) as f:
             f.seek(0, os.SEEK_END)
@@ -164,8 +166,8 @@ def last_errors(path, limit=3):
     except OSError:
         return []
     found = [line for line in text.split("\n")
-             if line.startswith("ERROR:") or
-             line.startswith(STOP_KINDS["signal"])]
+             if line.startswith(("ERROR:", STOP_KINDS["signal"],
+                                  STOP_KINDS["request"]))]
     return found[-limit:]
 
 
@@ -199,7 +201,7 @@ def _run_end(tail, known, duration, fallback_ran=None):
     test-duration-sec and no stop line (stop_line()) follows it; without
     test-duration-sec, when no stop line follows it.
     """
-    starts = [m.start() + 1 for m in _REPORT_RE.finditer(tail)]
+    starts = [m.start() + 1 for m in REPORT_RE.finditer(tail)]
     if tail.startswith(b"after "):
         starts.insert(0, 0)
     bounds = starts + [len(tail)]

@@ -76,6 +76,17 @@ def stop_kind_of(lines):
     return None
 
 
+def explicit_stop(text):
+    """(the line, S) when text (a stripped line) is a stop line that says
+    when - "stopped on request: REASON after S sec" or "stopped by signal
+    NAME after S sec" - else None."""
+    for rx in (_REQUEST_STOP_RE, _SIGNAL_STOP_RE):
+        m = rx.match(text)
+        if m:
+            return m.group(0), int(m.group(2))
+    return None
+
+
 def request_reason(lines):
     """The reason a "stopped on request" line among lines gives (the text
     between "stopped on request: " and " after S sec"), or None."""
