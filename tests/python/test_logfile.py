@@ -208,9 +208,22 @@ class LogEnd(unittest.TestCase):
 
 
 class Stops(unittest.TestCase):
-    def test_the_five_kinds(self):
+    def test_the_six_kinds(self):
         self.assertEqual({"host-limit", "drive-limit", "hung-io",
-                          "io-errors", "signal"}, set(stops.STOP_KINDS))
+                          "io-errors", "signal", "request"},
+                         set(stops.STOP_KINDS))
+
+    def test_request(self):
+        line = ("stopped on request: fail fast: reads 7.20% over 1 ms "
+                "(must be under 5%) in hour 3 after 10800 sec")
+        self.assertEqual("request", stops.stop_kind(line))
+        self.assertEqual("fail fast: reads 7.20% over 1 ms (must be under "
+                         "5%) in hour 3", stops.request_reason([b"x", line]))
+        self.assertIsNone(stops.request_reason(
+            ["stopped by signal SIGINT after 3 sec"]))
+        # a request wins over a signal line, wherever each is
+        self.assertEqual("request", stops.stop_kind_of(
+            [line.encode(), b"stopped by signal SIGINT after 3 sec"]))
 
     def test_stop_kind(self):
         self.assertEqual("host-limit", stops.stop_kind(actlog.HOST_LAG[1]))
