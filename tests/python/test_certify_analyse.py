@@ -5,7 +5,7 @@ act.logfile and an in-process act.latency, kept since:
 
 - act.logfile's header.log_identity (identity, start time and size
   lines, the header only), follow.last_report, reports.last_errors (the
-  last ERROR / stopped lines), and certify.runner.first_error (stderr's
+  last ERROR / stopped lines), and logfile.reports.first_error (stderr's
   first ERROR line, else the log's, else stderr's last line) on
   hand-written logs;
 - LogFollower on a log written piece by piece (cut inside lines): reads
@@ -38,7 +38,7 @@ from act.certify import judge  # noqa: E402
 
 import subprocess  # noqa: E402
 
-from act.certify import analyse, runner  # noqa: E402
+from act.certify import analyse  # noqa: E402
 from act.logfile import follow, header, reports  # noqa: E402
 
 EXAMPLE = os.path.join(expect.REPO, "tests", "analysis", "fixtures",
@@ -128,9 +128,9 @@ def check_readers(c, td):
             ("nothing", "", "", "")):
         write(err, err_text)
         write(log, log_text)
-        c.eq("first_error: %s" % what, want, runner.first_error(err, log))
+        c.eq("first_error: %s" % what, want, reports.first_error(err, log))
     c.eq("first_error without files", "",
-         runner.first_error(os.path.join(td, "x"), os.path.join(td, "y")))
+         reports.first_error(os.path.join(td, "x"), os.path.join(td, "y")))
 
 
 def check_follower(c, td):
@@ -336,8 +336,8 @@ def check_untrusted_logs(c, td):
 
 
 def report_config(d, step):
-    from act.certify import report
-    return report.step_config_items(d, step)
+    from act.certify import summary
+    return summary.step_config_items(d, step)
 
 
 def check_echo(c, log, step):

@@ -21,10 +21,17 @@ One concept per module:
             take (FAIL); the plan's service-threads warning
   trend     each step's hourly share of reads over 1 ms, its slope, the
             degrading flag
-  report    summary.json and summary.md (write_reports writes all three)
+  summary   the campaign's summary (summary.json's document): the model
+            the reports render
+  cells     the text summary.md and report.html share (headline, a
+            step's name, result, time run, a drive, the progress line)
+  markdown  summary.md
+  page      what report.html and compare.html share (CSS, escaping)
   html      report.html
-  compare   --compare: several campaigns side by side (compare_html the
-            page)
+  compare   --compare: several campaigns side by side (the document;
+            compare_markdown and compare_html render it)
+  publish   writes the report files (summary.json, summary.md,
+            report.html; compare.json, compare.md, compare.html)
   layout    where the programs and the configs are
             (source tree, installed, zipapp)
   fmt       numbers, loads, durations and signals as text; say and warn

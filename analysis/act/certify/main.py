@@ -71,7 +71,7 @@ import sys
 
 from act import EXIT_SETUP, VERSION
 from act.certify import EXIT_CONFIG, EXIT_USAGE, PROG
-from act.certify.compare import compare_main
+from act.certify.publish import compare_main, write_reports
 from act.certify.devices import (
     Held, check_device_names, check_identities, hold_devices, identities_now,
     release_devices)
@@ -89,7 +89,7 @@ from act.certify.precheck import busy_reason, check_campaign
 from act.certify.replace import (
     accept_devices, check_accept, mark_devices, rename_devices,
     write_step_config)
-from act.certify.report import headline, write_reports
+from act.certify.cells import headline
 from act.certify.runner import install_signal_handlers, run_campaign
 from act.certify.watch import Progress
 from act.cli import ArgumentParser, UsageError

@@ -22,13 +22,13 @@ from act.certify.judge import (
     judge_step, skip_reason, step_short)
 from act import EXIT_SETUP, PROGRAM_STATUS
 from act.certify import EXIT_CONFIG, PROG
-from act.certify.report import headline, write_reports
+from act.certify.cells import headline
+from act.certify.publish import write_reports
 from act.cli import UsageError
 from act.logfile.follow import LogFollower
+from act.logfile.reports import first_error
 from act.certify.state import current_step_number, rename_old_log, save_state
-from act.safefile import create_new, open_regular, read_lines
-
-MAX_LINE = 1 << 16              # bytes of a line first_error reads at most
+from act.safefile import create_new
 from act.certify.watch import LiveReport, PrepProgress
 
 
@@ -88,24 +88,6 @@ def remaining_seconds(steps, current, elapsed):
                                                               "skipped"):
             left += s["duration_sec"]
     return left
-
-
-def first_error(err_path, log_path):
-    """The first ERROR: line of the program's stderr or log, else the last
-    line of its stderr."""
-    last = ""
-    for path in (err_path, log_path):
-        try:
-            with open_regular(path) as f:
-                for raw in read_lines(f, MAX_LINE):
-                    line = raw.decode("utf-8", "replace")
-                    if line.startswith("ERROR:"):
-                        return line.strip()
-                    if path == err_path and line.strip():
-                        last = line.strip()
-        except OSError:
-            pass
-    return last
 
 
 def run_program(argv, log_path, err_path, step, steps, progress, save,

@@ -159,15 +159,23 @@ def _check_header(h, log_name):
     return h
 
 
-def log_identity(path):
-    """({device: {model, serial, firmware}}, {device: size in bytes},
-    start time or None) from the header of the log at path, complete or
-    not; ({}, {}, None) when it cannot be read (or is not a regular file:
+def log_header(path):
+    """The header (scan_header) of the log at path, complete or not; None
+    when it cannot be read (or is not a regular file:
     safefile.open_regular)."""
     try:
         with open_regular(path) as f:
-            h = scan_header(f)
+            return scan_header(f)
     except OSError:
+        return None
+
+
+def log_identity(path):
+    """({device: {model, serial, firmware}}, {device: size in bytes},
+    start time or None) from the header of the log at path, complete or
+    not; ({}, {}, None) when it cannot be read (log_header)."""
+    h = log_header(path)
+    if h is None:
         return {}, {}, None
     return h.identity, h.devices, h.start
 

@@ -3,7 +3,8 @@
 hist_vector() makes a histogram a bucket vector, run_end() tells from the
 end of the log body whether the run completed, stopped (RunEnd.stop: the
 kind of stop, stops.STOP_KINDS) or was cut short; last_errors() gives the
-last ERROR / stop lines of a log file.
+last ERROR / stop lines of a log file, first_error() the first ERROR line
+of a program's stderr or log.
 
 The fast path that streams a whole body is scanner.py; both read reports
 the same way: a histogram line "NAME (N total)" of a known name, its
@@ -15,7 +16,7 @@ import os
 from act.logfile import (ENC_ERRORS, MAX_BUCKET, _AFTER_RE, _BUCKET_RE,
                          _NAME_LINE_RE, _REPORT_RE, after_last_report)
 from act.logfile.stops import STOP_KINDS, _SIGNAL_STOP_RE, stop_kind_of
-from act.safefile import open_regular
+from act.safefile import open_regular, read_lines
 
 
 def parse_block(block, wanted, known):
@@ -150,6 +151,7 @@ def stop_line(lines):
 
 
 ERRORS_TAIL = 1 << 16             # bytes of the end read by last_errors()
+FIRST_ERROR_LINE = 1 << 16        # bytes of a line first_error() reads
 
 
 def last_errors(path, limit=3):
@@ -167,6 +169,25 @@ def last_errors(path, limit=3):
              if line.startswith("ERROR:") or
              line.startswith(STOP_KINDS["signal"])]
     return found[-limit:]
+
+
+def first_error(err_path, log_path):
+    """The first ERROR: line of a program's stderr (the file at err_path)
+    or of its log, else the last line of its stderr; "" when neither has
+    one (or cannot be read: safefile.open_regular)."""
+    last = ""
+    for path in (err_path, log_path):
+        try:
+            with open_regular(path) as f:
+                for raw in read_lines(f, FIRST_ERROR_LINE):
+                    line = raw.decode("utf-8", "replace")
+                    if line.startswith("ERROR:"):
+                        return line.strip()
+                    if path == err_path and line.strip():
+                        last = line.strip()
+        except OSError:
+            pass
+    return last
 
 
 FELL_BEHIND = b"WARNING: the host fell behind at the end of the run: "
