@@ -55,13 +55,14 @@ def write_stdout(text, keep_going=False):
                          % (e.strerror or e)) from None
 
 
-def run_main(prog, run, argv, usage_status=2):
+def run_main(prog, run, argv, usage_status=2, closed_pipe_status=None):
     """run(argv) -> its exit status, with the exit ladder: a UsageError
     is "PROG: error: MESSAGE" (then its notes) on stderr and usage_status;
     stdout closed (not even open: `>&-`) or another output error is an
     error too, usage_status; a closed output pipe (e.g. | head) is the
-    reader's choice: quietly, the status run returned if it got that far
-    (the pipe found closed at the last flush), else 0; ^C is 130."""
+    reader's choice: quietly, closed_pipe_status - when None, the status
+    run returned if it got that far (the pipe found closed at the last
+    flush), else 0; ^C is 130."""
     if sys.stdout is None:
         print("%s: error: cannot write the output: stdout is closed"
               % prog, file=sys.stderr)
@@ -83,7 +84,7 @@ def run_main(prog, run, argv, usage_status=2):
         # stop quietly; a status that run returned stands (a tool that
         # must not pass on a closed pipe carries on: write_stdout).
         drop_stdout()
-        return status
+        return status if closed_pipe_status is None else closed_pipe_status
     except OSError as e:
         drop_stdout()
         print("%s: error: cannot write the output: %s"

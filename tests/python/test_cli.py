@@ -38,6 +38,9 @@ class Constants(unittest.TestCase):
         self.assertEqual(m.group(1).replace("\\t", "\t"),
                          act.DEVICE_SEPARATORS)
         self.assertIn("strchr(copy, '%s')" % act.CONFIG_COMMENT, text)
+        # a number item (CFG_U32) is refused above 32 bits
+        self.assertIn("if (v > UINT32_MAX) {", text)
+        self.assertEqual(2 ** 32 - 1, act.MAX_U32)
 
     def test_exit_statuses_are_run_h(self):
         with open(os.path.join(actlog.ROOT, "src", "common", "run.h")) as f:
