@@ -7,8 +7,9 @@
   its legacy thread items), invalid answers asked again, a non-standard
   load, the config printed when not saved;
 - the options: --output and the offsets, input paths relative to the
-  working directory, bad values, --interactive and --force only together,
-  --version (act's), the usage;
+  working directory, bad values, a mistyped option named with the one it
+  is close to ("did you mean"), an unambiguous prefix still accepted,
+  --interactive and --force only together, --version (act's), the usage;
 - the exit statuses of docs/README.md: 1 for end of input at a prompt (the
   prompt's line ended, then one message) and for stdout closed by the
   reader, 2 for an output that cannot be written (stdout closed, a full
@@ -207,6 +208,31 @@ class Options(Base):
                 (("extra",), "unrecognized")):
             with self.subTest(args=args):
                 self.user_error(*args, expect=(text,))
+
+    def test_mistyped_option(self):
+        for args, typed, meant in (
+                (("--forse",), "--forse", "--force"),
+                (("--devics", "2"), "--devics", "--devices"),
+                (("--reed-sizes", "r.txt"), "--reed-sizes", "--read-sizes"),
+                (("--output", "x", "--load_factor=2"), "--load_factor",
+                 "--load-factor"),
+                (("--offset-lbr-req", "90"), "--offset-lbr-req",
+                 "--lbr-req-offset")):
+            with self.subTest(args=args):
+                r = self.user_error(*args, cwd=self.tmp)
+                self.assertEqual("%s: error: unknown option '%s' - did you "
+                                 "mean '%s'?\n" % (PROG, typed, meant),
+                                 r.stderr)
+                self.assertEqual([], os.listdir(self.tmp))
+
+    def test_prefix_still_accepted(self):
+        found = self.check_config(self.ok(
+            "--defrag", "defrag.log", "--device-n", "/dev/sdb",
+            "--load-f", "2").stdout)
+        self.assertEqual(found["total-lbw-per-sec"], "1543")
+        self.assertEqual(found["read-reqs-per-sec"], "4000")
+        self.assertEqual(found["device-names"], "/dev/sdb")
+        self.user_error("--d", "2", expect=("ambiguous option",))
 
     def test_version(self):
         r = self.ok("--version")
