@@ -3,6 +3,8 @@
     act.cli        what the tools share on the command line
     act.logfile    the one reader of the ACT log format
     act.latency    act_latency.py: tables, --check, --json/--csv, --plot
+    act.certify    act_certify.py: certification campaigns
+    act.sizing     act_config_helper.py: writes an act_storage config
 
 The entry scripts (analysis/act_latency.py, ...) are a few lines each;
 `make` also builds each as a single-file zipapp in target/bin.
@@ -16,6 +18,7 @@ DEVICE_SEPARATORS = ",; \t"      # between device-names (src/common/cfg.c)
 CONFIG_COMMENT = "#"              # starts a comment in a config line
 MAX_DEVICES = 128                 # devices in a config (src/common/limits.h)
 MAX_NAME = 128                    # bytes of a name, with the C string's NUL
+MAX_U32 = 0xFFFFFFFF              # the largest number item (CFG_U32, cfg.c)
 
 # The exit statuses of the C programs act_storage, act_index and act_prep
 # (src/common/run.h): the one Python copy.

@@ -20,10 +20,10 @@
 #include "common/cli.h"
 #include "common/clock.h"
 #include "common/cpu.h"
-#include "common/guard.h"
 #include "common/harness_priv.h"
 #include "common/io.h"
 #include "common/log.h"
+#include "common/program.h"
 #include "common/rate.h"
 #include "common/run.h"
 #include "common/status.h"
@@ -58,15 +58,12 @@ static uint32_t device_list(const harness* h, const char** list,
 		dev_opts* o);
 static int run_program(harness* h, const char* config_path);
 static int guarded_setup_devices(harness* h);
-static void guard_stopped(void* udata, int sig, int exit_status)
-		__attribute__((noreturn));
-static int setup_devices(harness* h);
+static int setup_devices(void* pv);
 static int setup_workers(harness* h);
 static int start_workers(harness* h);
 static int run(harness* h, bool* joined);
 static void free_workers(harness* h);
-static int setup_signal(harness* h);
-static void log_failed(int err);
+static void signal_stopped(int sig);
 static bool settled_cb(void* udata);
 static void report_cb(uint32_t report_sec, void* udata);
 static void log_owed(harness* h);
@@ -79,22 +76,16 @@ static bool log_sb(strbuf* sb, const char* what);
 int
 harness_main(int argc, char* argv[], const harness_program* p, void* prog)
 {
-	// First of all: a Ctrl-C during setup waits to be taken between setup
-	// steps (which then undo what they did), and the log has a stdout.
-	run_block_signals();
+	int rv = program_start();
 
-	char err[256];
-
-	if (log_init(err, sizeof(err)) != 0) {
-		fprintf(stderr, "ERROR: %s\n", err);
-		return EXIT_LOG;
+	if (rv != 0) {
+		return rv;
 	}
-
-	log_on_failure(log_failed);
 
 	const char* config_path = NULL;
 	bool check = false;
-	int rv = cli_args(argc, argv, &(cli_program){ .name = p->name,
+
+	rv = cli_args(argc, argv, &(cli_program){ .name = p->name,
 			.about = p->about, .table = p->table }, &config_path, &check);
 
 	if (rv >= 0) {
@@ -110,6 +101,8 @@ harness_main(int argc, char* argv[], const harness_program* p, void* prog)
 
 	h->program = p;
 	h->prog = prog;
+	h->life = (program){ .devs = &h->devs, .limit_text = h->guard_limit,
+			.stopped_text = "test stopped", .signal_stopped = signal_stopped };
 
 	if (check) {
 		rv = check_program(h, config_path);
@@ -332,7 +325,7 @@ device_list(const harness* h, const char** list, dev_opts* o)
 
 // Everything up to the start of the workers. Returns -1 to go on and run,
 // else the exit status. Between steps, a SIGINT or SIGTERM that arrived
-// ends the run here (setup_signal), and a failed log write too.
+// ends the run here (program_setup_stop), and a failed log write too.
 static int
 run_program(harness* h, const char* config_path)
 {
@@ -365,7 +358,8 @@ run_program(harness* h, const char* config_path)
 	h->st.duration_sec = prm->cfg->test_duration_sec;
 	report_init(&h->rep, prm->cfg->us_histograms ? HIST_US : HIST_MS);
 
-	if ((rv = setup_signal(h)) != 0 || (rv = guarded_setup_devices(h)) != 0) {
+	if ((rv = program_setup_stop(&h->life)) != 0 ||
+			(rv = guarded_setup_devices(h)) != 0) {
 		return rv;
 	}
 
@@ -387,13 +381,13 @@ run_program(harness* h, const char* config_path)
 	return -1;
 }
 
-// setup_devices under the setup guard (guard.h): a setup I/O outstanding
-// longer than the run's hung-I/O limit, or a SIGINT / SIGTERM while one
-// is, ends the program (guard_stopped). Returns 0 or the exit status.
+// setup_devices under the setup guard (program_setup): a setup I/O
+// outstanding longer than the run's hung-I/O limit, or a SIGINT / SIGTERM
+// while one is, ends the program. Returns 0 or the exit status.
 static int
 guarded_setup_devices(harness* h)
 {
-	uint64_t limit = watchdog_limit_ns(h);
+	h->life.limit_ns = watchdog_limit_ns(h);
 
 	if (h->max_lag_ns != 0) {
 		snprintf(h->guard_limit, sizeof(h->guard_limit), "max-lag-sec (%"
@@ -401,39 +395,10 @@ guarded_setup_devices(harness* h)
 	}
 	else {
 		snprintf(h->guard_limit, sizeof(h->guard_limit), "%" PRIu64 " sec",
-				limit / NS_PER_SEC);
+				h->life.limit_ns / NS_PER_SEC);
 	}
 
-	int rv = guard_start(&(guard_cfg){ .limit_ns = limit,
-			.limit_text = h->guard_limit, .stopped_text = "test stopped",
-			.stop = guard_stopped, .udata = h });
-
-	if (rv != 0) {
-		log_error("can't start the setup watchdog thread: %s (errno %d)",
-				strerror(rv), rv);
-		return EXIT_SETUP;
-	}
-
-	rv = setup_devices(h);
-	guard_stop();
-
-	return rv == 0 ? 0 : EXIT_SETUP;
-}
-
-// The setup guard's end of a hung setup (monitor thread; the main thread is
-// in the I/O): undo the devices, end the log, exit.
-static void
-guard_stopped(void* udata, int sig, int exit_status)
-{
-	harness* h = udata;
-
-	devset_undo(&h->devs);
-
-	if (sig != 0) {
-		log_final(STOP_PHRASE_SIGNAL " %s after 0 sec\n", run_signal_name(sig));
-	}
-
-	_exit(exit_status);
+	return program_setup(&h->life, setup_devices, h);
 }
 
 // Open every device (nothing is written before all are checked) and let
@@ -441,8 +406,9 @@ guard_stopped(void* udata, int sig, int exit_status)
 // committed when the run starts (run), so that until then a stop undoes
 // everything.
 static int
-setup_devices(harness* h)
+setup_devices(void* pv)
 {
+	harness* h = pv;
 	const char* list[ACT_MAX_DEVICES];
 	dev_opts o;
 	uint32_t n = device_list(h, list, &o);
@@ -596,12 +562,8 @@ run(harness* h, bool* joined)
 
 	// The last moment a stop undoes the setup; then files shrink and the
 	// scheduler is set (devset_commit), and the run begins.
-	if ((rv = setup_signal(h)) != 0) {
+	if ((rv = program_commit(&h->life)) != 0) {
 		return rv;
-	}
-
-	if (devset_commit(&h->devs) != 0) {
-		return EXIT_SETUP;
 	}
 
 	cpu_sample(&h->cpu_start);
@@ -671,42 +633,15 @@ run(harness* h, bool* joined)
 }
 
 //==========================================================
-// Stops in setup.
+// Callbacks.
 //
 
-// A SIGINT or SIGTERM taken between setup steps: undo the devices (files
-// created or grown go back as they were), end the log with the stop line.
-// Returns 128 + the signal, or 0 when none arrived. A failed log write
-// ends the setup the same way (EXIT_LOG).
-static int
-setup_signal(harness* h)
-{
-	int sig = run_pending_signal();
-
-	if (sig == 0) {
-		if (log_failure() == 0) {
-			return 0;
-		}
-
-		devset_undo(&h->devs);
-
-		return EXIT_LOG;
-	}
-
-	devset_undo(&h->devs);
-	run_stop(EXIT_SIGNAL + sig);
-	log_final(STOP_PHRASE_SIGNAL " %s after 0 sec\n", run_signal_name(sig));
-
-	return EXIT_SIGNAL + sig;
-}
-
-// The log's first failed write (log_on_failure): stop the run.
+// A SIGINT or SIGTERM taken during setup (program.h), the devices undone:
+// the log's last line.
 static void
-log_failed(int err)
+signal_stopped(int sig)
 {
-	(void)err; // log.c has said which error on stderr
-
-	run_stop(EXIT_LOG);
+	log_final(STOP_PHRASE_SIGNAL " %s after 0 sec\n", run_signal_name(sig));
 }
 
 // The last report may be taken: every paced worker has done the requests

@@ -21,6 +21,7 @@
 #include "common/cpu.h"
 #include "common/devset.h"
 #include "common/harness.h"
+#include "common/program.h"
 #include "common/report.h"
 #include "common/status.h"
 
@@ -88,6 +89,7 @@ struct harness_s {
 	void* prog;
 	harness_params params;
 	devset devs;
+	program life;              // the setup's stops and guard (program.h)
 	report rep;
 	status st;
 	bool setup_failed;         // a histogram could not be added

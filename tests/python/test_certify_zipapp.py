@@ -17,7 +17,7 @@ keep their exit statuses:
   found act_certify's the only copy no test checked);
 - the archive holds the package's .py files and __main__.py, nothing else;
 - act_config_helper's zipapp turns the paper's data into the same config
-  as the script (tests/helper/fixtures/expected-paper.conf)."""
+  as the script (tests/python/sizing/fixtures/expected-paper.conf)."""
 
 import os
 import re
@@ -31,7 +31,8 @@ import zipfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import expect  # noqa: E402
 
-FIXTURES = os.path.join(expect.REPO, "tests", "helper", "fixtures")
+FIXTURES = os.path.join(expect.REPO, "tests", "python", "sizing",
+                        "fixtures")
 
 
 def build(path, entry):
