@@ -106,10 +106,6 @@ KNOWN = {
     ("open", "act.certify.analyse:_analyse_once"),
     ("open", "act.certify.analyse:echo_difference"),
     ("open", "act.certify.hostload:_stream_counts"),
-    # being fixed in issue 26 by branch i26-prepsizing: act.sizing on act
-    # and act.cli, its shared.py deleted
-    ("owned", "act.sizing.shared defines VERSION"),
-    ("owned", "act.sizing.shared defines UsageError"),
     # not yet taken by a branch of issue 26 (act.logfile's package-level
     # regexes and stops' signal regex shared under private names): make
     # them public after the act.logfile branches merge
