@@ -52,11 +52,11 @@
 // Forward declarations.
 //
 
-static int check_program(harness* h, const char* config_path);
-static int load_config(harness* h, const char* config_path);
+static int check_program(harness* h, const cli_run* args);
+static int load_config(harness* h, const cfg_source* src);
 static uint32_t device_list(const harness* h, const char** list,
 		dev_opts* o);
-static int run_program(harness* h, const char* config_path);
+static int run_program(harness* h, const cfg_source* src);
 static int guarded_setup_devices(harness* h);
 static void guard_stopped(void* udata, int sig, int exit_status)
 		__attribute__((noreturn));
@@ -92,10 +92,9 @@ harness_main(int argc, char* argv[], const harness_program* p, void* prog)
 
 	log_on_failure(log_failed);
 
-	const char* config_path = NULL;
-	bool check = false;
+	cli_run args;
 	int rv = cli_args(argc, argv, &(cli_program){ .name = p->name,
-			.about = p->about, .table = p->table }, &config_path, &check);
+			.about = p->about, .table = p->table }, &args);
 
 	if (rv >= 0) {
 		return rv;
@@ -111,8 +110,8 @@ harness_main(int argc, char* argv[], const harness_program* p, void* prog)
 	h->program = p;
 	h->prog = prog;
 
-	if (check) {
-		rv = check_program(h, config_path);
+	if (args.check) {
+		rv = check_program(h, &args);
 		free(h);
 		return rv;
 	}
@@ -121,12 +120,13 @@ harness_main(int argc, char* argv[], const harness_program* p, void* prog)
 	// introduction): say so, once, and run as asked.
 	if (isatty(STDOUT_FILENO)) {
 		log_warn("the log goes to the terminal and is not saved - to keep "
-				"it for act_latency.py: %s %s > LOG", p->name, config_path);
+				"it for act_latency.py: %s %s > LOG", p->name,
+				args.src.path);
 	}
 
 	bool joined = true;
 
-	rv = run_program(h, config_path);
+	rv = run_program(h, &args.src);
 
 	if (rv == -1) {
 		rv = run(h, &joined);
@@ -246,11 +246,11 @@ harness_add_kind(harness* h, const harness_kind* k)
 // one line on stderr, EXIT_USAGE (config error) or EXIT_SETUP (device
 // error), having printed the run's own ERROR line.
 static int
-check_program(harness* h, const char* config_path)
+check_program(harness* h, const cli_run* args)
 {
 	log_no_stdout();
 
-	int rv = load_config(h, config_path);
+	int rv = load_config(h, &args->src);
 
 	if (rv != 0) {
 		return rv;
@@ -270,7 +270,7 @@ check_program(harness* h, const char* config_path)
 
 	log_note("%s: %s: the config and the %" PRIu32 " device%s are usable "
 			"- nothing was written", h->program->name,
-			log_escape(config_path, esc, sizeof(esc)), n, n == 1 ? "" : "s");
+			log_escape(args->src.path, esc, sizeof(esc)), n, n == 1 ? "" : "s");
 
 	return EXIT_OK;
 }
@@ -278,12 +278,11 @@ check_program(harness* h, const char* config_path)
 // Load, validate and derive the config; print its warnings. Returns 0, or
 // the exit status having printed the ERROR line.
 static int
-load_config(harness* h, const char* config_path)
+load_config(harness* h, const cfg_source* src)
 {
 	harness_params* prm = &h->params;
 	char err[1024];
-	int rv = h->program->load(h, config_path, cpu_online(), prm, err,
-			sizeof(err));
+	int rv = h->program->load(h, src, cpu_online(), prm, err, sizeof(err));
 
 	for (uint32_t i = 0; prm->set != NULL && i < prm->set->n_warnings &&
 			i < CFG_MAX_WARNINGS; i++) {
@@ -334,7 +333,7 @@ device_list(const harness* h, const char** list, dev_opts* o)
 // else the exit status. Between steps, a SIGINT or SIGTERM that arrived
 // ends the run here (setup_signal), and a failed log write too.
 static int
-run_program(harness* h, const char* config_path)
+run_program(harness* h, const cfg_source* src)
 {
 	const harness_program* p = h->program;
 	harness_params* prm = &h->params;
@@ -343,7 +342,7 @@ run_program(harness* h, const char* config_path)
 	log_out("\nACT version %s\n%s\n%s\n\n", ACT_VERSION, p->test_kind,
 			ACT_NOTICE);
 
-	if ((rv = load_config(h, config_path)) != 0) {
+	if ((rv = load_config(h, src)) != 0) {
 		return rv;
 	}
 

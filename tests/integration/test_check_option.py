@@ -190,7 +190,7 @@ def main():
                 "[--check alone] no error and usage", r.describe())
         for prog in ("act_storage", "act_index"):
             r = itest.run([itest.binary(prog), "--help"], timeout=10)
-            c.check("--check CONFIG-FILE" in r.out and "  --check " in r.out,
+            c.check("%s --check " % prog in r.out and "  --check " in r.out,
                     "%s --help does not list --check" % prog, r.describe())
     c.finish()
 
