@@ -450,7 +450,8 @@ guarded_setup_devices(harness* h, strbuf* sb)
 	}
 
 	int rv = guard_start(&(guard_cfg){ .limit_ns = limit,
-			.limit_text = h->guard_limit, .stopped_text = "test stopped",
+			.limit_text = h->guard_limit, .stopped_text = h->checking ?
+			"check stopped - nothing was written" : "test stopped",
 			.stop = guard_stopped, .udata = h });
 
 	if (rv != 0) {

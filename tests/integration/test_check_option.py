@@ -17,6 +17,9 @@ on stdout. In every case below stdout is empty and the test directory
 - a device the program refuses once open (too small for one large block
   of act_storage, one index block of act_index): exit 2, the same ERROR
   line a run prints (--check sizes and probes it as a run would);
+- a device whose probe read hangs (the I/O shim holds it 30 s; max-lag-sec
+  2): exit 3 within 8 s, `ERROR: device DEV is not responding` on stderr,
+  as a run's setup;
 - a device held by a running act_storage: exit 2, the run's refusal
   naming act_storage and its pid;
 - a parent that holds the device (ACT_HELD_FDS, flock on the file):
@@ -137,6 +140,17 @@ def main():
         itest.fill_file(speck, 1000)
         k.same_error("too small for an index block", "act_index",
                      config(td, "speck", [speck]), 2)
+
+        # A device whose probe read hangs: the setup guard ends --check.
+        hang = itest.shim_env(fault="op=read,offset=0,size=512,count=1,"
+                              "delay_ms=30000")
+        r = k.check("hung probe", "act_storage",
+                    config(td, "hung", [d1], [("max-lag-sec", 2)]), 3,
+                    env=hang)
+        c.check(r.elapsed < 8, "[hung probe] exit after %.1f s" % r.elapsed)
+        c.check(any(l.startswith("ERROR: device %s is not responding" % d1)
+                    for l in errors(r.err)), "[hung probe] no ERROR line "
+                "naming the device", r.describe())
 
         # A device a running act_storage holds.
         held = td.join("held.img")

@@ -12,7 +12,8 @@ line").
   its size and minimum I/O size as the run finds them after creating or
   growing it), and, as root, a loop device with its identity line.
 - Nothing is written: the test directory (every file's bytes, size and
-  mtime, the listing) is unchanged by --check --print-config.
+  mtime, the listing) is unchanged by --check --print-config, and the
+  I/O shim's trace of it has reads (the minimum-I/O probe) and no write.
 - act.logfile.header.scan_header reads the output: the version, the
   config and derived items, the device sizes, the identity; read_header
   refuses it (not a log: no HISTOGRAM NAMES).
@@ -72,6 +73,15 @@ def same_as_run(c, key, prog, args, root):
     c.eq("[%s] --print-config is the head of the run's log" % key,
          log_head(r.out), printed)
     return printed
+
+
+def check_reads_only(c, td, conf):
+    trace = td.join("trace")
+    r = itest.run([itest.binary(), "--check", "--print-config", conf],
+                  timeout=30, env=itest.shim_env(trace=trace))
+    c.eq("[traced] exit status", 0, r.rc, r.describe())
+    ops = [t.op for t in itest.read_trace(trace)]
+    c.check(ops and set(ops) == {"r"}, "[traced] not only reads: %r" % ops)
 
 
 def check_parsed(c, printed, device, size):
@@ -144,6 +154,7 @@ def main():
         printed = same_as_run(c, "act_storage", "act_storage",
                               sets + [conf], root)
         check_parsed(c, printed, d1, 16 * 1024 * 1024)
+        check_reads_only(c, td, conf)
         same_as_run(c, "act_index", "act_index", sets + [conf], root)
 
         new = os.path.join(root, "new.img")
