@@ -46,9 +46,6 @@ def log_head(log):
                    if not line.startswith("start time = "))
 
 
-def errors(text):
-    return [line for line in text.split("\n") if line.startswith("ERROR:")]
-
 
 def print_config(c, key, prog, args, root):
     """stdout of PROG --check --print-config ARGS, checking that nothing
@@ -118,9 +115,9 @@ def check_errors(c, td, d1, root):
         check = itest.run([itest.binary(), "--check"] + args, timeout=30)
         c.eq("[%s] exit status" % key, status, r.rc, r.describe())
         c.eq("[%s] stdout" % key, "", r.out)
-        c.check(errors(r.err) and errors(r.err) == errors(check.err),
-                "[%s] not --check's ERROR lines: %r vs %r"
-                % (key, errors(r.err), errors(check.err)))
+        got, want = itest.error_lines(r.err), itest.error_lines(check.err)
+        c.check(got and got == want, "[%s] not --check's ERROR lines: %r vs "
+                "%r" % (key, got, want))
         c.eq("[%s] directory" % key, "",
              itest.dir_state_diff(before, itest.dir_state(root)))
 
@@ -131,8 +128,8 @@ def check_errors(c, td, d1, root):
                            universal_newlines=True)
     c.eq("[stdout full] exit status", 5, p.returncode, p.stderr)
     c.check(any("can't write the config to stdout" in line
-                for line in errors(p.stderr)), "[stdout full] no ERROR line",
-            p.stderr)
+                for line in itest.error_lines(p.stderr)),
+            "[stdout full] no ERROR line", p.stderr)
 
     r = itest.run([itest.binary(), "--print-config", conf], timeout=10)
     c.eq("[without --check] exit status", 1, r.rc, r.describe())
