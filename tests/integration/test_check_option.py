@@ -19,7 +19,8 @@ on stdout. In every case below stdout is empty and the test directory
   line a run prints (--check sizes and probes it as a run would);
 - a device whose probe read hangs (the I/O shim holds it 30 s; max-lag-sec
   2): exit 3 within 8 s, `ERROR: device DEV is not responding` on stderr,
-  as a run's setup;
+  as a run's setup; SIGTERM during that read: exit 143, `ERROR: stopped by
+  signal SIGTERM - nothing was written`;
 - a device held by a running act_storage: exit 2, the run's refusal
   naming act_storage and its pid;
 - a parent that holds the device (ACT_HELD_FDS, flock on the file):
@@ -33,6 +34,7 @@ on stdout. In every case below stdout is empty and the test directory
 import fcntl
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -151,6 +153,22 @@ def main():
         c.check(any(l.startswith("ERROR: device %s is not responding" % d1)
                     for l in errors(r.err)), "[hung probe] no ERROR line "
                 "naming the device", r.describe())
+
+        before = itest.dir_state(root)
+        p = subprocess.Popen([itest.binary(), "--check",
+                              config(td, "hung-sig", [d1])],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             stdin=subprocess.DEVNULL, universal_newlines=True,
+                             env=hang)
+        time.sleep(1)
+        p.send_signal(signal.SIGTERM)
+        out, err, timed_out = itest.communicate(p, 15)
+        c.eq("[signal in the probe] exit status", 143, p.returncode, err)
+        c.eq("[signal in the probe] stdout", "", out)
+        c.check("ERROR: stopped by signal SIGTERM - nothing was written\n"
+                in err, "[signal in the probe] no ERROR line", err)
+        c.eq("[signal in the probe] directory", "",
+             itest.dir_state_diff(before, itest.dir_state(root)))
 
         # A device a running act_storage holds.
         held = td.join("held.img")
