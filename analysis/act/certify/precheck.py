@@ -1,11 +1,11 @@
 """The C programs' own checks before a campaign starts: `PROG --check
-CONFIG` (docs/beyond.md) loads and validates a config and claims every
-device as a run would, writing nothing. act_certify runs it on the base
-config and on each step's config, with the devices it holds (ACT_HELD_FDS,
-as for a run), so that a config or a device the program would refuse ends
-the campaign before anything is written, with the program's own ERROR
-line; and, where its own hold of a device fails (busy), to say why in the
-program's words (who holds it, where it is mounted)."""
+CONFIG` (docs/act_storage.md, "--check") loads and validates a config and
+claims every device as a run would, writing nothing. act_certify runs it on
+the base config and on each step's config, with the devices it holds
+(ACT_HELD_FDS, as for a run), so that a config or a device the program
+would refuse ends the campaign before anything is written, with the
+program's own ERROR line; and, where its own hold of a device fails (busy),
+to say why in the program's words (who holds it, where it is mounted)."""
 
 import os
 import subprocess
