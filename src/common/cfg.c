@@ -29,6 +29,9 @@ static const char* const FALSE_WORDS[] = { "no", "n", "false", NULL };
 // Forward declarations.
 //
 
+static int apply_text(const cfg_table* t, const char* text, void* base,
+		cfg_set* set, char* err, size_t err_len);
+static char* read_file(const char* path, char* err, size_t err_len);
 static int item_index(const cfg_table* t, const char* name);
 static void add_warning(cfg_set* set, const char* fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -235,61 +238,73 @@ done:
 }
 
 int
-cfg_load_text(const cfg_table* t, const char* text, void* base,
-		cfg_set* set, char* err, size_t err_len)
+cfg_apply_set(const cfg_table* t, void* base, cfg_set* set,
+		const char* arg, char* err, size_t err_len)
+{
+	const char* eq = strchr(arg, '=');
+
+	if (eq == NULL || eq == arg) {
+		snprintf(err, err_len, "'%.200s' is not NAME=VALUE", arg);
+		return -1;
+	}
+
+	size_t name_len = (size_t)(eq - arg);
+
+	if (strcspn(arg, ":# \t\r\n") < name_len) {
+		snprintf(err, err_len, "'%.*s' is not a config item name",
+				(int)(name_len > 200 ? 200 : name_len), arg);
+		return -1;
+	}
+
+	// The line "NAME: VALUE", applied as a line of the file is.
+	size_t len = strlen(arg);
+	char* line = malloc(len + 2);
+
+	if (line == NULL) {
+		snprintf(err, err_len, "out of memory reading the config");
+		return -1;
+	}
+
+	memcpy(line, arg, name_len);
+	memcpy(line + name_len, ": ", 2);
+	memcpy(line + name_len + 2, eq + 1, len - name_len);
+
+	int rv = cfg_apply_line(t, base, set, line, err, err_len);
+
+	free(line);
+
+	return rv;
+}
+
+int
+cfg_load(const cfg_table* t, const cfg_source* src, void* base, cfg_set* set,
+		char* err, size_t err_len)
 {
 	cfg_defaults(t, base, set);
 
-	const char* p = text;
-	uint32_t line_no = 0;
-	bool in_banner = false;
+	char* file = NULL;
 
-	while (*p != '\0') {
-		const char* eol = strchr(p, '\n');
-		size_t n = eol != NULL ? (size_t)(eol - p) : strlen(p);
-		char* line = strndup(p, n);
+	if (src->path != NULL && (file = read_file(src->path, err,
+			err_len)) == NULL) {
+		return -1;
+	}
 
-		if (line == NULL) {
-			snprintf(err, err_len, "out of memory reading the config");
-			return -1;
-		}
+	int rv = apply_text(t, file != NULL ? file : src->text, base, set, err,
+			err_len);
 
-		line_no++;
+	free(file);
 
-		// Upstream ACT's example files (config/examples/paper_final.conf)
-		// start with a banner whose middle line lacks the '#':
-		// "##########", "act config file for ...", "##########". Text
-		// between two lines of only '#'s is a comment (with a warning).
-		if (is_banner_rule(line)) {
-			in_banner = ! in_banner;
-		}
+	if (rv != 0) {
+		return -1;
+	}
 
+	for (uint32_t i = 0; i < src->n_sets; i++) {
 		char msg[CFG_ERR_LEN];
-		int rv = 0;
 
-		if (in_banner) {
-			const char* q = line + strspn(line, " \t");
-
-			if (*q != '#' && *q != '\0' && *q != '\r') {
-				add_warning(set, "config line %u is inside a '#####' banner: "
-						"read as a comment: %.60s", line_no, q);
-			}
-		}
-		else {
-			rv = cfg_apply_line(t, base, set, line, msg, sizeof(msg));
-		}
-
-		free(line);
-
-		if (rv != 0) {
-			snprintf(err, err_len, "%s (line %u)", msg, line_no);
+		if (cfg_apply_set(t, base, set, src->sets[i], msg,
+				sizeof(msg)) != 0) {
+			snprintf(err, err_len, "%s (--set %.200s)", msg, src->sets[i]);
 			return -1;
-		}
-
-		p += n;
-
-		if (*p == '\n') {
-			p++;
 		}
 	}
 
@@ -305,69 +320,11 @@ cfg_load_text(const cfg_table* t, const char* text, void* base,
 }
 
 int
-cfg_load(const cfg_table* t, const char* path, void* base, cfg_set* set,
-		char* err, size_t err_len)
+cfg_load_text(const cfg_table* t, const char* text, void* base,
+		cfg_set* set, char* err, size_t err_len)
 {
-	set->n_warnings = 0;
-
-	FILE* f = fopen(path, "r");
-
-	if (f == NULL) {
-		snprintf(err, err_len, "can't open config file %s: %s", path,
-				strerror(errno));
-		return -1;
-	}
-
-	size_t cap = 4096;
-	size_t len = 0;
-	char* text = malloc(cap);
-	size_t n;
-
-	while (text != NULL && (n = fread(text + len, 1, cap - len - 1, f)) > 0) {
-		len += n;
-
-		if (cap - len - 1 == 0) {
-			cap *= 2;
-
-			char* bigger = realloc(text, cap);
-
-			if (bigger == NULL) {
-				free(text);
-			}
-
-			text = bigger;
-		}
-	}
-
-	bool read_error = ferror(f) != 0;
-
-	fclose(f);
-
-	if (text == NULL) {
-		snprintf(err, err_len, "out of memory reading config file %s", path);
-		return -1;
-	}
-
-	if (read_error) {
-		snprintf(err, err_len, "can't read config file %s", path);
-		free(text);
-		return -1;
-	}
-
-	text[len] = '\0';
-
-	if (strlen(text) != len) {
-		snprintf(err, err_len, "config file %s is not a text file (NUL byte)",
-				path);
-		free(text);
-		return -1;
-	}
-
-	int rv = cfg_load_text(t, text, base, set, err, err_len);
-
-	free(text);
-
-	return rv;
+	return cfg_load(t, &(cfg_source){ .text = text }, base, set, err,
+			err_len);
 }
 
 const char*
@@ -578,6 +535,129 @@ cfg_parse_size_hist(const char* item, const char* text, cfg_size_hist* h,
 //==========================================================
 // Local helpers.
 //
+
+// Every line of a file's text, in order (no defaults, no required check).
+// Returns 0, or -1 with the message in err, " (line N)" at its end.
+static int
+apply_text(const cfg_table* t, const char* text, void* base, cfg_set* set,
+		char* err, size_t err_len)
+{
+	const char* p = text;
+	uint32_t line_no = 0;
+	bool in_banner = false;
+
+	while (*p != '\0') {
+		const char* eol = strchr(p, '\n');
+		size_t n = eol != NULL ? (size_t)(eol - p) : strlen(p);
+		char* line = strndup(p, n);
+
+		if (line == NULL) {
+			snprintf(err, err_len, "out of memory reading the config");
+			return -1;
+		}
+
+		line_no++;
+
+		// Upstream ACT's example files (config/examples/paper_final.conf)
+		// start with a banner whose middle line lacks the '#':
+		// "##########", "act config file for ...", "##########". Text
+		// between two lines of only '#'s is a comment (with a warning).
+		if (is_banner_rule(line)) {
+			in_banner = ! in_banner;
+		}
+
+		char msg[CFG_ERR_LEN];
+		int rv = 0;
+
+		if (in_banner) {
+			const char* q = line + strspn(line, " \t");
+
+			if (*q != '#' && *q != '\0' && *q != '\r') {
+				add_warning(set, "config line %u is inside a '#####' banner: "
+						"read as a comment: %.60s", line_no, q);
+			}
+		}
+		else {
+			rv = cfg_apply_line(t, base, set, line, msg, sizeof(msg));
+		}
+
+		free(line);
+
+		if (rv != 0) {
+			snprintf(err, err_len, "%s (line %u)", msg, line_no);
+			return -1;
+		}
+
+		p += n;
+
+		if (*p == '\n') {
+			p++;
+		}
+	}
+
+	return 0;
+}
+
+// The whole text of the config file at path (malloc'd), or NULL with the
+// message in err.
+static char*
+read_file(const char* path, char* err, size_t err_len)
+{
+	FILE* f = fopen(path, "r");
+
+	if (f == NULL) {
+		snprintf(err, err_len, "can't open config file %s: %s", path,
+				strerror(errno));
+		return NULL;
+	}
+
+	size_t cap = 4096;
+	size_t len = 0;
+	char* text = malloc(cap);
+	size_t n;
+
+	while (text != NULL && (n = fread(text + len, 1, cap - len - 1, f)) > 0) {
+		len += n;
+
+		if (cap - len - 1 == 0) {
+			cap *= 2;
+
+			char* bigger = realloc(text, cap);
+
+			if (bigger == NULL) {
+				free(text);
+			}
+
+			text = bigger;
+		}
+	}
+
+	bool read_error = ferror(f) != 0;
+
+	fclose(f);
+
+	if (text == NULL) {
+		snprintf(err, err_len, "out of memory reading config file %s", path);
+		return NULL;
+	}
+
+	if (read_error) {
+		snprintf(err, err_len, "can't read config file %s", path);
+		free(text);
+		return NULL;
+	}
+
+	text[len] = '\0';
+
+	if (strlen(text) != len) {
+		snprintf(err, err_len, "config file %s is not a text file (NUL byte)",
+				path);
+		free(text);
+		return NULL;
+	}
+
+	return text;
+}
 
 static int
 item_index(const cfg_table* t, const char* name)

@@ -70,10 +70,10 @@ static void find_file(const char* base, const char* const* dirs,
 //
 
 int
-cli_args(int argc, char* argv[], const cli_program* p,
-		const char** config_path, bool* check)
+cli_args(int argc, char* argv[], const cli_program* p, cli_run* out)
 {
-	*check = false;
+	memset(out, 0, sizeof(*out));
+	out->src.sets = out->sets;
 
 	if (argc == 2 && (strcmp(argv[1], "--help") == 0 ||
 			strcmp(argv[1], "-h") == 0)) {
@@ -92,49 +92,90 @@ cli_args(int argc, char* argv[], const cli_program* p,
 		return EXIT_OK;
 	}
 
-	if (argc >= 2 && strcmp(argv[1], "--check") == 0) {
-		if (argc != 3 || argv[2][0] == '\0') {
-			fprintf(stderr, "ERROR: --check takes one config file\n\n");
-			usage(p, stderr);
-			return EXIT_USAGE;
-		}
-
-		*config_path = argv[2];
-		*check = true;
-
-		return -1;
-	}
-
+	const char* files[3];
+	int n_files = 0;
+	bool operands = false;
 	char esc[256];
 	char esc2[256];
 
-	// Say what was wrong before the usage.
 	for (int i = 1; i < argc; i++) {
-		if (argv[i][0] == '-' && argv[i][1] != '\0') {
+		const char* a = argv[i];
+		const char* v;
+
+		if (operands || a[0] != '-' || a[1] == '\0') {
+			if (n_files < 3) {
+				files[n_files] = a;
+			}
+
+			n_files++;
+		}
+		else if (strcmp(a, "--") == 0) {
+			operands = true;
+		}
+		else if (strcmp(a, "--check") == 0) {
+			out->check = true;
+		}
+		else if (strcmp(a, "--print-config") == 0) {
+			out->print_config = true;
+		}
+		else if ((v = opt_value(argc, argv, &i, "--set")) != NULL) {
+			const char* eq = strchr(v, '=');
+
+			if (eq == NULL || eq == v) {
+				fprintf(stderr, "ERROR: --set takes NAME=VALUE, not '%s'\n\n",
+						log_escape(v, esc, sizeof(esc)));
+				usage(p, stderr);
+				return EXIT_USAGE;
+			}
+
+			if (out->src.n_sets == CLI_MAX_SETS) {
+				fprintf(stderr, "ERROR: more than %d --set items\n\n",
+						CLI_MAX_SETS);
+				usage(p, stderr);
+				return EXIT_USAGE;
+			}
+
+			out->sets[out->src.n_sets++] = v;
+		}
+		else {
+			// Say what was wrong before the usage.
 			fprintf(stderr, "ERROR: unknown option '%s'\n\n",
-					log_escape(argv[i], esc, sizeof(esc)));
+					log_escape(a, esc, sizeof(esc)));
 			usage(p, stderr);
 			return EXIT_USAGE;
 		}
 	}
 
-	if (argc != 2) {
-		if (argc == 1) {
+	if (out->print_config && ! out->check) {
+		fprintf(stderr, "ERROR: --print-config is used with --check "
+				"(%s --check --print-config CONFIG-FILE)\n\n", p->name);
+		usage(p, stderr);
+		return EXIT_USAGE;
+	}
+
+	if (n_files != 1 || files[0][0] == '\0') {
+		if (out->check && n_files <= 1) {
+			fprintf(stderr, "ERROR: --check takes one config file\n\n");
+		}
+		else if (n_files == 0) {
 			fprintf(stderr, "ERROR: no config file given\n\n");
+		}
+		else if (n_files == 1) {
+			fprintf(stderr, "ERROR: the config file name is empty\n\n");
 		}
 		else {
 			fprintf(stderr, "ERROR: one config file expected, got %d "
-					"(%s, %s%s)\n\n", argc - 1,
-					log_escape(argv[1], esc, sizeof(esc)),
-					log_escape(argv[2], esc2, sizeof(esc2)),
-					argc > 3 ? ", ..." : "");
+					"(%s, %s%s)\n\n", n_files,
+					log_escape(files[0], esc, sizeof(esc)),
+					log_escape(files[1], esc2, sizeof(esc2)),
+					n_files > 2 ? ", ..." : "");
 		}
 
 		usage(p, stderr);
 		return EXIT_USAGE;
 	}
 
-	*config_path = argv[1];
+	out->src.path = files[0];
 
 	return -1;
 }
@@ -225,8 +266,9 @@ usage(const cli_program* p, FILE* out)
 	char latency[PATH_MAX];
 
 	find_companion(p->name, conf, sizeof(conf), latency, sizeof(latency));
-	fprintf(out, "usage: %s CONFIG-FILE > LOG\n"
-			"       %s --check CONFIG-FILE\n"
+	fprintf(out, "usage: %s [--set NAME=VALUE]... CONFIG-FILE > LOG\n"
+			"       %s --check [--print-config] [--set NAME=VALUE]... "
+			"CONFIG-FILE\n"
 			"       %s --help | --version | --config-help\n"
 			"\n"
 			"%s"
@@ -234,13 +276,25 @@ usage(const cli_program* p, FILE* out)
 			"  CONFIG-FILE    the test's items, one 'name: value' per line;\n"
 			"                 an example with every item and its default:\n"
 			"                 %s\n"
-			"  --check        load and check the config, and claim its devices\n"
-			"                 as a run would - writing nothing; exit status 0\n"
-			"                 usable, 1 config error, 2 device error\n"
+			"  --set NAME=VALUE\n"
+			"                 a config item on the command line, applied after\n"
+			"                 the file's and checked as its line 'NAME: VALUE'\n"
+			"                 would be; repeatable, the last one of an item\n"
+			"                 wins\n"
+			"  --check        check the config, then claim, size and probe its\n"
+			"                 devices as a run would - writing nothing; exit\n"
+			"                 status 0 usable, 1 config error, 2 device error\n"
+			"  --print-config\n"
+			"                 with --check: print on stdout the head of the log\n"
+			"                 the run would write - the config and derived\n"
+			"                 config, the device lines, the drives' identity\n"
 			"  --config-help  every config item with its default, range and\n"
 			"                 meaning\n"
+			"  -h, --help     print this help and exit\n"
 			"  -V, --version  print the program's name and act's version,\n"
 			"                 and exit\n"
+			"  --             the next argument is the config file, even if it\n"
+			"                 starts with '-'\n"
 			"\n"
 			"Analyse the log with: %s -l LOG\n"
 			"\n"

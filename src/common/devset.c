@@ -128,6 +128,22 @@ devset_claim(devset* s, const char* const* names, uint32_t n,
 }
 
 int
+devset_preview(devset* s, const dev_opts* o)
+{
+	char err[ERR_LEN];
+
+	for (uint32_t i = 0; i < s->n; i++) {
+		if (dev_preview(&s->devs[i], o, err, sizeof(err)) != 0) {
+			log_error("%s", err);
+			devset_close(s);
+			return -1;
+		}
+	}
+
+	return 0;
+}
+
+int
 devset_commit(devset* s)
 {
 	char err[ERR_LEN];
@@ -160,6 +176,22 @@ devset_restore_schedulers(devset* s)
 void
 devset_identity(const devset* s, strbuf* sb)
 {
+	devset_identity_lines(s, sb);
+
+	time_t now = time(NULL);
+	struct tm utc;
+	char when[64] = "unknown";
+
+	if (gmtime_r(&now, &utc) != NULL) {
+		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &utc);
+	}
+
+	sb_printf(sb, "start time = %s\n\n", when);
+}
+
+void
+devset_identity_lines(const devset* s, strbuf* sb)
+{
 	for (uint32_t i = 0; i < s->n; i++) {
 		const dev* d = &s->devs[i];
 		struct stat st;
@@ -187,16 +219,6 @@ devset_identity(const devset* s, strbuf* sb)
 		loop_facts(d, st.st_rdev, sb);
 		sb_printf(sb, "\n");
 	}
-
-	time_t now = time(NULL);
-	struct tm utc;
-	char when[64] = "unknown";
-
-	if (gmtime_r(&now, &utc) != NULL) {
-		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &utc);
-	}
-
-	sb_printf(sb, "start time = %s\n\n", when);
 }
 
 void

@@ -36,6 +36,12 @@ int devset_open(devset* s, const char* const* names, uint32_t n,
 int devset_claim(devset* s, const char* const* names, uint32_t n,
 		const dev_opts* o);
 
+// Instead of the rest of devset_open, writing nothing (--check): after
+// devset_claim, what dev_open would make of each device (dev_preview:
+// size, buffered, minimum I/O size). Returns 0, or -1 having printed the
+// ERROR line and closed every device.
+int devset_preview(devset* s, const dev_opts* o);
+
 // Setup is complete: apply pending file shrinks (see dev_commit). Returns
 // 0, or -1 having printed the ERROR line and undone every device.
 int devset_commit(devset* s);
@@ -57,6 +63,10 @@ void devset_restore_schedulers(devset* s);
 // G"; then "start time = <UTC, ISO 8601>", then an empty line - appended
 // to sb.
 void devset_identity(const devset* s, strbuf* sb);
+
+// devset_identity without the start time and the empty line: the
+// identity and facts lines of each device.
+void devset_identity_lines(const devset* s, strbuf* sb);
 
 // Close every device and free the array.
 void devset_close(devset* s);

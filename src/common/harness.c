@@ -52,15 +52,17 @@
 // Forward declarations.
 //
 
-static int check_program(harness* h, const char* config_path);
-static int load_config(harness* h, const char* config_path);
+static int check_program(harness* h, const cli_run* args);
+static int load_config(harness* h, const cfg_source* src);
 static uint32_t device_list(const harness* h, const char** list,
 		dev_opts* o);
-static int run_program(harness* h, const char* config_path);
-static int guarded_setup_devices(harness* h);
+static int run_program(harness* h, const cfg_source* src);
+static void banner(const harness_program* p, strbuf* sb);
+static int guarded_setup_devices(harness* h, strbuf* sb);
 static void guard_stopped(void* udata, int sig, int exit_status)
 		__attribute__((noreturn));
-static int setup_devices(harness* h);
+static int setup_devices(harness* h, strbuf* sb);
+static void release_devices(harness* h);
 static int setup_workers(harness* h);
 static int start_workers(harness* h);
 static int run(harness* h, bool* joined);
@@ -92,10 +94,9 @@ harness_main(int argc, char* argv[], const harness_program* p, void* prog)
 
 	log_on_failure(log_failed);
 
-	const char* config_path = NULL;
-	bool check = false;
+	cli_run args;
 	int rv = cli_args(argc, argv, &(cli_program){ .name = p->name,
-			.about = p->about, .table = p->table }, &config_path, &check);
+			.about = p->about, .table = p->table }, &args);
 
 	if (rv >= 0) {
 		return rv;
@@ -111,8 +112,8 @@ harness_main(int argc, char* argv[], const harness_program* p, void* prog)
 	h->program = p;
 	h->prog = prog;
 
-	if (check) {
-		rv = check_program(h, config_path);
+	if (args.check) {
+		rv = check_program(h, &args);
 		free(h);
 		return rv;
 	}
@@ -121,12 +122,13 @@ harness_main(int argc, char* argv[], const harness_program* p, void* prog)
 	// introduction): say so, once, and run as asked.
 	if (isatty(STDOUT_FILENO)) {
 		log_warn("the log goes to the terminal and is not saved - to keep "
-				"it for act_latency.py: %s %s > LOG", p->name, config_path);
+				"it for act_latency.py: %s %s > LOG", p->name,
+				args.src.path);
 	}
 
 	bool joined = true;
 
-	rv = run_program(h, config_path);
+	rv = run_program(h, &args.src);
 
 	if (rv == -1) {
 		rv = run(h, &joined);
@@ -240,37 +242,63 @@ harness_add_kind(harness* h, const harness_kind* k)
 // Setup.
 //
 
-// act_storage --check: load and validate the config, claim every device as
-// a run would (devset_claim), write nothing - no log on stdout, no byte to
-// a device, no file created or resized. Returns the exit status: 0 with
-// one line on stderr, EXIT_USAGE (config error) or EXIT_SETUP (device
-// error), having printed the run's own ERROR line.
+// --check: load and validate the config, claim every device as a run
+// would (devset_claim), see what the run would make of each (devset_preview:
+// size and minimum I/O size, by reading) and let the program check it -
+// writing nothing: no byte to a device, no file created or resized, no log
+// (docs/act_storage.md, "The command line"). --print-config: then print the
+// head of the log the run would write (log_head, the device lines and the
+// drives' identity: setup_devices) on stdout. Returns the exit status: 0
+// with one line on stderr, EXIT_USAGE (config error) or EXIT_SETUP (device
+// error), having printed the run's own ERROR line and nothing on stdout.
 static int
-check_program(harness* h, const char* config_path)
+check_program(harness* h, const cli_run* args)
 {
 	log_no_stdout();
+	h->checking = true;
 
-	int rv = load_config(h, config_path);
+	int rv = load_config(h, &args->src);
 
 	if (rv != 0) {
 		return rv;
 	}
 
-	const char* list[ACT_MAX_DEVICES];
-	dev_opts o;
-	uint32_t n = device_list(h, list, &o);
+	strbuf sb;
 
-	if (devset_claim(&h->devs, list, n, &o) != 0) {
+	sb_init_grow(&sb);
+	banner(h->program, &sb);
+	h->program->echo(h, &sb);
+
+	if (guarded_setup_devices(h, &sb) != 0) {
+		sb_free(&sb);
 		return EXIT_SETUP;
 	}
 
-	devset_close(&h->devs);
+	uint32_t n = h->devs.n;
+
+	release_devices(h);
+
+	if (sb_overflowed(&sb)) {
+		log_error("out of memory building the config to print");
+		sb_free(&sb);
+		return EXIT_SETUP;
+	}
+
+	if (args->print_config && (rv = log_print(sb.buf, sb.len)) != 0) {
+		log_error("can't write the config to stdout: %s (errno %d)",
+				strerror(rv), rv);
+		sb_free(&sb);
+		return EXIT_LOG;
+	}
+
+	sb_free(&sb);
 
 	char esc[1024];
 
 	log_note("%s: %s: the config and the %" PRIu32 " device%s are usable "
 			"- nothing was written", h->program->name,
-			log_escape(config_path, esc, sizeof(esc)), n, n == 1 ? "" : "s");
+			log_escape(args->src.path, esc, sizeof(esc)), n, n == 1 ? "" :
+			"s");
 
 	return EXIT_OK;
 }
@@ -278,12 +306,11 @@ check_program(harness* h, const char* config_path)
 // Load, validate and derive the config; print its warnings. Returns 0, or
 // the exit status having printed the ERROR line.
 static int
-load_config(harness* h, const char* config_path)
+load_config(harness* h, const cfg_source* src)
 {
 	harness_params* prm = &h->params;
 	char err[1024];
-	int rv = h->program->load(h, config_path, cpu_online(), prm, err,
-			sizeof(err));
+	int rv = h->program->load(h, src, cpu_online(), prm, err, sizeof(err));
 
 	for (uint32_t i = 0; prm->set != NULL && i < prm->set->n_warnings &&
 			i < CFG_MAX_WARNINGS; i++) {
@@ -296,6 +323,8 @@ load_config(harness* h, const char* config_path)
 		log_error("%s", err);
 		return EXIT_USAGE;
 	}
+
+	h->max_lag_ns = (uint64_t)prm->cfg->max_lag_sec * NS_PER_SEC;
 
 	uint64_t max_threads = cpu_thread_limit();
 
@@ -334,20 +363,25 @@ device_list(const harness* h, const char** list, dev_opts* o)
 // else the exit status. Between steps, a SIGINT or SIGTERM that arrived
 // ends the run here (setup_signal), and a failed log write too.
 static int
-run_program(harness* h, const char* config_path)
+run_program(harness* h, const cfg_source* src)
 {
 	const harness_program* p = h->program;
 	harness_params* prm = &h->params;
 	int rv;
 
-	log_out("\nACT version %s\n%s\n%s\n\n", ACT_VERSION, p->test_kind,
-			ACT_NOTICE);
+	strbuf sb;
 
-	if ((rv = load_config(h, config_path)) != 0) {
-		return rv;
+	// The banner first: a config refused is a log of its own.
+	sb_init_grow(&sb);
+	banner(p, &sb);
+
+	if (! log_sb(&sb, "the banner")) {
+		return EXIT_SETUP;
 	}
 
-	strbuf sb;
+	if ((rv = load_config(h, src)) != 0) {
+		return rv;
+	}
 
 	sb_init_grow(&sb);
 	p->echo(h, &sb);
@@ -360,13 +394,24 @@ run_program(harness* h, const char* config_path)
 	h->mode = strcmp(prm->cfg->rate_process, "poisson") == 0 ? PROCESS_POISSON :
 			strcmp(prm->cfg->rate_process, "spread") == 0 ? PROCESS_SPREAD :
 			PROCESS_ALIGNED;
-	h->max_lag_ns = (uint64_t)prm->cfg->max_lag_sec * NS_PER_SEC;
 	h->st.us = prm->cfg->us_histograms;
 	h->st.duration_sec = prm->cfg->test_duration_sec;
 	report_init(&h->rep, prm->cfg->us_histograms ? HIST_US : HIST_MS);
 
-	if ((rv = setup_signal(h)) != 0 || (rv = guarded_setup_devices(h)) != 0) {
+	if ((rv = setup_signal(h)) != 0) {
 		return rv;
+	}
+
+	sb_init_grow(&sb);
+
+	if ((rv = guarded_setup_devices(h, &sb)) != 0) {
+		sb_free(&sb);
+		return rv;
+	}
+
+	if (! log_sb(&sb, "the device lines")) {
+		devset_undo(&h->devs);
+		return EXIT_SETUP;
 	}
 
 	p->setup_run(h);
@@ -391,7 +436,7 @@ run_program(harness* h, const char* config_path)
 // longer than the run's hung-I/O limit, or a SIGINT / SIGTERM while one
 // is, ends the program (guard_stopped). Returns 0 or the exit status.
 static int
-guarded_setup_devices(harness* h)
+guarded_setup_devices(harness* h, strbuf* sb)
 {
 	uint64_t limit = watchdog_limit_ns(h);
 
@@ -414,7 +459,7 @@ guarded_setup_devices(harness* h)
 		return EXIT_SETUP;
 	}
 
-	rv = setup_devices(h);
+	rv = setup_devices(h, sb);
 	guard_stop();
 
 	return rv == 0 ? 0 : EXIT_SETUP;
@@ -427,7 +472,7 @@ guard_stopped(void* udata, int sig, int exit_status)
 {
 	harness* h = udata;
 
-	devset_undo(&h->devs);
+	release_devices(h);
 
 	if (sig != 0) {
 		log_final(STOP_PHRASE_SIGNAL " %s after 0 sec\n", run_signal_name(sig));
@@ -437,41 +482,63 @@ guard_stopped(void* udata, int sig, int exit_status)
 }
 
 // Open every device (nothing is written before all are checked) and let
-// the program check each. Prints the device lines. The devices are
-// committed when the run starts (run), so that until then a stop undoes
-// everything.
+// the program check each; append the device lines and the identity block
+// to sb. The devices are committed when the run starts (run), so that
+// until then a stop undoes everything. --check: claim and preview the
+// devices instead (writing nothing), and no start time. Returns 0, or -1
+// having printed the ERROR line and released the devices.
 static int
-setup_devices(harness* h)
+setup_devices(harness* h, strbuf* sb)
 {
 	const char* list[ACT_MAX_DEVICES];
 	dev_opts o;
 	uint32_t n = device_list(h, list, &o);
 
-	if (devset_open(&h->devs, list, n, &o) != 0) {
+	if (h->checking ? devset_claim(&h->devs, list, n, &o) != 0 ||
+			devset_preview(&h->devs, &o) != 0 :
+			devset_open(&h->devs, list, n, &o) != 0) {
 		return -1;
 	}
 
-	strbuf sb;
-
-	sb_init_grow(&sb);
-
 	for (uint32_t i = 0; i < h->devs.n; i++) {
-		if (h->program->setup_device(h, i, &sb) != 0) {
-			sb_free(&sb);
-			devset_undo(&h->devs);
+		if (h->program->setup_device(h, i, sb) != 0) {
+			release_devices(h);
 			return -1;
 		}
 	}
 
-	sb_printf(&sb, "\n");
-	devset_identity(&h->devs, &sb);
+	sb_printf(sb, "\n");
 
-	if (! log_sb(&sb, "the device lines")) {
-		devset_undo(&h->devs);
-		return -1;
+	if (h->checking) {
+		devset_identity_lines(&h->devs, sb);
+		sb_printf(sb, "\n");
+	}
+	else {
+		devset_identity(&h->devs, sb);
 	}
 
 	return 0;
+}
+
+// Let go of the devices before the run: undo what setup did (devset_undo);
+// --check, which did nothing, closes them.
+static void
+release_devices(harness* h)
+{
+	if (h->checking) {
+		devset_close(&h->devs);
+	}
+	else {
+		devset_undo(&h->devs);
+	}
+}
+
+// The log's first lines: "ACT version", the kind of test, the notice.
+static void
+banner(const harness_program* p, strbuf* sb)
+{
+	sb_printf(sb, "\nACT version %s\n%s\n%s\n\n", ACT_VERSION, p->test_kind,
+			ACT_NOTICE);
 }
 
 // Every worker of every kind, with its buffer and generator - before the

@@ -91,6 +91,8 @@ struct harness_s {
 	report rep;
 	status st;
 	bool setup_failed;         // a histogram could not be added
+	bool checking;             // --check: devices claimed and previewed
+                               // (devset_preview), never written
 	cpu_times cpu_start;
 
 	harness_kind kinds[HARNESS_MAX_KINDS];

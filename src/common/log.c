@@ -147,6 +147,35 @@ log_text(const char* text, size_t len)
 	put(text, len, false);
 }
 
+int
+log_print(const char* text, size_t len)
+{
+	int rv = 0;
+
+	pthread_mutex_lock(&g_lock);
+	clear_status();
+
+	while (len != 0) {
+		ssize_t n = write(STDOUT_FILENO, text, len);
+
+		if (n < 0 && errno == EINTR) {
+			continue;
+		}
+
+		if (n <= 0) {
+			rv = n < 0 ? errno : EIO;
+			break;
+		}
+
+		text += n;
+		len -= (size_t)n;
+	}
+
+	pthread_mutex_unlock(&g_lock);
+
+	return rv;
+}
+
 void
 log_out(const char* fmt, ...)
 {

@@ -38,6 +38,11 @@ int log_failure(void);
 // Write text (whole lines) to stdout.
 void log_text(const char* text, size_t len);
 
+// Write text to stdout whatever the log's state - also after
+// log_no_stdout: the one output of --check --print-config. Returns 0, or
+// the errno of the failed write.
+int log_print(const char* text, size_t len);
+
 // printf to stdout.
 void log_out(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 

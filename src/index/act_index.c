@@ -55,7 +55,7 @@ static const char ABOUT[] =
 // Forward declarations.
 //
 
-static int load(harness* h, const char* path, uint32_t n_cpus,
+static int load(harness* h, const cfg_source* src, uint32_t n_cpus,
 		harness_params* p, char* err, size_t err_len);
 static void echo(harness* h, strbuf* sb);
 static int setup_device(harness* h, uint32_t i, strbuf* sb);
@@ -92,14 +92,14 @@ main(int argc, char* argv[])
 //
 
 static int
-load(harness* h, const char* path, uint32_t n_cpus, harness_params* p,
-		char* err, size_t err_len)
+load(harness* h, const cfg_source* src, uint32_t n_cpus,
+		harness_params* p, char* err, size_t err_len)
 {
 	index_cfg* c = &((index_ctx*)harness_prog(h))->cfg;
 
 	p->set = &c->set;
 
-	if (index_cfg_load(c, path, n_cpus, err, err_len) != 0) {
+	if (index_cfg_load(c, src, n_cpus, err, err_len) != 0) {
 		return -1;
 	}
 

@@ -74,10 +74,10 @@ static int finish(index_cfg* c, uint32_t n_cpus, char* err, size_t len);
 //
 
 int
-index_cfg_load(index_cfg* c, const char* path, uint32_t n_cpus, char* err,
-		size_t err_len)
+index_cfg_load(index_cfg* c, const cfg_source* src, uint32_t n_cpus,
+		char* err, size_t err_len)
 {
-	if (cfg_load(&g_index_cfg_table, path, c, &c->set, err, err_len) != 0) {
+	if (cfg_load(&g_index_cfg_table, src, c, &c->set, err, err_len) != 0) {
 		return -1;
 	}
 
@@ -88,12 +88,8 @@ int
 index_cfg_load_text(index_cfg* c, const char* text, uint32_t n_cpus,
 		char* err, size_t err_len)
 {
-	if (cfg_load_text(&g_index_cfg_table, text, c, &c->set, err,
-			err_len) != 0) {
-		return -1;
-	}
-
-	return finish(c, n_cpus, err, err_len);
+	return index_cfg_load(c, &(cfg_source){ .text = text }, n_cpus, err,
+			err_len);
 }
 
 void

@@ -164,10 +164,10 @@ static int derive(storage_cfg* c, char* err, size_t len);
 //
 
 int
-storage_cfg_load(storage_cfg* c, const char* path, uint32_t n_cpus,
+storage_cfg_load(storage_cfg* c, const cfg_source* src, uint32_t n_cpus,
 		char* err, size_t err_len)
 {
-	if (cfg_load(&g_storage_cfg_table, path, c, &c->set, err, err_len) != 0) {
+	if (cfg_load(&g_storage_cfg_table, src, c, &c->set, err, err_len) != 0) {
 		return -1;
 	}
 
@@ -178,12 +178,8 @@ int
 storage_cfg_load_text(storage_cfg* c, const char* text, uint32_t n_cpus,
 		char* err, size_t err_len)
 {
-	if (cfg_load_text(&g_storage_cfg_table, text, c, &c->set, err,
-			err_len) != 0) {
-		return -1;
-	}
-
-	return finish(c, n_cpus, err, err_len);
+	return storage_cfg_load(c, &(cfg_source){ .text = text }, n_cpus, err,
+			err_len);
 }
 
 void

@@ -14,6 +14,9 @@ on stdout. In every case below stdout is empty and the test directory
 - config errors (an unknown item, a bad value, no config file): exit 1,
   the same ERROR line a run prints;
 - a missing device: exit 2, the same ERROR line a run prints;
+- a device the program refuses once open (too small for one large block
+  of act_storage, one index block of act_index): exit 2, the same ERROR
+  line a run prints (--check sizes and probes it as a run would);
 - a device held by a running act_storage: exit 2, the run's refusal
   naming act_storage and its pid;
 - a parent that holds the device (ACT_HELD_FDS, flock on the file):
@@ -126,6 +129,14 @@ def main():
                      config(td, "missing", [os.path.join(root, "none")]), 2)
         k.same_error("missing device", "act_index",
                      config(td, "missing", [os.path.join(root, "none")]), 2)
+        tiny = os.path.join(root, "tiny.img")
+        itest.fill_file(tiny, 64 * 1024)
+        k.same_error("too small for a large block", "act_storage",
+                     config(td, "tiny", [tiny]), 2)
+        speck = os.path.join(root, "speck.img")
+        itest.fill_file(speck, 1000)
+        k.same_error("too small for an index block", "act_index",
+                     config(td, "speck", [speck]), 2)
 
         # A device a running act_storage holds.
         held = td.join("held.img")
@@ -190,7 +201,7 @@ def main():
                 "[--check alone] no error and usage", r.describe())
         for prog in ("act_storage", "act_index"):
             r = itest.run([itest.binary(prog), "--help"], timeout=10)
-            c.check("--check CONFIG-FILE" in r.out and "  --check " in r.out,
+            c.check("%s --check " % prog in r.out and "  --check " in r.out,
                     "%s --help does not list --check" % prog, r.describe())
     c.finish()
 
