@@ -314,7 +314,7 @@ def new_campaign(args):
             "duration_sec": args.duration, "ceiling": args.ceiling,
             "ladder": args.ladder, "prep": args.prep,
             "identities": identities_now(devices, header)
-            if header else {},
+            if header and not args.dry_run else {},
             "fail_fast": not args.no_fail_fast},
         "host": None, "resumes": [], "steps": steps, "device_changes": [],
     }
