@@ -229,6 +229,11 @@ def check_loop_facts(c, td):
         want["backing_mark"] = mark
     c.eq("a loop device's identity", want, identity.device_identity(
         scan_header(io.BytesIO(lines(st.st_ino))), "/dev/loop9"))
+    odd = "/x/a, b = c.img"
+    c.eq("a backing file name with ', ' and ' = ' in it (last on its line)",
+         odd, identity.device_identity(scan_header(io.BytesIO(
+             lines(st.st_ino).replace(back.encode(), odd.encode()))),
+             "/dev/loop9").get("backing_file"))
     want.pop("backing_mark", None)
     want["backing_ino"] = st.st_ino + 1
     c.eq("a loop device over another file of that name: no mark", want,
