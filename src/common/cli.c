@@ -14,6 +14,7 @@
 #include "common/cfg_help.h"
 #include "common/log.h"
 #include "common/run.h"
+#include "common/suggest.h"
 #include "common/version.h"
 
 //==========================================================
@@ -51,11 +52,23 @@ static const char PREP_USAGE[] =
 	"4 write error, 5 the output could not be written,\n"
 	"128+n stopped by signal n\n";
 
+// The long options, for "did you mean" (a mistyped short option gets no
+// suggestion: one letter is close to every other).
+static const char* const RUN_OPTIONS[] = {
+	"--set", "--check", "--print-config", "--config-help", "--help",
+	"--version", NULL
+};
+
+static const char* const PREP_OPTIONS[] = {
+	"--size", "--max-stall-sec", "--help", "--version", NULL
+};
+
 //==========================================================
 // Forward declarations.
 //
 
 static void usage(const cli_program* p, FILE* out);
+static void unknown_option(const char* arg, const char* const* known);
 static const char* opt_value(int argc, char* argv[], int* i,
 		const char* name);
 static int parse_size(const char* text, uint64_t* out);
@@ -139,8 +152,7 @@ cli_args(int argc, char* argv[], const cli_program* p, cli_run* out)
 		}
 		else {
 			// Say what was wrong before the usage.
-			fprintf(stderr, "ERROR: unknown option '%s'\n\n",
-					log_escape(a, esc, sizeof(esc)));
+			unknown_option(a, RUN_OPTIONS);
 			usage(p, stderr);
 			return EXIT_USAGE;
 		}
@@ -223,8 +235,8 @@ cli_prep_args(int argc, char* argv[], cli_prep* out)
 				}
 			}
 			else {
-				fprintf(stderr, "ERROR: unknown option '%s'\n\n%s",
-						log_escape(a, err, sizeof(err)), PREP_USAGE);
+				unknown_option(a, PREP_OPTIONS);
+				fputs(PREP_USAGE, stderr);
 				return EXIT_USAGE;
 			}
 
@@ -277,24 +289,26 @@ usage(const cli_program* p, FILE* out)
 			"                 an example with every item and its default:\n"
 			"                 %s\n"
 			"  --set NAME=VALUE\n"
-			"                 a config item on the command line, applied after\n"
-			"                 the file's and checked as its line 'NAME: VALUE'\n"
-			"                 would be; repeatable, the last one of an item\n"
-			"                 wins\n"
-			"  --check        check the config, then claim, size and probe its\n"
-			"                 devices as a run would - writing nothing; exit\n"
-			"                 status 0 usable, 1 config error, 2 device error\n"
+			"                 a config item on the command line, applied\n"
+			"                 after the file's and checked as its line\n"
+			"                 'NAME: VALUE' would be; repeatable, the last\n"
+			"                 one of an item wins\n"
+			"  --check        check the config, then claim, size and probe\n"
+			"                 its devices as a run would - writing nothing;\n"
+			"                 exit status 0 usable, 1 config error, 2 device\n"
+			"                 error\n"
 			"  --print-config\n"
-			"                 with --check: print on stdout the head of the log\n"
-			"                 the run would write - the config and derived\n"
-			"                 config, the device lines, the drives' identity\n"
+			"                 with --check: print on stdout the head of the\n"
+			"                 log the run would write - the config and\n"
+			"                 derived config, the device lines, the drives'\n"
+			"                 identity\n"
 			"  --config-help  every config item with its default, range and\n"
 			"                 meaning\n"
 			"  -h, --help     print this help and exit\n"
 			"  -V, --version  print the program's name and act's version,\n"
 			"                 and exit\n"
-			"  --             the next argument is the config file, even if it\n"
-			"                 starts with '-'\n"
+			"  --             the next argument is the config file, even if\n"
+			"                 it starts with '-'\n"
 			"\n"
 			"Analyse the log with: %s -l LOG\n"
 			"\n"
@@ -306,6 +320,29 @@ usage(const cli_program* p, FILE* out)
 			"errors (io-error-limit), 5 the log could not be written, 128+n\n"
 			"stopped by signal n\n", p->name, p->name, p->name, p->about,
 			conf, latency);
+}
+
+// "ERROR: unknown option 'ARG'", with the closest of the known options
+// (NULL-terminated) when one is close (suggest_closest): "- did you mean
+// '--check'?". A value after '=' is not compared.
+static void
+unknown_option(const char* arg, const char* const* known)
+{
+	char esc[256];
+	char name[64];
+	size_t n = 0;
+
+	while (known[n] != NULL) {
+		n++;
+	}
+
+	snprintf(name, sizeof(name), "%.*s", (int)strcspn(arg, "="), arg);
+
+	int ix = suggest_closest(name, known, n);
+
+	fprintf(stderr, "ERROR: unknown option '%s'%s%s%s\n\n",
+			log_escape(arg, esc, sizeof(esc)), ix < 0 ? "" :
+			" - did you mean '", ix < 0 ? "" : known[ix], ix < 0 ? "" : "'?");
 }
 
 // Where the example config and act_latency.py are, for this binary:

@@ -63,6 +63,7 @@ static void guard_stopped(void* udata, int sig, int exit_status)
 		__attribute__((noreturn));
 static int setup_devices(harness* h, strbuf* sb);
 static void release_devices(harness* h);
+static void check_signalled(int sig);
 static int setup_workers(harness* h);
 static int start_workers(harness* h);
 static int run(harness* h, bool* joined);
@@ -247,10 +248,11 @@ harness_add_kind(harness* h, const harness_kind* k)
 // size and minimum I/O size, by reading) and let the program check it -
 // writing nothing: no byte to a device, no file created or resized, no log
 // (docs/act_storage.md, "The command line"). --print-config: then print the
-// head of the log the run would write (log_head, the device lines and the
-// drives' identity: setup_devices) on stdout. Returns the exit status: 0
-// with one line on stderr, EXIT_USAGE (config error) or EXIT_SETUP (device
-// error), having printed the run's own ERROR line and nothing on stdout.
+// head of the log the run would write (banner, the program's echo, the
+// device lines and the drives' identity: setup_devices) on stdout. Returns
+// the exit status: 0 with one line on stderr, else the status a run's
+// setup would end with (config error, device error, hung probe, signal),
+// having printed the ERROR line and nothing on stdout.
 static int
 check_program(harness* h, const cli_run* args)
 {
@@ -275,8 +277,15 @@ check_program(harness* h, const cli_run* args)
 	}
 
 	uint32_t n = h->devs.n;
+	int sig = run_pending_signal();
 
 	release_devices(h);
+
+	if (sig != 0) {
+		check_signalled(sig);
+		sb_free(&sb);
+		return EXIT_SIGNAL + sig;
+	}
 
 	if (sb_overflowed(&sb)) {
 		log_error("out of memory building the config to print");
@@ -450,7 +459,8 @@ guarded_setup_devices(harness* h, strbuf* sb)
 	}
 
 	int rv = guard_start(&(guard_cfg){ .limit_ns = limit,
-			.limit_text = h->guard_limit, .stopped_text = "test stopped",
+			.limit_text = h->guard_limit, .stopped_text = h->checking ?
+			"check stopped - nothing was written" : "test stopped",
 			.stop = guard_stopped, .udata = h });
 
 	if (rv != 0) {
@@ -474,7 +484,10 @@ guard_stopped(void* udata, int sig, int exit_status)
 
 	release_devices(h);
 
-	if (sig != 0) {
+	if (sig != 0 && h->checking) {
+		check_signalled(sig);
+	}
+	else if (sig != 0) {
 		log_final(STOP_PHRASE_SIGNAL " %s after 0 sec\n", run_signal_name(sig));
 	}
 
@@ -531,6 +544,14 @@ release_devices(harness* h)
 	else {
 		devset_undo(&h->devs);
 	}
+}
+
+// --check stopped by a signal (it has no log to end).
+static void
+check_signalled(int sig)
+{
+	log_error("stopped by signal %s - nothing was written",
+			run_signal_name(sig));
 }
 
 // The log's first lines: "ACT version", the kind of test, the notice.

@@ -12,7 +12,8 @@ line").
   its size and minimum I/O size as the run finds them after creating or
   growing it), and, as root, a loop device with its identity line.
 - Nothing is written: the test directory (every file's bytes, size and
-  mtime, the listing) is unchanged by --check --print-config.
+  mtime, the listing) is unchanged by --check --print-config, and the
+  I/O shim's trace of it has reads (the minimum-I/O probe) and no write.
 - act.logfile.header.scan_header reads the output: the version, the
   config and derived items, the device sizes, the identity; read_header
   refuses it (not a log: no HISTOGRAM NAMES).
@@ -45,9 +46,6 @@ def log_head(log):
                    if not line.startswith("start time = "))
 
 
-def errors(text):
-    return [line for line in text.split("\n") if line.startswith("ERROR:")]
-
 
 def print_config(c, key, prog, args, root):
     """stdout of PROG --check --print-config ARGS, checking that nothing
@@ -72,6 +70,15 @@ def same_as_run(c, key, prog, args, root):
     c.eq("[%s] --print-config is the head of the run's log" % key,
          log_head(r.out), printed)
     return printed
+
+
+def check_reads_only(c, td, conf):
+    trace = td.join("trace")
+    r = itest.run([itest.binary(), "--check", "--print-config", conf],
+                  timeout=30, env=itest.shim_env(trace=trace))
+    c.eq("[traced] exit status", 0, r.rc, r.describe())
+    ops = [t.op for t in itest.read_trace(trace)]
+    c.check(ops and set(ops) == {"r"}, "[traced] not only reads: %r" % ops)
 
 
 def check_parsed(c, printed, device, size):
@@ -108,9 +115,9 @@ def check_errors(c, td, d1, root):
         check = itest.run([itest.binary(), "--check"] + args, timeout=30)
         c.eq("[%s] exit status" % key, status, r.rc, r.describe())
         c.eq("[%s] stdout" % key, "", r.out)
-        c.check(errors(r.err) and errors(r.err) == errors(check.err),
-                "[%s] not --check's ERROR lines: %r vs %r"
-                % (key, errors(r.err), errors(check.err)))
+        got, want = itest.error_lines(r.err), itest.error_lines(check.err)
+        c.check(got and got == want, "[%s] not --check's ERROR lines: %r vs "
+                "%r" % (key, got, want))
         c.eq("[%s] directory" % key, "",
              itest.dir_state_diff(before, itest.dir_state(root)))
 
@@ -121,8 +128,8 @@ def check_errors(c, td, d1, root):
                            universal_newlines=True)
     c.eq("[stdout full] exit status", 5, p.returncode, p.stderr)
     c.check(any("can't write the config to stdout" in line
-                for line in errors(p.stderr)), "[stdout full] no ERROR line",
-            p.stderr)
+                for line in itest.error_lines(p.stderr)),
+            "[stdout full] no ERROR line", p.stderr)
 
     r = itest.run([itest.binary(), "--print-config", conf], timeout=10)
     c.eq("[without --check] exit status", 1, r.rc, r.describe())
@@ -144,6 +151,7 @@ def main():
         printed = same_as_run(c, "act_storage", "act_storage",
                               sets + [conf], root)
         check_parsed(c, printed, d1, 16 * 1024 * 1024)
+        check_reads_only(c, td, conf)
         same_as_run(c, "act_index", "act_index", sets + [conf], root)
 
         new = os.path.join(root, "new.img")

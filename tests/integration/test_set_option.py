@@ -38,9 +38,6 @@ BAD = [
 ]
 
 
-def error_lines(text):
-    return [line for line in text.split("\n") if line.startswith("ERROR:")]
-
 
 def check_run_overrides(c, td, d1, d2):
     conf = itest.write_config(td.join("over.conf"),
@@ -49,7 +46,8 @@ def check_run_overrides(c, td, d1, d2):
                    "--set=record-bytes=2048", "--set",
                    "device-names=%s,%s" % (d1, d2), "--set",
                    "read-reqs-per-sec=200", conf], timeout=60)
-    c.eq("[act_storage] exit status", 0, r.rc, r.describe())
+    if not c.eq("[act_storage] exit status", 0, r.rc, r.describe()):
+        return
     log = itest.parse_log(r.out)
     for item, want in (("device-names", "%s %s" % (d1, d2)),
                        ("num-devices", "2"), ("read-reqs-per-sec", "200"),
@@ -65,7 +63,8 @@ def check_run_overrides(c, td, d1, d2):
         ("device-names", d1), ("cache-threads", 4)])
     r = itest.run([itest.binary("act_index"), "--set", "cache-threads=2",
                    "--set", "read-reqs-per-sec=150", conf], timeout=60)
-    c.eq("[act_index] exit status", 0, r.rc, r.describe())
+    if not c.eq("[act_index] exit status", 0, r.rc, r.describe()):
+        return
     log = itest.parse_index_log(r.out)
     c.eq("[act_index] echo of cache-threads", "2", log.cfg("cache-threads"))
     c.eq("[act_index] echo of read-reqs-per-sec", "150",
@@ -86,8 +85,8 @@ def check_same_refusal(c, td, d1):
         rs = itest.run([itest.binary(prog), "--set", arg, plain], timeout=30)
         c.eq("[%s] exit status, file" % key, 1, rf.rc, rf.describe())
         c.eq("[%s] exit status, --set" % key, 1, rs.rc, rs.describe())
-        fe = error_lines(rf.err)
-        se = error_lines(rs.err)
+        fe = itest.error_lines(rf.err)
+        se = itest.error_lines(rs.err)
         c.check(len(fe) == 1 and fe[0].endswith(" (line %d)" % line_no),
                 "[%s] the file's ERROR line does not name line %d: %r"
                 % (key, line_no, fe))
@@ -114,8 +113,8 @@ def check_usage(c, td, d1):
                         (["--set", "=5", conf], "'=5'")):
         r = itest.run([itest.binary()] + args, timeout=10)
         c.eq("[usage %r] exit status" % args, 1, r.rc, r.describe())
-        want = r"^ERROR: --set takes NAME=VALUE, not %s\n\nusage: act_storage" \
-            % re.escape(shown)
+        want = (r"^ERROR: --set takes NAME=VALUE, not %s\n\n"
+                r"usage: act_storage" % re.escape(shown))
         c.check(re.match(want, r.err) is not None, "[usage %r] stderr does "
                 "not match %r" % (args, want), r.describe())
 

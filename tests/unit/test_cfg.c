@@ -634,14 +634,18 @@ test_set_same_refusal(void)
 
 	for (size_t i = 0; i < sizeof(TEXTS) / sizeof(TEXTS[0]); i++) {
 		const text_case* k = &TEXTS[i];
-		const char* line = k->text + base_len;
-		const char* colon = strstr(line, ": ");
 		const char* suffix = " (line 6)";
 		const char* at;
 
-		if (k->error == NULL || strncmp(k->text, BASE, base_len) != 0 ||
-				colon == NULL || strchr(line, '\n') != line + strlen(line) - 1
-				|| strchr(line, '#') != NULL) {
+		if (k->error == NULL || strncmp(k->text, BASE, base_len) != 0) {
+			continue;
+		}
+
+		const char* line = k->text + base_len;
+		const char* colon = strstr(line, ": ");
+
+		if (colon == NULL || strchr(line, '\n') != line + strlen(line) - 1 ||
+				strchr(line, '#') != NULL) {
 			continue;
 		}
 
