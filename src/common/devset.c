@@ -200,6 +200,10 @@ devset_identity_lines(const devset* s, strbuf* sb)
 			continue;
 		}
 
+		if (! d->is_block && d->created) {
+			continue; // made by this run: no identity to tell before it
+		}
+
 		if (! d->is_block) {
 			char gen[16];
 

@@ -59,8 +59,8 @@ void devset_restore_schedulers(devset* s);
 // identity block"): per block device "<device> model = M, serial = S,
 // firmware = F" (blkdev.h) and its facts line "<device> rdev = MAJ:MIN,
 // wwid = W" (a loop device: then what it is over, backing_dev, backing_ino,
-// backing_gen, backing_file), per file "<device> dev = D, ino = I, gen =
-// G"; then "start time = <UTC, ISO 8601>", then an empty line - appended
+// backing_gen, backing_file), per file - not one this run created -
+// "<device> dev = D, ino = I, gen = G"; then "start time = <UTC, ISO 8601>", then an empty line - appended
 // to sb.
 void devset_identity(const devset* s, strbuf* sb);
 
