@@ -60,8 +60,8 @@ void devset_restore_schedulers(devset* s);
 // firmware = F" (blkdev.h) and its facts line "<device> rdev = MAJ:MIN,
 // wwid = W" (a loop device: then what it is over, backing_dev, backing_ino,
 // backing_gen, backing_file), per file - not one this run created -
-// "<device> dev = D, ino = I, gen = G"; then "start time = <UTC, ISO 8601>", then an empty line - appended
-// to sb.
+// "<device> dev = D, ino = I, gen = G"; then "start time = <UTC, ISO
+// 8601>", then an empty line - appended to sb.
 void devset_identity(const devset* s, strbuf* sb);
 
 // devset_identity without the start time and the empty line: the
