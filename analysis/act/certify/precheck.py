@@ -88,11 +88,10 @@ def print_config(program, what, args):
 
 
 def base_check(program, base, devices, steps, what=None):
-    """The base config on all the campaign's devices, with the four items
-    of its first test (its lines where they are in the file: the
-    program's messages give its line numbers): the LogHeader of its
-    --print-config - the devices' identity lines, the service-threads the
-    runs get."""
+    """The base config on all the campaign's devices, with the other
+    three --set items of its first test (a refusal of the file names its
+    line, of an item the --set): the LogHeader of its --print-config -
+    the devices' identity lines, the service-threads the runs get."""
     first = [s for s in steps if runs_program(s)]
     args = [base]
     if first:
