@@ -326,8 +326,9 @@ def new_campaign(args):
         if missing:
             say("")
             say("not found here: %s - planned anyway (for another host); "
-                "the programs' checks of the configs were not run, and a "
-                "real run refuses a device it can't find"
+                "the programs' checks of the configs were not run (nor "
+                "the service-threads warning: the program says how many "
+                "it runs), and a real run refuses a device it can't find"
                 % ", ".join(missing))
         return 0
     if os.path.lexists(state_path(dirpath)):
