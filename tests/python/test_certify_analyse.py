@@ -23,9 +23,14 @@ act.logfile and an in-process act.latency, kept since:
 - the plot replaced (a temporary file renamed), never rewritten in place:
   a reader of the old one reads it whole;
 - a step log that is a FIFO, a symbolic link (to /dev/zero too) or larger
-  than its run could write (analyse.log_limit), and a step config linked
-  to /dev/zero: refused at once, naming the file, by the analysis and
-  every act.logfile reader - none waits or reads it."""
+  than its run could write (analyse.log_limit): refused at once, naming
+  the file, by the analysis and every act.logfile reader - none waits or
+  reads it; a step config file linked to /dev/zero is not read at all
+  (the report takes the step's recorded config echo);
+- echo_difference: the log's config echo against the one the program
+  echoed for the step's plan (config_echo): the first item that differs,
+  is missing on either side; nothing for a step an older act_certify ran
+  (no config_echo), whose INVALID stands."""
 
 import os
 import shutil
