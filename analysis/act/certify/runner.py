@@ -15,6 +15,8 @@ from act.certify.analyse import (
 from act.certify.failfast import (
     FailFast, saved_sec, saved_text, stop_message)
 from act.certify.devices import check_identities, held_env
+from act.certify.plan import BASE_NAME, config_args
+from act.certify.precheck import campaign_header
 from act.certify.fmt import (
     fmt_duration, say, say_both, signame, utc_now, warn)
 from act.certify.judge import (
@@ -203,7 +205,8 @@ def execute_step(dirpath, state, step, tools, progress, cache):
     if step["kind"] == "prep":
         argv = [tools["act_prep"]] + step["devices"]
     else:
-        argv = [tools["program"], os.path.join(dirpath, files["config"])]
+        argv = [tools["program"]] + config_args(
+            step, os.path.join(dirpath, BASE_NAME), dirpath)
     prog = os.path.basename(argv[0])
     if step["status"] == "running" and step["kind"] != "prep":
         # act_certify was killed while the step ran (its program is gone:
@@ -373,7 +376,8 @@ def run_campaign(dirpath, state, tools, progress):
             # the drive each name stands for is still the one recorded
             # (a file replaced, a loop device re-attached): not one byte
             # to another drive
-            check_identities(state, dirpath)
+            check_identities(state, dirpath, campaign_header(
+                tools["program"], dirpath, state))
         except UsageError as e:
             warn("error: step %d not started: %s" % (step["number"], e))
             state["status"] = "error"
@@ -407,8 +411,8 @@ def run_campaign(dirpath, state, tools, progress):
     elif status == EXIT_CONFIG:
         say_both("%s: stopped: the program refused the config (exit status "
                  "%d) - fix the base config and start a new campaign (or "
-                 "fix the step configs in %s and continue with --resume %s)"
-                 % (PROG, status, dirpath, dirpath))
+                 "fix %s and continue with --resume %s)"
+                 % (PROG, status, os.path.join(dirpath, BASE_NAME), dirpath))
     elif status is not None:
         say_both("%s: stopped by an error (exit status %d); fix it, then "
                  "continue with:" % (PROG, status))

@@ -15,6 +15,10 @@ HEADER_LIMIT = 16 << 20           # bytes of header to read before giving up
 
 _IDENTITY_RE = re.compile(r"(.+?) model = (.*), serial = (.*), "
                           r"firmware = (.*)$")
+# a device's facts line: a block device's "rdev = ...", a file's "dev =
+# ..." (a loop device's backing_file, a path, comes last)
+_FACTS_RE = re.compile(r"(\S+) ((?:rdev|dev) = .*)$")
+_BACKING_FILE = ", backing_file = "
 _START_RE = re.compile(r"start time = (\S+)$")
 _DEVICE_RE = re.compile(r"(.+?) size = (\d+) bytes(,|$)")
 
@@ -36,6 +40,7 @@ class LogHeader:
         # Device lines and the identity block (not needed by the analysis):
         self.devices = {}           # device -> size in bytes
         self.identity = {}          # device -> {model, serial, firmware}
+        self.facts = {}             # device -> {fact: value} (its facts line)
         self.start = None           # start time, as written (UTC, ISO 8601)
         self.size = 0               # bytes of the header read
         self.binary = False         # a NUL byte in them: not a text file
@@ -195,6 +200,10 @@ def _device_line(h, line):
         h.identity[m.group(1)] = {"model": m.group(2), "serial": m.group(3),
                                   "firmware": m.group(4)}
         return
+    m = _FACTS_RE.match(line)
+    if m:
+        h.facts[m.group(1)] = _facts(m.group(2))
+        return
     m = _START_RE.match(line)
     if m:
         h.start = m.group(1)
@@ -202,3 +211,17 @@ def _device_line(h, line):
     m = _DEVICE_RE.match(line)
     if m:
         h.devices[m.group(1)] = int(m.group(2))
+
+
+def _facts(text):
+    """{fact: value} of a facts line's "name = value, ..." (log-format.md,
+    "The identity block"); values as written ("unknown" too)."""
+    text, sep, backing = text.partition(_BACKING_FILE)
+    facts = {}
+    for part in text.split(", "):
+        name, eq, value = part.partition(" = ")
+        if eq:
+            facts[name] = value
+    if sep:
+        facts["backing_file"] = backing
+    return facts
