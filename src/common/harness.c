@@ -24,11 +24,10 @@
 #include "common/harness_priv.h"
 #include "common/io.h"
 #include "common/log.h"
+#include "common/loglines.h"
 #include "common/rate.h"
 #include "common/run.h"
 #include "common/status.h"
-#include "common/stop.h"
-#include "common/version.h"
 
 //==========================================================
 // Typedefs & constants.
@@ -340,14 +339,18 @@ run_program(harness* h, const char* config_path)
 	harness_params* prm = &h->params;
 	int rv;
 
-	log_out("\nACT version %s\n%s\n%s\n\n", ACT_VERSION, p->test_kind,
-			ACT_NOTICE);
+	strbuf sb;
+
+	sb_init_grow(&sb);
+	ll_banner(&sb, p->test_kind);
+
+	if (! log_sb(&sb, "the banner")) {
+		return EXIT_SETUP;
+	}
 
 	if ((rv = load_config(h, config_path)) != 0) {
 		return rv;
 	}
-
-	strbuf sb;
 
 	sb_init_grow(&sb);
 	p->echo(h, &sb);
@@ -430,7 +433,7 @@ guard_stopped(void* udata, int sig, int exit_status)
 	devset_undo(&h->devs);
 
 	if (sig != 0) {
-		log_final(STOP_PHRASE_SIGNAL " %s after 0 sec\n", run_signal_name(sig));
+		run_log_stopped(sig, 0);
 	}
 
 	_exit(exit_status);
@@ -695,7 +698,7 @@ setup_signal(harness* h)
 
 	devset_undo(&h->devs);
 	run_stop(EXIT_SIGNAL + sig);
-	log_final(STOP_PHRASE_SIGNAL " %s after 0 sec\n", run_signal_name(sig));
+	run_log_stopped(sig, 0);
 
 	return EXIT_SIGNAL + sig;
 }
@@ -781,12 +784,11 @@ log_owed(harness* h)
 		}
 
 		if (n_behind != 0) {
-			log_out("WARNING: the host fell behind at the end of the run: "
-					"%s still owed %" PRIu64 " requests due before %" PRIu32
-					" sec (%" PRIu32 " thread%s, up to %.3f sec behind "
-					"schedule) - the last report lacks them\n", kind->name,
-					owed, h->params.cfg->test_duration_sec, n_behind,
-					n_behind == 1 ? "" : "s", (double)most_ns / NS_PER_SEC);
+			char msg[LL_MSG_LEN];
+
+			log_out(LOG_WARNING "%s\n", ll_fell_behind(msg, sizeof(msg),
+					kind->name, owed, h->params.cfg->test_duration_sec,
+					n_behind, (double)most_ns / NS_PER_SEC));
 		}
 	}
 }
