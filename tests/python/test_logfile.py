@@ -208,9 +208,10 @@ class LogEnd(unittest.TestCase):
 
 
 class Stops(unittest.TestCase):
-    def test_the_five_kinds(self):
+    def test_the_six_kinds(self):
         self.assertEqual({"host-limit", "drive-limit", "hung-io",
-                          "io-errors", "signal"}, set(stops.STOP_KINDS))
+                          "io-errors", "signal", "request"},
+                         set(stops.STOP_KINDS))
 
     def test_stop_kind(self):
         self.assertEqual("host-limit", stops.stop_kind(actlog.HOST_LAG[1]))

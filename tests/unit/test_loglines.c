@@ -289,23 +289,22 @@ header_samples(void)
 				DEVICES[i].n_large_blocks);
 	}
 
+	static const char* const IDENTITY[][4] = {
+		{ "/dev/sdb", "SAMSUNG MZQL21T9HCJR-00A07", "S64GNA0T123456",
+				"GDC5602Q" },
+		{ "/dev/nvme0n1", "unknown", "unknown", "unknown" }
+	};
 	char line[1024];
-	const char* dev = "/dev/nvme0n1";
-	const char* model = "SAMSUNG MZQL21T9HCJR-00A07";
-	const char* serial = "S64GNA0T123456";
-	const char* firmware = "GDC5602Q";
 
-	sb_init(&sb, line, sizeof(line));
-	ll_identity(&sb, dev, model, serial, firmware);
-	line[strcspn(line, "\n")] = '\0';
-	sample("identity", line, "device=%s\tmodel=%s\tserial=%s\tfirmware=%s",
-			dev, model, serial, firmware);
+	for (size_t i = 0; i < sizeof(IDENTITY) / sizeof(IDENTITY[0]); i++) {
+		const char* const* id = IDENTITY[i];
 
-	sb_init(&sb, line, sizeof(line));
-	ll_identity(&sb, "/dev/sdc", "unknown", "unknown", "unknown");
-	line[strcspn(line, "\n")] = '\0';
-	sample("identity", line, "device=/dev/sdc\tmodel=unknown\t"
-			"serial=unknown\tfirmware=unknown");
+		sb_init(&sb, line, sizeof(line));
+		ll_identity(&sb, id[0], id[1], id[2], id[3]);
+		line[strcspn(line, "\n")] = '\0';
+		sample("identity", line, "device=%s\tmodel=%s\tserial=%s\t"
+				"firmware=%s", id[0], id[1], id[2], id[3]);
+	}
 
 	const char* when = "2026-11-23T03:47:33Z";
 
