@@ -15,8 +15,12 @@ sys.path.insert(0, os.path.join(ROOT, "analysis"))
 LOGLINES = os.path.join(os.path.dirname(
     os.environ.get("ACT_BIN") or os.path.join(ROOT, "target", "bin")),
     "tests", "test_loglines")
-LOGLINES_SOURCES = ("tests/unit/test_loglines.c", "src/common/loglines.c",
-                    "src/common/loglines.h")
+# the files of the formatters the samples come from
+LOGLINES_SOURCES = (
+    "tests/unit/test_loglines.c", "src/common/loglines.c",
+    "src/common/loglines.h", "src/common/stop.h", "src/common/version.h",
+    "src/common/report.c", "src/common/hist.c", "src/common/cfg.c",
+    "src/storage/storage_cfg.c", "src/index/index_cfg.c")
 
 
 class Sample:
