@@ -39,6 +39,7 @@
 //
 
 #define MAX_KINDS 64
+#define ERROR_LINE(msg) prefixed(LOG_ERROR, (msg))
 #define TEXT_LEN 16384
 
 // A config whose echo has every derived key (the size histograms give the
@@ -117,23 +118,17 @@ sample(const char* token, const char* line, const char* fields, ...)
 	}
 }
 
-// An ERROR line's sample, from its text.
-static void
-error_sample(const char* token, const char* msg, const char* fields, ...)
-		__attribute__((format(printf, 3, 4)));
-
-static void
-error_sample(const char* token, const char* msg, const char* fields, ...)
+// A message line: prefix (LOG_ERROR, LOG_WARNING) and msg, as log.c
+// writes it. (The text stays until the next call.) ERROR_LINE: an ERROR
+// line, as log_error writes it.
+static const char*
+prefixed(const char* prefix, const char* msg)
 {
-	char line[LL_MSG_LEN + 16];
-	char text[TEXT_LEN];
-	va_list ap;
+	static char line[LL_MSG_LEN + 16];
 
-	va_start(ap, fields);
-	vsnprintf(text, sizeof(text), fields, ap);
-	va_end(ap);
-	snprintf(line, sizeof(line), LOG_ERROR "%s", msg);
-	sample(token, line, "%s", text);
+	snprintf(line, sizeof(line), "%s%s", prefix, msg);
+
+	return line;
 }
 
 // The lines of a block (a strbuf's text), each cut at its newline, to fn
@@ -439,46 +434,45 @@ io_samples(void)
 		ll_io io = { .device = "/dev/sdb", .op = *op, .size = 131072,
 				.off = 4096 * n };
 
-		error_sample("io-failed", ll_io_failed(msg, sizeof(msg), &io, EIO,
-				true, n, 10), "device=%s\top=%s\toffset=%" PRIu64 "\tsize=%"
-				PRIu64 "\terror=%s\terrno=%d\tcount=%" PRIu64 "\tlimit=10",
-				io.device, io.op, io.off, io.size, strerror(EIO), EIO, n);
+		ll_io_failed(msg, sizeof(msg), &io, EIO, true, n, 10);
+		sample("io-failed", ERROR_LINE(msg), "device=%s\top=%s\toffset=%"
+				PRIu64 "\tsize=%" PRIu64 "\terror=%s\terrno=%d\tcount=%"
+				PRIu64 "\tlimit=10", io.device, io.op, io.off, io.size,
+				strerror(EIO), EIO, n);
 	}
 
 	// act_prep's, uncounted; a device name with spaces.
 	ll_io io = { .device = "/mnt/my disk/act.img", .op = LL_OP_WRITE,
 			.size = 1048576, .off = 0 };
 
-	error_sample("io-failed", ll_io_failed(msg, sizeof(msg), &io, ENOSPC,
-			false, 0, 0), "device=%s\top=%s\toffset=0\tsize=%" PRIu64
-			"\terror=%s\terrno=%d", io.device, io.op, io.size,
+	ll_io_failed(msg, sizeof(msg), &io, ENOSPC, false, 0, 0);
+	sample("io-failed", ERROR_LINE(msg), "device=%s\top=%s\toffset=0\t"
+			"size=%" PRIu64 "\terror=%s\terrno=%d", io.device, io.op, io.size,
 			strerror(ENOSPC), ENOSPC);
 
-	error_sample("io-hidden", ll_io_hidden(msg, sizeof(msg), 1234),
-			"count=1234");
-	error_sample("io-errors", ll_io_errors(msg, sizeof(msg), 11, 10),
-			"count=11\tlimit=10");
+	ll_io_hidden(msg, sizeof(msg), 1234);
+	sample("io-hidden", ERROR_LINE(msg), "count=1234");
+	ll_io_errors(msg, sizeof(msg), 11, 10);
+	sample("io-errors", ERROR_LINE(msg), "count=11\tlimit=10");
 }
 
 static void
 lag_samples(void)
 {
 	char msg[LL_MSG_LEN];
-	char line[LL_MSG_LEN + 16];
 	ll_io io = { .device = "/dev/sdb", .op = LL_OP_READ, .size = 1536,
 			.off = 56176128 };
 
-	snprintf(line, sizeof(line), LOG_WARNING "%s", ll_fell_behind(msg,
-			sizeof(msg), "service threads", 4500, 60, 3, 0.75));
-	sample("fell-behind", line, "threads=service threads\towed=4500\t"
-			"before_sec=60\tn_threads=3\tbehind_sec=0.75");
-	snprintf(line, sizeof(line), LOG_WARNING "%s", ll_fell_behind(msg,
-			sizeof(msg), "large-block writes", 1, 3600, 1, 0.002));
-	sample("fell-behind", line, "threads=large-block writes\towed=1\t"
-			"before_sec=3600\tn_threads=1\tbehind_sec=0.002");
+	ll_fell_behind(msg, sizeof(msg), "service threads", 4500, 60, 3, 0.75);
+	sample("fell-behind", prefixed(LOG_WARNING, msg), "threads=service "
+			"threads\towed=4500\tbefore_sec=60\tn_threads=3\tbehind_sec=0.75");
+	ll_fell_behind(msg, sizeof(msg), "large-block writes", 1, 3600, 1, 0.002);
+	sample("fell-behind", prefixed(LOG_WARNING, msg), "threads=large-block "
+			"writes\towed=1\tbefore_sec=3600\tn_threads=1\tbehind_sec=0.002");
 
-	error_sample("lag", ll_lag(msg, sizeof(msg), "cache threads", 10.412,
-			10), "threads=cache threads\tbehind_sec=10.412\tmax_lag_sec=10");
+	ll_lag(msg, sizeof(msg), "cache threads", 10.412, 10);
+	sample("lag", ERROR_LINE(msg), "threads=cache threads\tbehind_sec=10.412\t"
+			"max_lag_sec=10");
 
 	static const struct {
 		const char* advice;
@@ -496,21 +490,21 @@ lag_samples(void)
 			snprintf(busy, sizeof(busy), "\tbusy_pct=%g", HOST[i].busy);
 		}
 
-		error_sample("host-limit", ll_host_limit(msg, sizeof(msg),
-				HOST[i].advice, 10.4, 3, HOST[i].busy), "advice=%s\t"
-				"window_sec=10.4\tio_pct=3%s", HOST[i].advice, busy);
+		ll_host_limit(msg, sizeof(msg), HOST[i].advice, 10.4, 3, HOST[i].busy);
+		sample("host-limit", ERROR_LINE(msg), "advice=%s\twindow_sec=10.4\t"
+				"io_pct=3%s", HOST[i].advice, busy);
 	}
 
-	error_sample("stall", ll_stall(msg, sizeof(msg), &io, 11.002, 10),
-			"device=%s\tsize=%" PRIu64 "\top=%s\toffset=%" PRIu64
-			"\ttook_sec=11.002\tmax_lag_sec=10", io.device, io.size, io.op,
-			io.off);
-	error_sample("drive-limit", ll_drive_limit_end(msg, sizeof(msg)), "%s",
-			"");
-	error_sample("drive-limit", ll_drive_limit(msg, sizeof(msg), 3.0, 2, 3.0,
-			&io, 1.5), "window_sec=3\tn_io=2\tio_sec=3\tlongest_sec=1.5\t"
-			"size=%" PRIu64 "\top=%s\toffset=%" PRIu64 "\tdevice=%s", io.size,
-			io.op, io.off, io.device);
+	ll_stall(msg, sizeof(msg), &io, 11.002, 10);
+	sample("stall", ERROR_LINE(msg), "device=%s\tsize=%" PRIu64 "\top=%s\t"
+			"offset=%" PRIu64 "\ttook_sec=11.002\tmax_lag_sec=10", io.device,
+			io.size, io.op, io.off);
+	ll_drive_limit_end(msg, sizeof(msg));
+	sample("drive-limit", ERROR_LINE(msg), "%s", "");
+	ll_drive_limit(msg, sizeof(msg), 3.0, 2, 3.0, &io, 1.5);
+	sample("drive-limit", ERROR_LINE(msg), "window_sec=3\tn_io=2\tio_sec=3\t"
+			"longest_sec=1.5\tsize=%" PRIu64 "\top=%s\toffset=%" PRIu64
+			"\tdevice=%s", io.size, io.op, io.off, io.device);
 
 	static const struct {
 		const char* limit;
@@ -534,10 +528,11 @@ lag_samples(void)
 					HUNG[i].limit, HUNG[i].stopped);
 		}
 
-		error_sample("hung-io", ll_hung_io(msg, sizeof(msg), &io,
-				HUNG[i].waited, HUNG[i].limit, HUNG[i].stopped), "device=%s\t"
-				"size=%" PRIu64 "\top=%s\toffset=%" PRIu64 "\twaited_sec=%g%s",
-				io.device, io.size, io.op, io.off, HUNG[i].waited, over);
+		ll_hung_io(msg, sizeof(msg), &io, HUNG[i].waited, HUNG[i].limit,
+				HUNG[i].stopped);
+		sample("hung-io", ERROR_LINE(msg), "device=%s\tsize=%" PRIu64
+				"\top=%s\toffset=%" PRIu64 "\twaited_sec=%g%s", io.device,
+				io.size, io.op, io.off, HUNG[i].waited, over);
 	}
 }
 
