@@ -16,6 +16,8 @@ was made from."""
 import re
 from collections import namedtuple
 
+from act.logfile import ENC_ERRORS, _AFTER_RE, _BUCKET_RE, _NAME_LINE_RE
+
 Kind = namedtuple("Kind", "parse block")
 
 ERROR = "ERROR: "
@@ -73,16 +75,39 @@ def item(line):
     return {"key": key.strip(), "value": value.strip()}
 
 
+# The lines of a report, read as the report readers read them (reports.py
+# parse_block, scanner.py): with the same expressions, on bytes.
+
+def _encoded(line):
+    return line.encode("utf-8", ENC_ERRORS)
+
+
+def _report(line):
+    """An "after N sec:" line."""
+    b = _encoded(line).rstrip()
+    m = _AFTER_RE.match(b)
+    return {"sec": int(m.group(1))} if m and m.end() == len(b) else None
+
+
+def _hist_total(line):
+    """A histogram's "NAME (N total)" line."""
+    m = _NAME_LINE_RE.match(_encoded(line))
+    if m is None:
+        return None
+    return {"name": m.group(1).decode("utf-8", ENC_ERRORS),
+            "total": int(m.group(2))}
+
+
 def _buckets(line):
     """A bucket line: " (BB: COUNT)" one or more times."""
-    found = _BUCKET_RE.findall(line)
-    if not found or _BUCKET_LINE_RE.match(line) is None:
+    b = _encoded(line)
+    if b[:2] != b" (" or _BUCKET_LINE_RE.match(b) is None:
         return None
-    return {"buckets": {int(b): int(c) for b, c in found}}
+    return {"buckets": {int(m.group(1)): int(m.group(2))
+                        for m in _BUCKET_RE.finditer(b)}}
 
 
-_BUCKET_RE = re.compile(r" \((\d\d): (\d+)\)")
-_BUCKET_LINE_RE = re.compile(r"(?: \(\d\d: \d+\))+\s*\Z")
+_BUCKET_LINE_RE = re.compile(rb"(?: \(\d\d: \d+\))+\s*\Z")
 
 # "a 1536-byte read at offset 4096" (OP: read, write, large-block read,
 # large-block write, tomb-raider read).
@@ -124,9 +149,8 @@ LINE_KINDS = {
     "hist-name": Kind(lambda line: {"name": line} if line else None,
                       "names"),
     # the reports (sections 5-6)
-    "report": Kind(_parser(r"after (?P<sec>\d+) sec:", sec=INT), None),
-    "hist-total": Kind(_parser(r"(?P<name>.+) \((?P<total>\d+) total\)\s*",
-                               total=INT), None),
+    "report": Kind(_report, None),
+    "hist-total": Kind(_hist_total, None),
     "hist-buckets": Kind(_buckets, None),
     # the lines about the run (section 7)
     "io-failed": Kind(_parser(
