@@ -22,6 +22,7 @@
 #include "common/guard.h"
 #include "common/holder.h"
 #include "common/log.h"
+#include "common/loglines.h"
 
 //==========================================================
 // Typedefs & constants.
@@ -846,7 +847,7 @@ probe_min_io(dev* d, int fd, char* err, size_t len)
 		}
 
 		// (fd, not d->fd: the setup guard may undo d once the read begins)
-		guard_io_begin(d->name, "read", 0, size);
+		guard_io_begin(d->name, LL_OP_READ, 0, size);
 		ssize_t n = pread(fd, buf, size, 0);
 		guard_io_end();
 

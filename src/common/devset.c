@@ -21,6 +21,7 @@
 #include "common/blkdev.h"
 #include "common/holder.h"
 #include "common/log.h"
+#include "common/loglines.h"
 
 //==========================================================
 // Typedefs & constants.
@@ -186,7 +187,8 @@ devset_identity(const devset* s, strbuf* sb)
 		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &utc);
 	}
 
-	sb_printf(sb, "start time = %s\n\n", when);
+	ll_start_time(sb, when);
+	sb_printf(sb, "\n");
 }
 
 void
@@ -216,8 +218,7 @@ devset_identity_lines(const devset* s, strbuf* sb)
 		blk_identity id;
 
 		blk_identify(st.st_rdev, &id);
-		sb_printf(sb, "%s model = %s, serial = %s, firmware = %s\n", d->name,
-				id.model, id.serial, id.firmware);
+		ll_identity(sb, d->name, id.model, id.serial, id.firmware);
 		sb_printf(sb, "%s rdev = %u:%u, wwid = %s", d->name,
 				major(st.st_rdev), minor(st.st_rdev), id.wwid);
 		loop_facts(d, st.st_rdev, sb);

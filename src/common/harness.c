@@ -23,12 +23,11 @@
 #include "common/harness_priv.h"
 #include "common/io.h"
 #include "common/log.h"
+#include "common/loglines.h"
 #include "common/program.h"
 #include "common/rate.h"
 #include "common/run.h"
 #include "common/status.h"
-#include "common/stop.h"
-#include "common/version.h"
 
 //==========================================================
 // Typedefs & constants.
@@ -63,7 +62,6 @@ static int load_config(harness* h, const cfg_source* src);
 static uint32_t device_list(const harness* h, const char** list,
 		dev_opts* o);
 static int run_program(harness* h, const cfg_source* src);
-static void banner(const harness_program* p, strbuf* sb);
 static int guarded_setup_devices(harness* h, strbuf* sb);
 static int setup_devices(void* pv);
 static void check_signalled(int sig);
@@ -269,7 +267,7 @@ check_program(harness* h, const cli_run* args)
 	strbuf sb;
 
 	sb_init_grow(&sb);
-	banner(h->program, &sb);
+	ll_banner(&sb, h->program->test_kind);
 	h->program->echo(h, &sb);
 
 	if (guarded_setup_devices(h, &sb) != 0) {
@@ -383,7 +381,7 @@ run_program(harness* h, const cfg_source* src)
 
 	// The banner first: a config refused is a log of its own.
 	sb_init_grow(&sb);
-	banner(p, &sb);
+	ll_banner(&sb, p->test_kind);
 
 	if (! log_sb(&sb, "the banner")) {
 		return EXIT_SETUP;
@@ -512,14 +510,6 @@ check_signalled(int sig)
 {
 	log_error("stopped by signal %s - nothing was written",
 			run_signal_name(sig));
-}
-
-// The log's first lines: "ACT version", the kind of test, the notice.
-static void
-banner(const harness_program* p, strbuf* sb)
-{
-	sb_printf(sb, "\nACT version %s\n%s\n%s\n\n", ACT_VERSION, p->test_kind,
-			ACT_NOTICE);
 }
 
 // Every worker of every kind, with its buffer and generator - before the
@@ -723,7 +713,7 @@ run(harness* h, bool* joined)
 static void
 signal_stopped(int sig)
 {
-	log_final(STOP_PHRASE_SIGNAL " %s after 0 sec\n", run_signal_name(sig));
+	run_log_stopped(sig, 0);
 }
 
 // The last report may be taken: every paced worker has done the requests
@@ -798,12 +788,11 @@ log_owed(harness* h)
 		}
 
 		if (n_behind != 0) {
-			log_out("WARNING: the host fell behind at the end of the run: "
-					"%s still owed %" PRIu64 " requests due before %" PRIu32
-					" sec (%" PRIu32 " thread%s, up to %.3f sec behind "
-					"schedule) - the last report lacks them\n", kind->name,
-					owed, h->params.cfg->test_duration_sec, n_behind,
-					n_behind == 1 ? "" : "s", (double)most_ns / NS_PER_SEC);
+			char msg[LL_MSG_LEN];
+
+			log_out(LOG_WARNING "%s\n", ll_fell_behind(msg, sizeof(msg),
+					kind->name, owed, h->params.cfg->test_duration_sec,
+					n_behind, (double)most_ns / NS_PER_SEC));
 		}
 	}
 }

@@ -187,7 +187,7 @@ log_error(const char* fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vput("ERROR: ", fmt, ap, false, g_no_stdout ||
+	vput(LOG_ERROR, fmt, ap, false, g_no_stdout ||
 			(! g_stdout_tty && ! g_same_file));
 	va_end(ap);
 }
@@ -198,7 +198,7 @@ log_warn(const char* fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vnote("WARNING: ", fmt, ap);
+	vnote(LOG_WARNING, fmt, ap);
 	va_end(ap);
 }
 

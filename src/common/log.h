@@ -16,6 +16,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// The prefixes of a message line: log_error's, log_warn's (and the
+// WARNING: lines of the log).
+#define LOG_ERROR "ERROR: "
+#define LOG_WARNING "WARNING: "
+
 // Call first thing in main. Makes sure descriptors 0-2 are open (a closed
 // one gets /dev/null, so no device opened later can become stdout and take
 // the log's text), ignores SIGPIPE (a closed log pipe is then an EPIPE

@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+#include "common/loglines.h"
 #include "common/shared_cfg.h"
 
 //==========================================================
@@ -99,13 +100,13 @@ index_cfg_echo(const index_cfg* c, strbuf* sb)
 		sb_printf(sb, "detected %" PRIu32 " CPUs\n\n", c->n_cpus);
 	}
 
-	sb_printf(sb, "ACT-INDEX CONFIGURATION\n");
+	sb_printf(sb, LL_CONFIG_HEADING "\n", "ACT-INDEX");
 	cfg_echo(&g_index_cfg_table, c, &c->set, sb);
 
-	sb_printf(sb, "\nDERIVED CONFIGURATION\n");
-	sb_printf(sb, "service-thread-reads-per-sec: %" PRIu64 "\n",
+	sb_printf(sb, "\n" LL_DERIVED_HEADING "\n");
+	sb_printf(sb, LL_KEY_SERVICE_READS ": %" PRIu64 "\n",
 			c->service_thread_reads_per_sec);
-	sb_printf(sb, "cache-thread-reads-and-writes-per-sec: %" PRIu64 "\n\n",
+	sb_printf(sb, LL_KEY_CACHE_OPS ": %" PRIu64 "\n\n",
 			c->cache_thread_reads_and_writes_per_sec);
 }
 

@@ -484,8 +484,8 @@ def parse_log(text, heading="ACT-STORAGE CONFIGURATION",
     # Stopped while the devices were set up (docs/log-format.md: a signal,
     # a hung setup I/O, a device error): no device line, no report - what
     # follows is the tail.
-    if line() is not None and (line().startswith("ERROR: ") or
-                               line().startswith("stopped by signal ")):
+    if line() is not None and line().startswith((
+            "ERROR: ", "stopped by signal ", "stopped on request: ")):
         log.tail = lines[i:]
         log.tail_line_no = i + 1
         return log

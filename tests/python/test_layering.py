@@ -103,12 +103,13 @@ KNOWN = {
     ("private", "act.logfile.follow imports act.logfile._AFTER_RE"),
     ("private", "act.logfile.follow imports act.logfile._REPORT_RE"),
     ("private", "act.logfile.header imports act.logfile._AFTER_RE"),
+    ("private", "act.logfile.lines imports act.logfile._AFTER_RE"),
+    ("private", "act.logfile.lines imports act.logfile._BUCKET_RE"),
+    ("private", "act.logfile.lines imports act.logfile._NAME_LINE_RE"),
     ("private", "act.logfile.reports imports act.logfile._AFTER_RE"),
     ("private", "act.logfile.reports imports act.logfile._BUCKET_RE"),
     ("private", "act.logfile.reports imports act.logfile._NAME_LINE_RE"),
     ("private", "act.logfile.reports imports act.logfile._REPORT_RE"),
-    ("private", "act.logfile.reports imports "
-     "act.logfile.stops._SIGNAL_STOP_RE"),
     ("private", "act.logfile.scanner imports act.logfile._AFTER_RE"),
     ("private", "act.logfile.scanner imports act.logfile._REPORT_RE"),
 }
