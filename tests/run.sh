@@ -5,15 +5,15 @@
 #   unit         tests/unit/test_*.c -> target/tests/test_*  (C, one per module)
 #   integration  tests/integration/test_*.py    (real binaries, file/loop devices)
 #   analysis     tests/analysis/test_*.py       (act_latency.py)
-#   python       tests/python/test_*.py         (the act package, module by
-#                module: analysis/act)
-#   helper       tests/helper/test_*.py         (act_config_helper.py)
+#   python       tests/python/test_*.py and tests/python/*/test_*.py (the
+#                act package, module by module, a folder per subpackage:
+#                python/sizing/test_rates.py tests analysis/act/sizing/rates.py)
 #
 # Usage: tests/run.sh [PATTERN...]
 #   With no PATTERN every test runs; otherwise a test runs when its name (as
 #   printed: unit/test_cfg, integration/test_signal.py, ...) contains any of
-#   the PATTERNs, e.g. `tests/run.sh unit`, `tests/run.sh analysis helper`,
-#   `tests/run.sh python/`.
+#   the PATTERNs, e.g. `tests/run.sh unit`, `tests/run.sh analysis
+#   python/sizing/`, `tests/run.sh python/`.
 #
 # Each test exits 0 (pass), 77 (skip) or anything else (fail). The output of
 # a failed test is shown; every test's output is kept in target/test-logs/.
@@ -140,7 +140,7 @@ for src in tests/unit/test_*.c; do
 	tests+=("unit/$base	$target/tests/$base")
 done
 for t in tests/integration/test_*.py tests/analysis/test_*.py \
-	tests/python/test_*.py tests/helper/test_*.py; do
+	tests/python/test_*.py tests/python/*/test_*.py; do
 	[ -f "$t" ] && tests+=("${t#tests/}	$t")
 done
 

@@ -5,6 +5,8 @@
     act.latency    the analysis and the verdict (a library: Spec,
                    analyse_log), act_latency.py: tables, --check,
                    --json/--csv, --plot
+    act.certify    act_certify.py: certification campaigns
+    act.sizing     act_config_helper.py: writes an act_storage config
 
 The entry scripts (analysis/act_latency.py, ...) are a few lines each;
 `make` also builds each as a single-file zipapp in target/bin.
@@ -18,6 +20,7 @@ DEVICE_SEPARATORS = ",; \t"      # between device-names (src/common/cfg.c)
 CONFIG_COMMENT = "#"              # starts a comment in a config line
 MAX_DEVICES = 128                 # devices in a config (src/common/limits.h)
 MAX_NAME = 128                    # bytes of a name, with the C string's NUL
+MAX_U32 = 0xFFFFFFFF              # the largest number item (CFG_U32, cfg.c)
 
 # The exit statuses of the C programs act_storage, act_index and act_prep
 # (src/common/run.h): the one Python copy.

@@ -32,10 +32,11 @@
 #include "common/clock.h"
 #include "common/dev.h"
 #include "common/devset.h"
-#include "common/guard.h"
 #include "common/io.h"
 #include "common/limits.h"
 #include "common/log.h"
+#include "common/program.h"
+#include "common/loglines.h"
 #include "common/rand.h"
 #include "common/run.h"
 #include "common/status.h"
@@ -97,6 +98,9 @@ typedef struct prep_dev_s {
 
 // The run's context: every device, and how many have finished.
 struct prep_s {
+	const cli_prep* args;
+	program life;                      // setup's guard and stops
+	char stall_limit[64];              // its "more than ..."
 	devset set;
 	prep_dev* devs;
 	uint32_t n_devs;
@@ -115,6 +119,9 @@ typedef struct progress_ctx_s {
 // Forward declarations.
 //
 
+static int setup(prep* r, const cli_prep* args);
+static int open_devices(void* pv);
+static int start_devices(prep* r);
 static void* prep_device(void* pv);
 static int run_phase(prep_dev* p, phase ph);
 static void* writer(void* pv);
@@ -126,9 +133,7 @@ static int wait_for_devices(prep* r);
 static bool find_stalls(prep* r);
 static void report_stalls(const prep* r);
 static void report_signal(const prep* r, int sig);
-static void log_failed(int err);
-static void guard_stopped(void* udata, int sig, int exit_status)
-		__attribute__((noreturn));
+static void signal_stopped(int sig);
 
 //==========================================================
 // Main.
@@ -137,130 +142,25 @@ static void guard_stopped(void* udata, int sig, int exit_status)
 int
 main(int argc, char* argv[])
 {
-	char err[256];
+	int rv = program_start();
 
-	// First of all: a Ctrl-C during setup waits to be taken (and setup is
-	// undone), and the output has a stdout that no device can take.
-	run_block_signals();
-
-	if (log_init(err, sizeof(err)) != 0) {
-		fprintf(stderr, "ERROR: %s\n", err);
-		return EXIT_LOG;
+	if (rv != 0) {
+		return rv;
 	}
-
-	log_on_failure(log_failed);
 
 	cli_prep args;
-	int crv = cli_prep_args(argc, argv, &args);
 
-	if (crv >= 0) {
-		return crv;
+	if ((rv = cli_prep_args(argc, argv, &args)) >= 0) {
+		return rv;
 	}
 
-	uint64_t size = args.size;
-	uint32_t max_stall_sec = args.max_stall_sec;
-	const char* const* names = args.names;
-	uint32_t n = args.n;
-
-	// --size sizes files: for a block device it is a usage error.
-	for (uint32_t i = 0; i < n && size != 0; i++) {
-		struct stat st;
-
-		if (stat(names[i], &st) == 0 && S_ISBLK(st.st_mode)) {
-			fprintf(stderr, "ERROR: --size applies to files only, and %s is "
-					"a block device\n", log_escape(names[i], err, sizeof(err)));
-			return EXIT_USAGE;
-		}
-	}
-
-	dev_opts o = {
-		.file_size = size,
-		.dsync = false,
-		.scheduler = NULL,
-		.size_item = "--size"
-	};
-
-	// Check every device before writing to any; undo all if one fails.
-	// The setup guard watches the setup I/O (the probe) with the stall
-	// limit, and takes a signal that arrives while it hangs.
 	static prep r;
-	char limit[64];
 
-	snprintf(limit, sizeof(limit), "--max-stall-sec %" PRIu32,
-			max_stall_sec);
-	r.max_stall_ns = (uint64_t)max_stall_sec * NS_PER_SEC;
-
-	int grv = guard_start(&(guard_cfg){ .limit_ns = r.max_stall_ns,
-			.limit_text = limit,
-			.stopped_text = "stopped before any byte was written",
-			.stop = guard_stopped, .udata = &r });
-
-	if (grv != 0) {
-		log_error("can't start the setup watchdog thread: %s (errno %d)",
-				strerror(grv), grv);
-		return EXIT_SETUP;
+	if ((rv = setup(&r, &args)) != 0 || (rv = start_devices(&r)) != 0) {
+		return rv;
 	}
 
-	grv = devset_open(&r.set, names, n, &o);
-	guard_stop();
-
-	if (grv != 0) {
-		return EXIT_SETUP;
-	}
-
-	r.devs = calloc(n, sizeof(prep_dev));
-
-	if (r.devs == NULL) {
-		log_error("out of memory for %" PRIu32 " devices", n);
-		devset_undo(&r.set);
-		return EXIT_SETUP;
-	}
-
-	for (uint32_t i = 0; i < n; i++) {
-		prep_dev* p = &r.devs[i];
-
-		p->run = &r;
-		p->d = &r.set.devs[i];
-		p->n_chunks = p->d->size / PREP_CHUNK;
-		log_out("%s size = %" PRIu64 " bytes, %" PRIu64 " large blocks\n",
-				p->d->name, p->d->size, p->d->size / LARGE_BLOCK);
-	}
-
-	// The last moment a stop undoes the setup (a file created or resized
-	// goes back as it was): a signal, or output that can't be written.
-	int sig = run_pending_signal();
-
-	if (sig != 0 || log_failure() != 0) {
-		devset_undo(&r.set);
-
-		if (sig == 0) {
-			return EXIT_LOG;
-		}
-
-		log_error(STOP_PHRASE_SIGNAL " %s before any byte was written",
-				run_signal_name(sig));
-		return EXIT_SIGNAL + sig;
-	}
-
-	if (devset_commit(&r.set) != 0) {
-		return EXIT_SETUP;
-	}
-
-	r.n_devs = n;
-
-	for (uint32_t i = 0; i < n; i++) {
-		int rv = run_thread_start(prep_device, &r.devs[i]);
-
-		if (rv != 0) {
-			log_error("can't start a thread for %s: %s (errno %d)", names[i],
-					strerror(rv), rv);
-			run_stop(EXIT_SETUP);
-			run_join(JOIN_TIMEOUT_NS);
-			return EXIT_SETUP;
-		}
-	}
-
-	int rv = wait_for_devices(&r);
+	rv = wait_for_devices(&r);
 
 	// Stopped or not, every device's thread ends within a chunk's write -
 	// unless a write is stuck in the kernel: then leave its memory alone.
@@ -270,7 +170,7 @@ main(int argc, char* argv[])
 		return rv;
 	}
 
-	for (uint32_t i = 0; i < n; i++) {
+	for (uint32_t i = 0; i < r.n_devs; i++) {
 		if (rv == EXIT_OK && atomic_load(&r.devs[i].failed)) {
 			rv = EXIT_IO;
 		}
@@ -280,6 +180,116 @@ main(int argc, char* argv[])
 	free(r.devs);
 
 	return rv;
+}
+
+//==========================================================
+// Setup.
+//
+
+// Check every device before writing to any - the setup guard watching the
+// setup I/O (the probe) with the stall limit, and taking a signal that
+// arrives while it hangs - then print their sizes and commit them; until
+// the commit a stop undoes them all. Returns 0, or the exit status.
+static int
+setup(prep* r, const cli_prep* args)
+{
+	char esc[256];
+
+	// --size sizes files: for a block device it is a usage error.
+	for (uint32_t i = 0; i < args->n && args->size != 0; i++) {
+		struct stat st;
+
+		if (stat(args->names[i], &st) == 0 && S_ISBLK(st.st_mode)) {
+			fprintf(stderr, "ERROR: --size applies to files only, and %s is "
+					"a block device\n", log_escape(args->names[i], esc,
+					sizeof(esc)));
+			return EXIT_USAGE;
+		}
+	}
+
+	r->args = args;
+	r->max_stall_ns = (uint64_t)args->max_stall_sec * NS_PER_SEC;
+	snprintf(r->stall_limit, sizeof(r->stall_limit), "--max-stall-sec %"
+			PRIu32, args->max_stall_sec);
+	r->life = (program){ .devs = &r->set, .limit_ns = r->max_stall_ns,
+			.limit_text = r->stall_limit,
+			.stopped_text = "stopped before any byte was written",
+			.signal_stopped = signal_stopped };
+
+	int rv = program_setup(&r->life, open_devices, r);
+
+	if (rv != 0) {
+		return rv;
+	}
+
+	r->devs = calloc(args->n, sizeof(prep_dev));
+
+	if (r->devs == NULL) {
+		log_error("out of memory for %" PRIu32 " devices", args->n);
+		devset_undo(&r->set);
+		return EXIT_SETUP;
+	}
+
+	for (uint32_t i = 0; i < args->n; i++) {
+		prep_dev* p = &r->devs[i];
+
+		p->run = r;
+		p->d = &r->set.devs[i];
+		p->n_chunks = p->d->size / PREP_CHUNK;
+
+		char line[LL_MSG_LEN];
+		strbuf sb;
+
+		sb_init(&sb, line, sizeof(line));
+		ll_prep_device(&sb, p->d->name, p->d->size, p->d->size / LARGE_BLOCK);
+		log_out("%s", line);
+	}
+
+	// The last moment a stop - a signal, or output that can't be written -
+	// undoes the setup (a file created or resized goes back as it was).
+	if ((rv = program_commit(&r->life)) != 0) {
+		return rv;
+	}
+
+	r->n_devs = args->n;
+
+	return 0;
+}
+
+// The setup step under the guard (program_setup): claim, create or size,
+// and probe every device.
+static int
+open_devices(void* pv)
+{
+	prep* r = pv;
+	dev_opts o = {
+		.file_size = r->args->size,
+		.dsync = false,
+		.scheduler = NULL,
+		.size_item = "--size"
+	};
+
+	return devset_open(&r->set, r->args->names, r->args->n, &o);
+}
+
+// A thread per device. Returns 0, or EXIT_SETUP (the threads started are
+// stopped and joined).
+static int
+start_devices(prep* r)
+{
+	for (uint32_t i = 0; i < r->n_devs; i++) {
+		int rv = run_thread_start(prep_device, &r->devs[i]);
+
+		if (rv != 0) {
+			log_error("can't start a thread for %s: %s (errno %d)",
+					r->args->names[i], strerror(rv), rv);
+			run_stop(EXIT_SETUP);
+			run_join(JOIN_TIMEOUT_NS);
+			return EXIT_SETUP;
+		}
+	}
+
+	return 0;
 }
 
 //==========================================================
@@ -784,36 +794,10 @@ format_progress(uint32_t detail, strbuf* sb, const void* ctx)
 			log_hms(eta, hms, sizeof(hms)));
 }
 
-// The setup guard's end of a hung setup (its thread; the main thread is in
-// the I/O): undo the devices, say why, exit.
+// A SIGINT or SIGTERM taken during setup (program.h), the devices undone.
 static void
-guard_stopped(void* udata, int sig, int exit_status)
+signal_stopped(int sig)
 {
-	prep* r = udata;
-
-	devset_undo(&r->set);
-
-	if (sig != 0) {
-		log_error(STOP_PHRASE_SIGNAL " %s before any byte was written",
-				run_signal_name(sig));
-	}
-
-	_exit(exit_status);
+	log_error(STOP_PHRASE_SIGNAL " %s before any byte was written",
+			run_signal_name(sig));
 }
-
-// The output's first failed write: stop (exit status 5).
-static void
-log_failed(int err)
-{
-	(void)err; // log.c has said which error on stderr
-
-	run_stop(EXIT_LOG);
-	run_wake_main();
-}
-
-//==========================================================
-// Command line.
-//
-
-
-

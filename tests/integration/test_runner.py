@@ -15,7 +15,8 @@ ACT_TEST_TIMEOUT=2 from another directory:
   than unit.h FAIL "not built from current sources - run make unit", one
   without a source is not run;
 - `run.sh unit` runs only unit/*, `run.sh test_ok` only that test (exit 0),
-  `run.sh unit/test_x helper` both, `run.sh nomatch` nothing (exit 1);
+  `run.sh unit/test_x sizing/` both (a Python test in a folder of
+  tests/python found), `run.sh nomatch` nothing (exit 1);
 - SIGINT to the runner stops the running test's group and the runner (130);
 - ACT_TEST_TIMEOUT=abc is refused (exit 2).
 """
@@ -66,7 +67,7 @@ FAKE_TESTS = {
         "sys.exit(0)\n",
     "integration/test_skip.py":
         "import sys\nprint('SKIP: nothing to do here')\nsys.exit(77)\n",
-    "helper/test_h.py": "print('helper ok')\n",
+    "python/sizing/test_h.py": "print('python/sizing ok')\n",
 }
 
 UNIT_BIN = "#!/bin/sh\necho 'unit %s ran'\n%sexit 0\n"
@@ -196,7 +197,7 @@ def check_full_run(c, root):
         "integration/test_hang.py", "integration/test_child.py",
         "integration/test_stubborn.py", "integration/test_orphan.py",
         "integration/test_ok.py", "integration/test_skip.py",
-        "helper/test_h.py"]), sorted(res), out)
+        "python/sizing/test_h.py"]), sorted(res), out)
 
     for name, tail in (("test_hang", "hanging now"),
                        ("test_child", "child started"),
@@ -222,8 +223,8 @@ def check_full_run(c, root):
          res.get("integration/test_ok.py", (None,))[0], out)
     c.eq("test_skip: status", "SKIP",
          res.get("integration/test_skip.py", (None,))[0], out)
-    c.eq("helper/test_h.py: status", "PASS",
-         res.get("helper/test_h.py", (None,))[0], out)
+    c.eq("python/sizing/test_h.py: status", "PASS",
+         res.get("python/sizing/test_h.py", (None,))[0], out)
     c.eq("unit/test_x (current): status", "PASS",
          res.get("unit/test_x", (None,))[0], out)
     for n in ("unit/test_hdr", "unit/test_old", "unit/test_missing"):
@@ -274,10 +275,11 @@ def check_patterns(c, root):
     c.eq("run.sh test_ok: last line", "1 passed, 0 failed, 0 skipped",
          out.rstrip("\n").split("\n")[-1], out)
 
-    rc, out, _ = run(root, ["unit/test_x", "helper"])
-    c.eq("run.sh unit/test_x helper: tests run",
-         ["helper/test_h.py", "unit/test_x"], sorted(result_lines(out)), out)
-    c.eq("run.sh unit/test_x helper: exit status", 0, rc, out)
+    rc, out, _ = run(root, ["unit/test_x", "sizing/"])
+    c.eq("run.sh unit/test_x sizing/: tests run",
+         ["python/sizing/test_h.py", "unit/test_x"],
+         sorted(result_lines(out)), out)
+    c.eq("run.sh unit/test_x sizing/: exit status", 0, rc, out)
 
     rc, out, _ = run(root, ["nomatch"])
     c.eq("run.sh nomatch: tests run", [], sorted(result_lines(out)), out)

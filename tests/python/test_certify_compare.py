@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Description: the comparison of campaigns (analysis/act/certify/
-compare.py and compare_html.py, docs/certify.md "A fleet on one page"),
+compare.py, compare_markdown.py, compare_html.py and publish.py,
+docs/certify.md "A fleet on one page"),
 called directly on hand-made step summaries and directories:
 
 - labels_of: base names, the path as given when two are the same.
@@ -30,7 +31,8 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import expect  # noqa: E402
 
-from act.certify import compare, compare_html, main  # noqa: E402
+from act.certify import compare, compare_html, compare_markdown  # noqa
+from act.certify import main  # noqa: E402
 from act.cli import UsageError  # noqa: E402
 
 CRIT = (("1 ms", 5), ("8 ms", 1), ("64 ms", 0.1))
@@ -174,7 +176,7 @@ def check_dirs_and_main(c, doc):
                     % (what, text, err))
     doc["campaigns"] = [{"label": "dmg", "damaged": "x", "verdict":
                          "damaged: x", "directory": "/d"}]
-    md = compare.render_markdown(doc)
+    md = compare_markdown.render_markdown(doc)
     c.check("## Not compared (in one campaign only)" in md and
             "- ceiling rung at 90x; criteria: reads over 1 ms under 5%, "
             "reads over 8 ms under 1%, reads over 64 ms under 0.1%: n2, "

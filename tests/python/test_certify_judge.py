@@ -18,7 +18,7 @@ called directly on hand-made analyses and states, every branch:
   and with one: every rung passed, a rung failed (also the first), and the
   ceiling not determined yet; a trial or not.
 - host_limited (by the step's kind of stop, "host-limit"), and through
-  build_summary (report.py, on a prepared
+  build_summary (summary.py, on a prepared
   analysis cache, no act_latency.py run) the warnings the review found
   never driven: rejudge finding a changed result, a log that can't be
   analysed now, the host-limited warning, a drive whose identity changed
@@ -33,7 +33,7 @@ import types
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import expect  # noqa: E402
 
-from act.certify import judge, plan, report  # noqa: E402
+from act.certify import judge, plan, summary  # noqa: E402
 from act.latency import verdict  # noqa: E402
 from act.latency.load import HOST_STOP_TEXT  # noqa: E402
 
@@ -352,7 +352,7 @@ def check_summary_warnings(c):
         c.eq("rejudge: the new message of step 2", "the host could not "
              "issue the load (act stopped: it can't do the requested load; "
              "try more service-threads)", st["steps"][1]["message"])
-        s = report.build_summary(td, before, cache)
+        s = summary.build_summary(td, before, cache)
         c.eq("build_summary: the warnings", [
             "step 1: judged PASS from its log now, was FAIL when it ran",
             "step 3: its log can't be analysed now (no log); its recorded "

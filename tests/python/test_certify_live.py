@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Description: act_certify's live line and reports, called directly
-(analysis/act/certify/watch.py, report.py, html.py, state.py, main.py):
+(analysis/act/certify/watch.py, summary.py, cells.py, markdown.py,
+html.py, publish.py, state.py, main.py):
 the progress line fits its width by dropping whole fields (never a word
 cut), uses act_storage's clock (H:MM:SS, "ETA"), and takes its width from
 the terminal it is drawn on (stderr), 80 when there is none; act_prep's
@@ -29,10 +30,11 @@ import actlog  # noqa: E402
 import expect  # noqa: E402
 from certstate import new_state  # noqa: E402
 
-from act.certify import html as chtml  # noqa: E402
+from act.certify import cells, html as chtml, markdown  # noqa: E402
 from act.certify import main as cmain  # noqa: E402
-from act.certify import plan, report, state, watch  # noqa: E402
+from act.certify import plan, publish, state, summary, watch  # noqa: E402
 from act.cli import UsageError as UserError  # noqa: E402
+from act.logfile.header import scan_header  # noqa: E402
 
 def log_text(step, seconds, slow=0):
     """An act_storage log of a step (its config echoed as the plan says),
@@ -138,9 +140,10 @@ def campaign_dir(td, name, duration=10):
     st = new_state(["/dev/a"], load=2, duration=duration,
                    status="running")
     for s in st["steps"]:
-        with open(os.path.join(d, s["files"]["config"]), "w") as f:
-            f.write(plan.step_config("device-names: /dev/a\nservice-threads: "
-                                     "7\nrecord-bytes: 4096\n", "b.conf", s))
+        # as the program echoed it for the step's --set items (precheck):
+        # what its log echoes
+        h = scan_header(io.BytesIO(log_text(s, 0).encode()))
+        s["config_echo"] = h.items(h.config)
     return d, st
 
 
@@ -157,7 +160,7 @@ def check_reports(c, td):
                            "status": "interrupted", "exit_status": 130})
     write_log(os.path.join(d, s2["files"]["log"]), s2, 4)
     s2.update(status="running")
-    s = report.write_reports(d, st, {}, live={"step": 2, "elapsed_sec": 4.5,
+    s = publish.write_reports(d, st, {}, live={"step": 2, "elapsed_sec": 4.5,
                                               "every_sec": 300})
     doc = json.load(open(os.path.join(d, "summary.json")))
     c.eq("summary.json while a step runs: in_progress", True,
@@ -206,7 +209,7 @@ def check_reports(c, td):
     write_log(os.path.join(d, s2["files"]["log"]), s2, 10)
     st["status"] = "finished"
     st["ended_at"] = "2026-01-01T00:00:00Z"
-    report.write_reports(d, st, {})
+    publish.write_reports(d, st, {})
     doc = json.load(open(os.path.join(d, "summary.json")))
     c.eq("summary.json at the end: in_progress, running", (False, None),
          (doc["in_progress"], doc["running"]))
@@ -220,7 +223,7 @@ def check_reports(c, td):
          "TRIAL (not a certification): certified at 2x",
          doc["verdict"]["headline"])
     c.eq("a 24-hour campaign's headline", "certified at 2x",
-         report.headline({"trial": False, "text": "certified at 2x"}))
+         cells.headline({"trial": False, "text": "certified at 2x"}))
     c.eq("no temporary files left", [], [n for n in os.listdir(d)
                                          if ".tmp" in n])
 
@@ -256,11 +259,13 @@ def check_skipped_and_error(c, td):
               "can't open /dev/a: EIO")
     s2.update(status="skipped", message="not run")
     st["status"] = "error"
-    s = report.build_summary(d, st, {})
-    c.eq("a skipped step lists only files that are there",
-         {"config": s2["files"]["config"]}, s["steps"][1]["files"])
-    c.eq("a step whose program never ran lists no log", {"config":
-                                                        s1["files"]["config"]},
+    with open(os.path.join(d, s1["files"]["stderr"]), "w") as f:
+        f.write("ERROR: can't open /dev/a: EIO\n")
+    s = summary.build_summary(d, st, {})
+    c.eq("a skipped step lists only files that are there", {},
+         s["steps"][1]["files"])
+    c.eq("a step whose program never ran lists no log", {"stderr":
+                                                        s1["files"]["stderr"]},
          s["steps"][0]["files"])
     c.check(s["verdict"]["headline"].endswith(
         "stopped with an error - act_storage exit status 2 (setup error): "
@@ -274,7 +279,7 @@ def check_skipped_and_error(c, td):
     c.check(end.startswith("stopped by an error at 2026-01-02T03:04:05Z: "
                            "step 1") and "EIO" in end,
             "campaign ended: what stopped it and when: %r" % end)
-    md = report.render_markdown(s)
+    md = markdown.render_markdown(s)
     c.check("campaign ended stopped by an error at" in md and
             "campaign error" not in md, "summary.md: how it ended", md)
     page = chtml.render_html(s)

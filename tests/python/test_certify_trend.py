@@ -31,7 +31,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import expect  # noqa: E402
 import actlog  # noqa: E402
 
-from act.certify import html as chtml, plan, report, trend  # noqa: E402
+from act.certify import html as chtml, markdown, plan, summary  # noqa
+from act.certify import trend  # noqa: E402
+from act.certify.page import esc  # noqa: E402
 from act.certify.analyse import analyse_log  # noqa: E402
 
 SECONDS = 40
@@ -199,7 +201,7 @@ def check_report(c, td):
         s.update(status="done", exit_status=0, result="PASS")
         fs = os.stat(path)
         cache[(s["number"], fs.st_size, fs.st_mtime_ns)] = a
-    s = report.build_summary(td, st, cache)
+    s = summary.build_summary(td, st, cache)
     c.eq("summary: each step's flag", ["steady", "degrading"],
          [x["trend"]["flag"] for x in s["steps"]])
     c.eq("summary: the verdict is unchanged", "certified at 1x",
@@ -213,7 +215,7 @@ def check_report(c, td):
     for k in ("flag", "series", "first_quarter_pct", "last_quarter_pct",
               "slope_pct_per_hour"):
         c.check(k in s["steps"][1]["trend"], "trend lacks %s" % k)
-    md = report.render_markdown(s)
+    md = markdown.render_markdown(s)
     c.check("- **trend:** " + s["trend"][0] in md,
             "markdown lacks the trend line:\n%s" % md)
     c.check("- step 1: steady: " in md, "markdown lacks step 1's trend:\n%s"
@@ -224,7 +226,7 @@ def check_report(c, td):
     p.close()
     c.eq("html: a trend chart per step", 2, p.svgs)
     c.eq("html: the flags", ["steady", "degrading"], p.flags)
-    c.check("trend: " + chtml._e(s["trend"][0]) in page,
+    c.check("trend: " + esc(s["trend"][0]) in page,
             "html lacks the trend line under the verdict")
 
 

@@ -17,7 +17,7 @@ keep their exit statuses:
   found act_certify's the only copy no test checked);
 - the archive holds the package's .py files and __main__.py, nothing else;
 - act_config_helper's zipapp turns the paper's data into the same config
-  as the script (tests/helper/fixtures/expected-paper.conf)."""
+  as the script (tests/python/sizing/fixtures/expected-paper.conf)."""
 
 import os
 import re
@@ -31,7 +31,8 @@ import zipfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import expect  # noqa: E402
 
-FIXTURES = os.path.join(expect.REPO, "tests", "helper", "fixtures")
+FIXTURES = os.path.join(expect.REPO, "tests", "python", "sizing",
+                        "fixtures")
 
 
 def build(path, entry):
@@ -44,12 +45,6 @@ def build(path, entry):
                        universal_newlines=True, timeout=60)
     if r.returncode != 0:
         raise RuntimeError("mkzipapp.py %s %s: %s" % (path, entry, r.stdout))
-
-
-def stub(path):
-    with open(path, "w") as f:
-        f.write("#!/bin/sh\nexit 0\n")
-    os.chmod(path, stat.S_IRWXU)
 
 
 def run(argv, cwd=None):
@@ -84,7 +79,7 @@ def main():
         app = os.path.join(tbin, "act_certify.py")
         build(app, "act.certify.main:main")
         for prog in ("act_storage", "act_index"):
-            stub(os.path.join(tbin, prog))
+            expect.stub_program(os.path.join(tbin, prog))
         shutil.copy(os.path.join(expect.ANALYSIS, "act_latency.py"), tbin)
         os.mkdir(os.path.join(tree, "config"))
         for conf in ("act_storage.conf", "act_index.conf"):

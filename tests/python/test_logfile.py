@@ -250,7 +250,6 @@ class LogEnd(unittest.TestCase):
                          (end.kind, end.ran, end.stop, end.reason))
         self.assertEqual("fail fast: reads 7.20% over 1 ms (must be under "
                          "5%) in slice 3", stops.request_reason([line]))
-        self.assertEqual((line, 6), stops.explicit_stop(line))
         with tempfile.TemporaryDirectory() as tmp:
             path = actlog.make(os.path.join(tmp, "x.log"), header() +
                                reports([1]) + line + "\n")
@@ -262,6 +261,18 @@ class Stops(unittest.TestCase):
         self.assertEqual({"host-limit", "drive-limit", "hung-io",
                           "io-errors", "signal", "request"},
                          set(stops.STOP_KINDS))
+
+    def test_request(self):
+        line = ("stopped on request: fail fast: reads 7.20% over 1 ms "
+                "(must be under 5%) in hour 3 after 10800 sec")
+        self.assertEqual("request", stops.stop_kind(line))
+        self.assertEqual("fail fast: reads 7.20% over 1 ms (must be under "
+                         "5%) in hour 3", stops.request_reason([b"x", line]))
+        self.assertIsNone(stops.request_reason(
+            ["stopped by signal SIGINT after 3 sec"]))
+        # a request wins over a signal line, wherever each is
+        self.assertEqual("request", stops.stop_kind_of(
+            [line.encode(), b"stopped by signal SIGINT after 3 sec"]))
 
     def test_stop_kind(self):
         self.assertEqual("host-limit", stops.stop_kind(actlog.HOST_LAG[1]))

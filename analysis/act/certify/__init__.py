@@ -4,10 +4,15 @@ One concept per module:
 
   main      options and the three entry points (new, --resume, --report)
   plan      loads, the ceiling ladder, the steps, each step's config
+            (the base config and its --set items)
+  precheck  the C programs asked: --check --print-config of the base
+            config and of each step (its config echo, the devices'
+            identity lines); a busy device's reason
   state     state.json, the directory lock, resume bookkeeping
   devices   the devices, held exclusively for the whole campaign, and
             checked to be the drives it started on
-  identity  which drive a device name stands for (recorded, compared)
+  identity  which drive a device name stands for (from the program's
+            identity lines; recorded, compared)
   replace   a drive replaced (--accept-device), the file devices' marks
   host      the host's identity and the program's version
   runner    the supervised child, signals, the loop over the steps
@@ -19,13 +24,20 @@ One concept per module:
   failfast  a running criteria step judged slice by slice: stop it at
             its first slice over a limit, and why; judging its partial
             log
-  hostload  the plan's service-threads warning
+  threads   the plan's service-threads warning, on the program's echo
   trend     each step's hourly share of reads over 1 ms, its slope, the
             degrading flag
-  report    summary.json and summary.md (write_reports writes all three)
+  summary   the campaign's summary (summary.json's document): the model
+            the reports render
+  cells     the text summary.md and report.html share (headline, a
+            step's name, result, time run, a drive, the progress line)
+  markdown  summary.md
+  page      what report.html and compare.html share (CSS, escaping)
   html      report.html
-  compare   --compare: several campaigns side by side (compare_html the
-            page)
+  compare   --compare: several campaigns side by side (the document;
+            compare_markdown and compare_html render it)
+  publish   writes the report files (summary.json, summary.md,
+            report.html; compare.json, compare.md, compare.html)
   layout    where the programs and the configs are
             (source tree, installed, zipapp)
   fmt       numbers, loads, durations and signals as text; say and warn

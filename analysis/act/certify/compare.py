@@ -4,19 +4,21 @@ then step by step (matched by kind, test, load and criteria) each
 criterion's max %, with the outlier named as act_latency.py's comparison
 names it.  Read-only: nothing is written in the campaign directories (the
 step plots are not redrawn), no lock is taken; a campaign still running,
-damaged or copied from another host is read as it is."""
+damaged or copied from another host is read as it is.
 
-import json
+This module makes the comparison's document (compare.json);
+compare_markdown and compare_html render it, publish writes the files."""
+
 import os
 
 from act.certify.analyse import analyse_step_log, analysis_key
-from act.certify.fmt import fmt_load, md_text, say, utc_now, warn
-from act.certify.report import build_summary, drive_text
-from act.certify.state import check_private_dir, load_state, state_path
+from act.certify.cells import drive_text
+from act.certify.fmt import fmt_load, utc_now
+from act.certify.state import load_state, state_path
+from act.certify.summary import build_summary
 from act.certify.trend import trend_text
 from act.cli import UsageError
 from act.latency.compare import worst_json
-from act.safefile import write_file
 from act import EXIT_SETUP
 from act.certify import EXIT_USAGE
 
@@ -229,94 +231,3 @@ def compare_campaigns(dirs):
     groups, unmatched = compare_steps(labels, steps_of)
     return {"format": COMPARE_FORMAT, "campaigns": rows, "steps": groups,
             "unmatched": unmatched, "generated_at": utc_now()}
-
-
-def _md(text):
-    return md_text(text)
-
-
-def _pct(v):
-    return "-" if v is None else "%.2f" % v
-
-
-def render_markdown(doc):
-    out = ["# act certification: %d campaigns compared"
-           % len(doc["campaigns"]), "",
-           "| campaign | host | drives | verdict | certified | ceiling | "
-           "worst slice (reads > 1 ms) | trend | first test (UTC) | "
-           "ended (UTC) |", "|---|---|---|---|---|---|---|---|---|---|"]
-    for r in doc["campaigns"]:
-        if r["damaged"]:
-            out.append("| %s | - | - | %s | - | - | - | - | - | - |"
-                       % (_md(r["label"]), _md(r["verdict"])))
-            continue
-        out.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-            _md(r["label"]), _md(r["host"]),
-            _md("; ".join(d["text"] for d in r["drives"])),
-            _md(r["verdict"]), _md(fmt_load(r["certified_load"])
-                                   if r["certified_load"] else "no"),
-            _md(r["ceiling_text"]), _md(r["worst_slice"]), _md(r["trend"]),
-            _md(r["first_test_start"]), _md(r["ended_at"] or r["status"])))
-    out.append("")
-    for g in doc["steps"]:
-        out += ["## %s" % _md(g["what"]), ""]
-        ths = [c[0] for c in g["key"][3]]
-        out.append("| campaign | step | result | %s | trend |" % " | ".join(
-            "reads max %% over %s" % _md(t) for t in ths))
-        out.append("|---|---|---|%s---|" % ("---|" * len(ths)))
-        for lab, m in g["campaigns"].items():
-            out.append("| %s | %d | %s | %s | %s |" % (
-                _md(lab), m["step"], _md(m["result"]), " | ".join(
-                    _pct((m["max_pct"] or {}).get(t)) for t in ths),
-                _md(m["trend"])))
-        out += ["", _md(g["worst"]["line"]) if g["worst"] else
-                "worst: fewer than two campaigns have results", ""]
-    if doc["unmatched"]:
-        out += ["## Not compared (in one campaign only)", ""]
-        for g in doc["unmatched"]:
-            m = g["campaigns"][g["only_in"][0]]
-            out.append("- %s: %s, step %d, %s" % (
-                _md(g["what"]), _md(g["only_in"][0]), m["step"],
-                _md(m["result"] or "-")))
-        out.append("")
-    return "\n".join(out) + "\n"
-
-
-def write_outputs(doc, outdir):
-    """compare.html, compare.md and compare.json in outdir (made if
-    needed; only the user running may write in it: state.check_private_dir),
-    each replaced atomically (safefile.write_file); a UsageError (setup
-    error) naming the directory or the file otherwise."""
-    from act.certify.compare_html import render_html
-    try:
-        os.makedirs(outdir, mode=0o755, exist_ok=True)
-    except OSError as e:
-        raise UsageError("can't make %s: %s" % (outdir, e.strerror or e),
-                         status=EXIT_SETUP) from None
-    check_private_dir(outdir)
-    paths = []
-    for name, text in (("compare.json", json.dumps(doc, indent=1) + "\n"),
-                       ("compare.md", render_markdown(doc)),
-                       ("compare.html", render_html(doc))):
-        path = os.path.join(outdir, name)
-        try:
-            write_file(outdir, name, text.encode("utf-8", "replace"))
-        except OSError as e:
-            raise UsageError("can't write %s: %s" % (path, e.strerror or e),
-                             status=EXIT_SETUP) from None
-        paths.append(path)
-    return paths
-
-
-def compare_main(dirs, outdir):
-    """--compare DIR... [--out OUTDIR]: the Markdown on stdout, the three
-    files in OUTDIR when given; exit status 0 (a damaged campaign is a
-    row that says so), a UsageError for a DIR that is not a campaign."""
-    if outdir and os.path.isdir(outdir):
-        check_private_dir(outdir)   # refused before any campaign is read
-    doc = compare_campaigns(dirs)
-    paths = write_outputs(doc, outdir) if outdir else []
-    say(render_markdown(doc).rstrip("\n"))
-    for path in paths:
-        warn("wrote %s" % path)
-    return 0

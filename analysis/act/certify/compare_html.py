@@ -3,7 +3,7 @@
 elsewhere)."""
 
 from act.certify.fmt import fmt_duration, fmt_load
-from act.certify.html import _CSS, _e, _result_span
+from act.certify.page import CSS, esc, result_span
 
 
 _EXTRA_CSS = """
@@ -15,15 +15,15 @@ _EXTRA_CSS = """
 
 
 def _flag(flag):
-    return '<span class="%s">%s</span>' % (_e(flag or "none"),
-                                           _e(flag or "-"))
+    return '<span class="%s">%s</span>' % (esc(flag or "none"),
+                                            esc(flag or "-"))
 
 
 def render_html(doc):
     rows = doc["campaigns"]
     h = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
          "<title>act certification: %d campaigns compared</title>"
-         % len(rows), "<style>%s%s</style></head><body>" % (_CSS, _EXTRA_CSS),
+         % len(rows), "<style>%s%s</style></head><body>" % (CSS, _EXTRA_CSS),
          "<h1>act certification: %d campaigns compared</h1>" % len(rows)]
     h.append('<h2>Campaigns</h2><table id="campaigns"><tr><th>campaign</th>'
              "<th>host</th><th>drives (model, serial, firmware)</th>"
@@ -35,27 +35,27 @@ def render_html(doc):
         if r["damaged"]:
             h.append('<tr data-campaign="%s"><td>%s</td><td colspan="10" '
                      'class="FAIL">%s</td></tr>' % (
-                         _e(r["label"]), _e(r["label"]), _e(r["verdict"])))
+                         esc(r["label"]), esc(r["label"]), esc(r["verdict"])))
             continue
-        h.append('<tr data-campaign="%s">%s</tr>' % (_e(r["label"]), "".join(
+        h.append('<tr data-campaign="%s">%s</tr>' % (esc(r["label"]), "".join(
             "<td>%s</td>" % x for x in (
-                _e(r["label"]), _e(r["host"]),
-                "<br>".join(_e("%s: %s" % (d["device"], d["text"]))
+                esc(r["label"]), esc(r["host"]),
+                "<br>".join(esc("%s: %s" % (d["device"], d["text"]))
                             for d in r["drives"]),
-                _e(r["verdict"]),
-                _e(fmt_load(r["certified_load"]) if r["certified_load"]
-                   else "no"),
-                _e(r["ceiling_text"] or "-"), _e(r["worst_slice"] or "-"),
+                esc(r["verdict"]),
+                esc(fmt_load(r["certified_load"]) if r["certified_load"]
+                    else "no"),
+                esc(r["ceiling_text"] or "-"), esc(r["worst_slice"] or "-"),
                 _flag(r["trend"]),
-                _e(fmt_duration(r["step_duration_sec"])),
-                _e(r["first_test_start"] or "-"),
-                _e(r["ended_at"] or r["status"])))))
+                esc(fmt_duration(r["step_duration_sec"])),
+                esc(r["first_test_start"] or "-"),
+                esc(r["ended_at"] or r["status"])))))
     h.append("</table>")
     trend_lines = [(r["label"], t) for r in rows
                    for t in r.get("trend_lines") or []]
     if trend_lines:
         h.append("<ul>%s</ul>" % "".join(
-            '<li class="degrading">%s: %s</li>' % (_e(lab), _e(t))
+            '<li class="degrading">%s: %s</li>' % (esc(lab), esc(t))
             for lab, t in trend_lines))
     h.append("<h2>Step by step</h2>")
     for n, g in enumerate(doc["steps"]):
@@ -63,21 +63,21 @@ def render_html(doc):
         worst = set(g["worst"]["worst"]) if g["worst"] else set()
         h.append('<h3>%s</h3><table class="compare" data-group="%d"><tr>'
                  "<th>campaign</th><th>step</th><th>result</th>%s"
-                 "<th>trend</th></tr>" % (_e(g["what"]), n, "".join(
-                     "<th>reads max %% over %s</th>" % _e(t) for t in ths)))
+                 "<th>trend</th></tr>" % (esc(g["what"]), n, "".join(
+                     "<th>reads max %% over %s</th>" % esc(t) for t in ths)))
         for lab, m in g["campaigns"].items():
             h.append('<tr%s data-campaign="%s"><td>%s</td><td class="num">'
                      "%d</td><td>%s</td>%s<td title=\"%s\">%s</td></tr>" % (
                          ' class="outlier"' if lab in worst else "",
-                         _e(lab), _e(lab), m["step"],
-                         _result_span(m["result"]), "".join(
+                         esc(lab), esc(lab), m["step"],
+                         result_span(m["result"]), "".join(
                              '<td class="num">%s</td>' % (
                                  "-" if (m["max_pct"] or {}).get(t) is None
                                  else "%.2f%%" % m["max_pct"][t])
                              for t in ths),
-                         _e(m["trend_text"] or ""), _flag(m["trend"])))
+                         esc(m["trend_text"] or ""), _flag(m["trend"])))
         h.append("</table>")
-        h.append('<div class="worst">%s</div>' % _e(
+        h.append('<div class="worst">%s</div>' % esc(
             g["worst"]["line"] if g["worst"] else
             "worst: fewer than two campaigns have results"))
     if doc["unmatched"]:
@@ -86,10 +86,10 @@ def render_html(doc):
             lab = g["only_in"][0]
             m = g["campaigns"][lab]
             h.append("<li>%s: %s, step %d, %s</li>" % (
-                _e(g["what"]), _e(lab), m["step"], _result_span(m["result"])))
+                esc(g["what"]), esc(lab), m["step"], result_span(m["result"])))
         h.append("</ul>")
     h.append('<p class="muted">Generated by act_certify --compare at %s UTC '
-             "from %s.</p>" % (_e(doc["generated_at"]), _e(", ".join(
+             "from %s.</p>" % (esc(doc["generated_at"]), esc(", ".join(
                  r["directory"] for r in rows))))
     h.append("</body></html>")
     return "\n".join(h) + "\n"

@@ -4,10 +4,10 @@ criteria step is over a limit the step has failed, whatever comes later.
 While such a step runs, FailFast judges each new complete slice of its
 log - act.latency's own analysis and verdict of the log so far,
 in-process: its first slice over a limit (LoadCheck.first_failing) - and
-says when to stop the program, and why (stop_reason: the line the
-program writes); the stopped log is then FAIL by act.latency's verdict
-itself, and judge_slices judges FAIL the log of a step stopped before the
-programs wrote that line (state.json's record).
+says when to stop the program, and why (request_reason: the reason the
+program's last line gives); the stopped log is then FAIL by act.latency's
+verdict itself, and judge_slices judges FAIL the log of a step stopped
+before the programs wrote that line (state.json's record).
 
 A slice where the host fell short of the load (act.latency.load) never
 fails fast: the host is judged first. A slice short of the load because
@@ -29,18 +29,20 @@ def stop_record(a, k, over, duration):
             "over": [list(x) for x in over]}
 
 
-def stop_reason(rec):
-    """Why fail fast stops a step, as the program's "stopped on request:
-    REASON after S sec" line gives it: 'fail fast: reads 7.23% over 1 ms
-    (must be under 5%) in hour 3'."""
+def request_reason(rec):
+    """The reason act_certify gives the program it stops, which its log's
+    last line then says (docs/log-format.md, "End of run": "stopped on
+    request: REASON after S sec"), and act.latency's verdict on that log
+    FAIL with: 'fail fast: reads 7.23% over 1 ms (must be under 5%) in
+    hour 3'."""
     return "fail fast: %s in %s" % (over_text(rec["over"]),
                                     slice_namer(rec["slice_sec"])(
                                         rec["slice"]))
 
 
 def stop_message(rec):
-    """'stopped after hour 3 of 24: reads 7.23% over 1 ms in hour 3 (must
-    be under 5%) - the verdict could not change'."""
+    """'stopped after hour 3 of 24: reads 7.23% over 1 ms (must be under
+    5%) in hour 3 - the verdict could not change'."""
     t = rec["slice_sec"]
     name = slice_namer(t)
     of = "%s of %d" % (name(rec["slice"]), rec["slices"])

@@ -1,55 +1,13 @@
 """report.html: one self-contained page (CSS and plots inline) from the
 summary."""
 
-import html
-
-from act.certify.fmt import fmt_bytes, fmt_duration, fmt_load, fmt_num
-from act.certify.report import (
+from act.certify.cells import (
     common_config, config_text, criteria_cell, drive_text, progress_text,
-    ran_text, result_text, runs_text, step_short_summary, stress_text)
+    ran_text, result_text, runs_text, step_short_summary)
+from act.certify.fmt import fmt_bytes, fmt_duration, fmt_load, fmt_num
+from act.certify.page import CSS, esc, result_span
+from act.certify.plan import stress_text
 from act.certify.trend import svg_chart, trend_text
-
-
-_CSS = """
-body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;
-margin:0 auto;max-width:1100px;padding:16px 24px;color:#222;
-line-height:1.4}
-h1{font-size:22px;margin:8px 0}
-h2{font-size:18px;margin:28px 0 8px;border-bottom:1px solid #ddd}
-h3{font-size:16px;margin:20px 0 6px}
-.verdict{padding:14px 18px;border-radius:6px;font-size:24px;
-font-weight:bold;margin:12px 0}
-.ok{background:#e6f4ea;border:2px solid #2ca02c;color:#17601a}
-.bad{background:#fdecea;border:2px solid #d62728;color:#8b1a1a}
-.open{background:#fff4e0;border:2px solid #e08a00;color:#7a4a00}
-.trial{background:#e8f0fe;border:2px solid #1a56c8;color:#0b3a8c}
-.live{background:#fff8d6;border:1px solid #d9b300;padding:6px 12px;
-border-radius:4px;font-size:15px}
-.reasons{font-size:15px;font-weight:normal;margin:6px 0 0;color:#333}
-table{border-collapse:collapse;margin:6px 0}
-th,td{border:1px solid #ccc;padding:3px 8px;text-align:left;
-vertical-align:top;font-size:14px}
-th{background:#f3f3f3}
-td.num{text-align:right}
-.PASS{color:#17601a;font-weight:bold}
-.FAIL,.INCOMPLETE,.INVALID,.ERROR{color:#b01c1c;font-weight:bold}
-.INTERRUPTED,.RUNNING,.NOT{color:#7a4a00;font-weight:bold}
-.SKIPPED{color:#777}
-pre{background:#f8f8f8;border:1px solid #e2e2e2;padding:8px;
-overflow-x:auto;font-size:12px;line-height:1.25}
-.step{border-top:2px solid #ccc;margin-top:24px}
-.muted{color:#666;font-size:13px}
-svg{max-width:100%;height:auto}
-"""
-
-
-def _e(x):
-    return html.escape("" if x is None else str(x))
-
-
-def _result_span(result):
-    r = result or "-"
-    return '<span class="%s">%s</span>' % (_e(r.split()[0]), _e(r))
 
 
 def _svg_inline(svg):
@@ -73,17 +31,17 @@ def render_html(s):
         h.append('<meta http-equiv="refresh" content="%d">'
                  % _refresh_sec(s))
     h += ["<title>act certification%s: %s</title>" % (
-        " (in progress)" if live else "", _e(v["headline"])),
-          "<style>%s</style></head><body>" % _CSS]
+        " (in progress)" if live else "", esc(v["headline"])),
+          "<style>%s</style></head><body>" % CSS]
     h.append("<h1>act certification%s</h1>" % (" TRIAL (not a "
                                                 "certification)"
                                                 if v["trial"] else ""))
     if live:
         h.append('<p class="live" id="in-progress">%s - this page is '
                  "rewritten as the step runs (generated %s UTC) and "
-                 "reloads itself.</p>" % (_e(live), _e(s["generated_at"])))
+                 "reloads itself.</p>" % (esc(live), esc(s["generated_at"])))
     h.append('<div class="verdict %s" id="verdict">%s' % (
-        cls, _e(v["headline"])))
+        cls, esc(v["headline"])))
     extra = list(v["reasons"])
     if v["trial"]:
         extra.append("TRIAL: tests of %s - certify on 24-hour tests"
@@ -92,15 +50,15 @@ def render_html(s):
     extra += ["trend: " + t for t in s.get("trend", [])]
     if extra:
         h.append('<div class="reasons">%s</div>'
-                 % "".join("<div>%s</div>" % _e(x) for x in extra))
+                 % "".join("<div>%s</div>" % esc(x) for x in extra))
     h.append("</div>")
     h.append('<p class="muted">Load %s = %d reads/s and %d writes/s per '
              "device; stress load %s; each test %s. %s</p>" % (
-                 _e(c["load_text"]), c["reads_per_sec_per_device"],
-                 c["writes_per_sec_per_device"], _e(stress_text(c)),
-                 _e(fmt_duration(c["step_duration_sec"])),
-                 "Ceiling ladder: " + _e(", ".join(fmt_load(x) for x in
-                                                   c["ladder"])) + "."
+                 esc(c["load_text"]), c["reads_per_sec_per_device"],
+                 c["writes_per_sec_per_device"], esc(stress_text(c)),
+                 esc(fmt_duration(c["step_duration_sec"])),
+                 "Ceiling ladder: " + esc(", ".join(fmt_load(x) for x in
+                                                    c["ladder"])) + "."
                  if c["ceiling"] else ""))
 
     h.append("<h2>Drives</h2><table><tr><th>device</th><th>model</th>"
@@ -112,8 +70,8 @@ def render_html(s):
         else:
             cells = [drive_text(d), "-", "-"]
         h.append("<tr><td>%s</td>%s<td>%s</td><td>%s</td></tr>" % (
-            _e(d["device"]), "".join("<td>%s</td>" % _e(x) for x in cells),
-            _e(fmt_bytes(d["size_bytes"])), _e(d["recorded_identity"])))
+            esc(d["device"]), "".join("<td>%s</td>" % esc(x) for x in cells),
+            esc(fmt_bytes(d["size_bytes"])), esc(d["recorded_identity"])))
     h.append("</table>")
 
     host = s["host"]
@@ -125,7 +83,7 @@ def render_html(s):
                    ("CPU", "%s x %s" % (host.get("cpus"),
                                         host.get("cpu_model"))),
                    ("memory", fmt_bytes(host.get("memory_bytes")))):
-        h.append("<tr><th>%s</th><td>%s</td></tr>" % (_e(k), _e(val)))
+        h.append("<tr><th>%s</th><td>%s</td></tr>" % (esc(k), esc(val)))
     h.append("</table>")
 
     h.append("<h2>Campaign</h2><table>")
@@ -139,7 +97,7 @@ def render_html(s):
                    ("last test started (UTC, log)", c["last_test_start"]),
                    ("campaign ended (UTC)", c["end_text"]),
                    ("resumed", ", ".join(c["resumes"]) or "no")):
-        h.append("<tr><th>%s</th><td>%s</td></tr>" % (_e(k), _e(val)))
+        h.append("<tr><th>%s</th><td>%s</td></tr>" % (esc(k), esc(val)))
     h.append("</table>")
 
     h.append('<h2>Steps</h2><table id="steps"><tr><th>step</th><th>what'
@@ -152,12 +110,12 @@ def render_html(s):
                  "</td><td class=\"num\">%s</td><td>%s</td><td>%s</td>"
                  "<td>%s</td><td>%s</td></tr>" % (
                      st["number"], st["number"],
-                     _e(step_short_summary(st)), _e(st["load_text"] or "-"),
+                     esc(step_short_summary(st)), esc(st["load_text"] or "-"),
                      len(st["devices"]), st["reads_per_sec"] or "-",
-                     st["writes_per_sec"] or "-", _e(ran_text(st)),
-                     _e("fail fast" if st.get("fail_fast") else
-                        {True: "yes", False: "no"}.get(st["complete"], "-")),
-                     _result_span(result_text(st)), _e(criteria_cell(st))))
+                     st["writes_per_sec"] or "-", esc(ran_text(st)),
+                     esc("fail fast" if st.get("fail_fast") else
+                         {True: "yes", False: "no"}.get(st["complete"], "-")),
+                     result_span(result_text(st)), esc(criteria_cell(st))))
     h.append("</table>")
     h.append(render_config_html(s["steps"]))
 
@@ -166,7 +124,7 @@ def render_html(s):
     h.append('<p class="muted">Generated by act_certify at %s UTC from %s '
              "(state.json and the step logs); <code>act_certify --report "
              "DIR</code> renders it again.</p>"
-             % (_e(s["generated_at"]), _e(c["directory"])))
+             % (esc(s["generated_at"]), esc(c["directory"])))
     h.append("</body></html>")
     return "\n".join(h) + "\n"
 
@@ -187,21 +145,22 @@ def render_config_html(steps):
         return ""
     h = ['<h2>Config</h2><table id="config">',
          "<tr><th>every step</th><td>%s</td></tr>"
-         % _e(config_text(common))]
+         % esc(config_text(common))]
     for st, items in own:
         h.append("<tr><th>step %d</th><td>%s</td></tr>"
-                 % (st["number"], _e(config_text(items))))
+                 % (st["number"], esc(config_text(items))))
     h.append("</table>")
     h.append('<p class="muted">As each step\'s log echoes its '
              "configuration (every item, defaults too); a step that has "
-             "not run yet: its config file.</p>")
+             "not run yet: as the program echoes it for the step "
+             "(--print-config).</p>")
     return "\n".join(h)
 
 
 def render_step_html(st):
     h = ['<div class="step" id="step-%d">' % st["number"]]
-    h.append("<h3>Step %d: %s - %s</h3>" % (st["number"], _e(st["title"]),
-                                            _result_span(st["result"])))
+    h.append("<h3>Step %d: %s - %s</h3>" % (st["number"], esc(st["title"]),
+                                            result_span(st["result"])))
     facts = []
     if st["load"]:
         facts.append(("load", "%s: %d reads/s, %d writes/s in all" % (
@@ -244,7 +203,7 @@ def render_step_html(st):
                                          for k, v in files.items() if v)))
     h.append("<table>")
     for k, val in facts:
-        h.append("<tr><th>%s</th><td>%s</td></tr>" % (_e(k), _e(val)))
+        h.append("<tr><th>%s</th><td>%s</td></tr>" % (esc(k), esc(val)))
     h.append("</table>")
     if st["criteria"]:
         h.append("<table class=\"criteria\"><tr><th>criterion%s</th>"
@@ -255,16 +214,16 @@ def render_step_html(st):
             res = "PASS" if r["pass"] else "FAIL"
             h.append("<tr><td>%s over %s</td><td class=\"num\">%.2f%%</td>"
                      "<td class=\"num\">under %s%%</td><td>%s</td></tr>" % (
-                         _e(r["histogram"]), _e(r["threshold"]),
-                         r["max_pct"] or 0, _e(fmt_num(r["limit_pct"] or 0)),
-                         _result_span(res)))
+                         esc(r["histogram"]), esc(r["threshold"]),
+                         r["max_pct"] or 0, esc(fmt_num(r["limit_pct"] or 0)),
+                         result_span(res)))
         h.append("</table>")
     if st.get("trend"):
         h.append('<div class="trend" data-trend="%s">Trend: %s<br>%s</div>'
-                 % (_e(st["trend"]["flag"]), _e(trend_text(st["trend"])),
+                 % (esc(st["trend"]["flag"]), esc(trend_text(st["trend"])),
                     svg_chart(st["trend"])))
     if st["latency_table"]:
-        h.append("<pre>%s</pre>" % _e(st["latency_table"]))
+        h.append("<pre>%s</pre>" % esc(st["latency_table"]))
     if st["svg"]:
         h.append('<div class="plot">%s</div>' % _svg_inline(st["svg"]))
     h.append("</div>")

@@ -9,7 +9,7 @@ import time
 
 from act.certify import PROG
 from act.certify.fmt import fmt_clock, fmt_duration, fmt_load, warn
-from act.certify.report import write_reports
+from act.certify.publish import write_reports
 
 
 PROGRESS_EVERY = 300            # seconds between plain progress lines

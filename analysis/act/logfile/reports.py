@@ -3,7 +3,8 @@
 hist_vector() makes a histogram a bucket vector, run_end() tells from the
 end of the log body whether the run completed, stopped (RunEnd.stop: the
 kind of stop, stops.STOP_KINDS) or was cut short; last_errors() gives the
-last ERROR / stop lines of a log file.
+last ERROR / stop lines of a log file, first_error() the first ERROR line
+of a program's stderr or log.
 
 The fast path that streams a whole body is scanner.py; both read reports
 the same way: a histogram line "NAME (N total)" of a known name, its
@@ -13,9 +14,9 @@ bucket lines " (BB: COUNT) ...", anything else ignored.
 import os
 
 from act.logfile import (ENC_ERRORS, MAX_BUCKET, AFTER_RE, BUCKET_RE,
-                         NAME_LINE_RE, REPORT_RE, after_last_report)
-from act.logfile.stops import STOP_KINDS, explicit_stop, stop_kind_of
-from act.safefile import open_regular
+                         NAME_LINE_RE, REPORT_RE, after_last_report, lines)
+from act.logfile.stops import STOP_KINDS, stop_kind_of
+from act.safefile import open_regular, read_lines
 
 
 def parse_block(block, wanted, known):
@@ -92,8 +93,8 @@ class RunEnd:
     or damaged report inside the log).
 
     stop is the kind of a stop (stops.STOP_KINDS: "host-limit",
-    "drive-limit", "hung-io", "io-errors", "signal", "request"), None
-    when the stop line names none of them or the run did not stop.
+    "drive-limit", "hung-io", "io-errors", "signal", "request"), None when
+    the stop line names none of them or the run did not stop.
     """
 
     def __init__(self, kind, planned, ran, reason=None, stop=None):
@@ -130,20 +131,22 @@ def _report_extent(lines, known):
     return end
 
 
-def stop_line(lines):
+def stop_line(block):
     """The stop among the lines that follow the last complete report:
     (reason, seconds or None), or None if they hold no stop.
 
-    A `stopped on request: REASON after S sec` or `stopped by signal NAME
-    after S sec` line is the stop (stops.explicit_stop); otherwise the
-    first `ERROR:` line that no later report (a report being written)
-    follows - lag, I/O-error and hung-I/O stops print ERROR lines and end.
+    A `stopped by signal NAME after S sec` line is the stop, or a `stopped
+    on request: REASON after S sec` line (the parent that ran the program
+    stopped it, and said why); otherwise the first `ERROR:` line that no
+    later report (a report being written) follows - lag, I/O-error and
+    hung-I/O stops print ERROR lines and end.
     """
-    texts = [line.decode("utf-8", ENC_ERRORS).strip() for line in lines]
+    texts = [line.decode("utf-8", ENC_ERRORS).strip() for line in block]
     for text in texts:
-        stop = explicit_stop(text)
-        if stop is not None:
-            return stop
+        for kind in ("request", "signal"):
+            f = lines.parse(kind, text)
+            if f is not None:
+                return text, f["sec"]
     for text in after_last_report(texts):
         if text.startswith("ERROR:"):
             return text[len("ERROR:"):].strip(), None
@@ -151,6 +154,7 @@ def stop_line(lines):
 
 
 ERRORS_TAIL = 1 << 16             # bytes of the end read by last_errors()
+FIRST_ERROR_LINE = 1 << 16        # bytes of a line first_error() reads
 
 
 def last_errors(path, limit=3):
@@ -166,12 +170,31 @@ def last_errors(path, limit=3):
     except OSError:
         return []
     found = [line for line in text.split("\n")
-             if line.startswith(("ERROR:", STOP_KINDS["signal"],
-                                  STOP_KINDS["request"]))]
+             if line.startswith("ERROR:") or
+             line.startswith((STOP_KINDS["signal"], STOP_KINDS["request"]))]
     return found[-limit:]
 
 
-FELL_BEHIND = b"WARNING: the host fell behind at the end of the run: "
+def first_error(err_path, log_path):
+    """The first ERROR: line of a program's stderr (the file at err_path)
+    or of its log, else the last line of its stderr; "" when neither has
+    one (or cannot be read: safefile.open_regular)."""
+    last = ""
+    for path in (err_path, log_path):
+        try:
+            with open_regular(path) as f:
+                for raw in read_lines(f, FIRST_ERROR_LINE):
+                    line = raw.decode("utf-8", "replace")
+                    if line.startswith("ERROR:"):
+                        return line.strip()
+                    if path == err_path and line.strip():
+                        last = line.strip()
+        except OSError:
+            pass
+    return last
+
+
+FELL_BEHIND = lines.FELL_BEHIND.encode()
 
 
 def run_end(tail, known, duration, fallback_ran=None):

@@ -5,5 +5,8 @@ or a node's production profile ("Advanced Flash Device Sizing").
   tables       asloglatency size tables and drv_ssd defrag lines
   rates        the derived rates (pure) and where each came from
   config_file  the config text, its name, writing it
-  shared       the helper's own copies of what act/ will hold (VERSION,
-               the user error, act_storage's limits), and rounding"""
+
+It uses act's version and the C programs' limits, and act.cli's user
+error, parser and exit ladder."""
+
+PROG = "act_config_helper.py"

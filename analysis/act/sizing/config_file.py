@@ -4,7 +4,7 @@ its default name, and writing it without overwriting a file silently."""
 import os
 
 from act.sizing.rates import PLACEHOLDER_DEVICE
-from act.sizing.shared import UsageError
+from act.cli import UsageError
 
 
 def format_histogram(values):

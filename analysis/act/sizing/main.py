@@ -55,27 +55,36 @@ Non-interactive mode turns the paper's production data into a config:
 Rates are rounded half up to integers.  Where each number came from is
 printed on stderr; the config goes to stdout or --output.
 
-Exit status: 0 success, 1 nothing written: end of input at a prompt
-(stderr says so), or an existing --output kept, 2 a user error (bad option,
-unreadable or malformed input, an existing --output without --force and no
-terminal to ask), 130 interrupted.
+Exit status (docs/README.md): 0 success, 1 nothing written: end of input
+at a prompt (stderr says so), an existing --output kept, or stdout closed
+by the reader, 2 a user error (bad option, unreadable or malformed input,
+an existing --output without --force and no terminal to ask, an output
+that cannot be written), 130 interrupted.
 """
 
 import argparse
 import math
-import os
 import re
 import sys
 
+from act import (
+    CONFIG_COMMENT, DEVICE_SEPARATORS, MAX_DEVICES, MAX_NAME, MAX_U32,
+    VERSION)
+from act.cli import ArgumentParser, UsageError, run_main
+from act.sizing import PROG
 from act.sizing.config_file import (
     config_file_name, format_config, may_write, write_file)
 from act.sizing.rates import (
     DEFAULT_DURATION_SEC, ONE_X_READS, ONE_X_WRITES, production_config,
-    standard_config)
-from act.sizing.shared import (
-    MAX_DEVICES, MAX_DEVICE_NAME, MAX_U32, NUMBER_RE, PROG, UsageError,
-    VERSION, round_half_up)
-from act.sizing.tables import parse_defrag_log, parse_size_table
+    round_half_up, standard_config)
+from act.sizing.tables import NUMBER_RE, parse_defrag_log, parse_size_table
+
+MAX_DEVICE_NAME = MAX_NAME - 1    # characters, the C string's NUL aside
+# What a device name can't hold: the config's separators between names,
+# its comment character, or other white space (a line break would end the
+# config line).
+NAME_BREAKER_RE = re.compile("[%s%s\\s]" % (re.escape(DEVICE_SEPARATORS),
+                                             re.escape(CONFIG_COMMENT)))
 
 
 USAGE = """%(prog)s [--interactive] [--force]
@@ -106,7 +115,7 @@ def check_device_names(names):
     for name in names:
         if not name:
             return "an empty device name"
-        if re.search(r"[\s,;#]", name):
+        if NAME_BREAKER_RE.search(name):
             return "device name %r contains a space, ',', ';' or '#'" % name
         if len(name) > MAX_DEVICE_NAME:
             return "device name %r is longer than %d characters" % (
@@ -258,11 +267,6 @@ def interactive(dialogue, out, force=False):
     return 0
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):
-        raise UsageError(message + " (see --help)")
-
-
 def _int_in(lo, hi, what):
     def conv(text):
         if not re.match(r"^[0-9]+$", text):
@@ -292,7 +296,7 @@ def _device_list(text):
 
 
 def build_parser():
-    p = _Parser(
+    p = ArgumentParser(
         prog=PROG, usage=USAGE,
         description="Write an act_storage config: interactively (no "
                     "arguments) for the standard Nx load, or from a "
@@ -390,54 +394,38 @@ def _interactive_options_only(argv):
 
 
 def run(argv):
-    opts = build_parser().parse_args(argv)
-    if not argv or opts.interactive:
-        if not _interactive_options_only(argv):
-            raise UsageError("--interactive takes no other option than "
-                             "--force")
-        return interactive(Dialogue(sys.stdin, sys.stderr), sys.stdout,
-                           opts.force)
-    if opts.force and not opts.output:
-        raise UsageError("--force applies to --output FILE (or to "
-                         "--interactive)")
-    dialogue = Dialogue(sys.stdin, sys.stderr) \
-        if _is_terminal(sys.stdin) else None
-    return run_non_interactive(opts, sys.stdout, sys.stderr, dialogue)
-
-
-def main(argv=None):
-    """The exit status of the command line argv (default: sys.argv[1:]);
-    the entry script and the zipapp exit with it."""
-    return main_status(sys.argv[1:] if argv is None else argv)
-
-
-def main_status(argv):
     try:
-        try:
-            return run(argv)
-        finally:
-            sys.stdout.flush()
-    except UsageError as e:
-        print("%s: error: %s" % (PROG, e), file=sys.stderr)
-        return 2
+        opts = build_parser().parse_args(argv)
+        if not argv or opts.interactive:
+            if not _interactive_options_only(argv):
+                raise UsageError("--interactive takes no other option than "
+                                 "--force")
+            status = interactive(Dialogue(sys.stdin, sys.stderr), sys.stdout,
+                                 opts.force)
+        else:
+            if opts.force and not opts.output:
+                raise UsageError("--force applies to --output FILE (or to "
+                                 "--interactive)")
+            dialogue = Dialogue(sys.stdin, sys.stderr) \
+                if _is_terminal(sys.stdin) else None
+            status = run_non_interactive(opts, sys.stdout, sys.stderr,
+                                         dialogue)
+        return status
     except EOFError:
         # End of input at a prompt: end the prompt's line, and say so.
         sys.stderr.write("\n%s: end of input - nothing written\n" % PROG)
         return 1
     except KeyboardInterrupt:
-        sys.stderr.write("\n")
-        return 130
-    except BrokenPipeError:
-        # The reader went away (e.g. | head): stop quietly.
-        try:
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-        except OSError:
-            pass
-        return 1
-    except OSError as e:
-        print("%s: error: %s" % (PROG, e.strerror or e), file=sys.stderr)
-        return 2
+        sys.stderr.write("\n")    # ends the prompt's line
+        raise
+
+
+def main(argv=None):
+    """The exit status of the command line argv (default: sys.argv[1:]);
+    the entry script and the zipapp exit with it: act.cli's exit ladder,
+    where a closed output pipe means nothing was written (1)."""
+    return run_main(PROG, run, sys.argv[1:] if argv is None else argv,
+                    closed_pipe_status=1)
 
 
 if __name__ == "__main__":

@@ -2,9 +2,11 @@
 production rates scaled per drive, the load factor and the test devices,
 with the text that says where each number came from."""
 
+import math
 import os
 
-from act.sizing.shared import MAX_U32, UsageError, round_half_up
+from act import MAX_U32
+from act.cli import UsageError
 
 
 ONE_X_READS = 2000                # the standard 1x load, per device
@@ -12,6 +14,11 @@ ONE_X_WRITES = 1000
 DEFAULT_DURATION_SEC = 86400
 DEFAULT_RECORD_BYTES = 1536
 PLACEHOLDER_DEVICE = "/dev/CHANGE-ME"
+
+
+def round_half_up(x):
+    """x rounded to an integer, 0.5 up (round() would take 2.5 to 2)."""
+    return int(math.floor(x + 0.5))
 
 
 def fmt_factor(x):

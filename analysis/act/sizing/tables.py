@@ -6,10 +6,15 @@ direct-frees rates)."""
 import collections
 import re
 
-from act.sizing.shared import MAX_U32, NUMBER_RE, UsageError, round_half_up
+from act import MAX_U32
+from act.cli import UsageError
+from act.sizing.rates import round_half_up
 
 
 MAX_BUCKETS = 27                  # histogram values p0..p26
+# A number in the inputs and the answers: digits, maybe a sign and a
+# decimal point.
+NUMBER_RE = re.compile(r"^-?[0-9]+(?:\.[0-9]+)?$")
 _UNIT_RE = re.compile(r"%\s*>\s*\((\w+)\)")
 _HIST_NAME_RE = re.compile(r"device-(read|write)-size\b")
 _DRV_KEY_RE = re.compile(r"(\{[^}\s]*\})\s+(\S+):")

@@ -1,26 +1,22 @@
-"""The campaign's summary (summary.json) and its Markdown rendering
-(summary.md), from the state and the step logs; write_reports writes them
-and report.html."""
+"""The campaign's summary (summary.json's document) from the state and
+the step logs: a summary per step, the drives, the host, the verdict with
+its reasons and warnings, and the running step while one runs. The model
+the pages render (markdown.py, html.py) and publish.py writes."""
 
-import json
 import os
 
 from act.certify.analyse import step_analysis
+from act.certify.cells import headline, step_short_summary
 from act.certify.failfast import saved_sec, saved_text
-from act.certify.fmt import (
-    fmt_bytes, fmt_clock, fmt_duration, fmt_load, md_text, signame, utc_now,
-    warn)
+from act.certify.fmt import fmt_load, signame, utc_now
 from act.latency.load import short_streams
 from act.certify.identity import identity_text
 from act.certify.judge import campaign_verdict, host_limited, rejudge
 from act import PROGRAM_STATUS
-from act.certify.plan import config_lines, rates, stress_text
-from act.certify.trend import (
-    headline as trend_headline, markdown_lines, step_trend)
-from act.logfile.header import log_identity, scan_header
-from act.safefile import open_regular, write_file
+from act.certify.plan import rates
+from act.certify.trend import headline as trend_headline, step_trend
+from act.logfile.header import log_header, log_identity
 
-CONFIG_LIMIT = 1 << 20          # bytes of a step's config read at most
 
 
 def step_summary(dirpath, state, step, cache):
@@ -106,71 +102,16 @@ def existing_files(dirpath, files):
 def step_config_items(dirpath, step):
     """A step's effective config, {name: value}, and where it comes from:
     the configuration its log echoes (every item, defaults too, as the
-    program read it), else its config file (the items written in it)."""
+    program read it), else the one the program echoed for its plan
+    (--print-config before it ran: step["config_echo"], precheck.py)."""
     files = step.get("files", {})
     if files.get("log"):
-        try:
-            with open_regular(os.path.join(dirpath, files["log"])) as f:
-                header = scan_header(f)
-            if header.config:
-                return header.items(header.config), "log"
-        except OSError:
-            pass
-    if files.get("config"):
-        try:
-            with open_regular(os.path.join(dirpath, files["config"]),
-                              CONFIG_LIMIT) as f:
-                text = f.read().decode("utf-8", "replace")
-        except OSError:
-            return {}, None
-        items = {}
-        for _no, _line, in_banner, item in config_lines(text):
-            if item and item[2] and not in_banner:
-                items[item[0]] = item[1]
-        return items, "config"
+        header = log_header(os.path.join(dirpath, files["log"]))
+        if header is not None and header.config:
+            return header.items(header.config), "log"
+    if step.get("config_echo"):
+        return dict(step["config_echo"]), "print-config"
     return {}, None
-
-
-def common_config(steps):
-    """({name: value} shared by every step that has a config, [(step,
-    {name: value} of its own)]): the report lists the shared items once."""
-    with_cfg = [st for st in steps if st["config"]]
-    if not with_cfg:
-        return {}, []
-    common = {k: v for k, v in with_cfg[0]["config"].items()
-              if all(st["config"].get(k) == v for st in with_cfg)}
-    own = [(st, {k: v for k, v in st["config"].items() if k not in common})
-           for st in with_cfg]
-    return common, own
-
-
-def config_text(items):
-    return ", ".join("%s %s" % (k, v) for k, v in items.items()) or "-"
-
-
-def headline(v):
-    """The verdict as the reports and the last line say it: a trial (tests
-    shorter than 24 h) says TRIAL first - it is not a certification."""
-    return ("TRIAL (not a certification): " if v.get("trial") else "") + \
-        v["text"]
-
-
-_OLD_RUN = {"running": "interrupted", "interrupted": "interrupted",
-            "ended": "interrupted", "error": "stopped by an error"}
-
-
-def runs_text(st):
-    """'run 2, interrupted once' for a step run again, else ''."""
-    olds = st["old_logs"]
-    if not olds:
-        return ""
-    why = [_OLD_RUN.get(o.get("status"), "stopped") for o in olds]
-    counts = []
-    for w in sorted(set(why), key=why.index):
-        n = why.count(w)
-        counts.append("%s %s" % (w, {1: "once", 2: "twice"}.get(
-            n, "%d times" % n)))
-    return "run %d, %s" % (st["runs"], ", ".join(counts))
 
 
 def build_summary(dirpath, state, cache, live=None, in_progress=None):
@@ -313,162 +254,3 @@ def end_text(state):
                 else "interrupted", st["ended_at"] or "?", st["number"],
                 st["message"] or st["status"])
     return state["status"]
-
-
-def write_reports(dirpath, state, cache, live=None, in_progress=None):
-    """Writes summary.json, summary.md and report.html, each atomically
-    (safefile.write_file: a temporary file renamed - a reader, a browser
-    reloading the page while a step runs, never sees half a file)."""
-    from act.certify.html import render_html    # html imports this module
-    s = build_summary(dirpath, state, cache, live, in_progress)
-    doc = dict(s)
-    doc["steps"] = [{k: v for k, v in st.items() if k != "svg"}
-                    for st in s["steps"]]
-    for name, text in (("summary.json", json.dumps(doc, indent=1) + "\n"),
-                       ("summary.md", render_markdown(s)),
-                       ("report.html", render_html(s))):
-        try:
-            write_file(dirpath, name, text.encode("utf-8", "replace"))
-        except OSError as e:
-            warn("can't write %s: %s" % (os.path.join(dirpath, name),
-                                         e.strerror or e))
-    return s
-
-
-def criteria_cell(step):
-    if not step["criteria"]:
-        return "-"
-    return " / ".join("%.2f" % (r["max_pct"] or 0) for r in step["criteria"]
-                      if r["histogram"] == "reads")
-
-
-def result_text(st):
-    """A step's result, with its failed I/Os when it had any."""
-    text = st["result"] or "-"
-    if st.get("io_errors"):
-        text += " (%d failed I/O%s)" % (st["io_errors"], "" if
-                                        st["io_errors"] == 1 else "s")
-    return text
-
-
-def drive_text(d):
-    if d["kind"] == "block":
-        return "model %s, serial %s, firmware %s" % (d["model"], d["serial"],
-                                                     d["firmware"])
-    if d["kind"] == "file":
-        return "a file (a trial device: no drive identity)"
-    return "identity not known yet"
-
-
-def _host_text(h):
-    return "%s - %s, %s, %s x %s, %s memory" % (
-        h.get("hostname"), h.get("os") or "?", h.get("kernel"),
-        h.get("cpus"), h.get("cpu_model"), fmt_bytes(h.get("memory_bytes")))
-
-
-def ran_text(step):
-    """'4 s of 4 s', and for a step run again '(run 2, interrupted
-    once)'."""
-    text = "-" if step["ran_sec"] is None else "%s of %s" % (
-        fmt_duration(step["ran_sec"]), fmt_duration(step["planned_sec"] or 0))
-    return text + (" (%s)" % runs_text(step) if runs_text(step) else "")
-
-
-def progress_text(s):
-    """'in progress: step 2 (test 2: ...) 00:01:10/00:04:00' while a
-    campaign runs, else None."""
-    if not s["in_progress"]:
-        return None
-    r = s["running"]
-    if r is None:
-        return "in progress (between steps)"
-    return "in progress: step %d (%s) %s/%s, %d slice%s so far" % (
-        r["step"], r["title"], fmt_clock(r["elapsed_sec"]),
-        fmt_clock(r["planned_sec"]) if r["planned_sec"] else "?",
-        _slices(r), "" if _slices(r) == 1 else "s")
-
-
-def _slices(r):
-    return len(r["histograms"][0]["slices"]) if r["histograms"] else 0
-
-
-def render_markdown(s):
-    """summary.md: every value from the campaign (its state, its logs)
-    through md_text - device names, drive identities, the hostname and log
-    lines render as text, never as HTML."""
-    v = s["verdict"]
-    c = s["campaign"]
-    out = ["# act certification: %s" % md_text(v["headline"]), ""]
-    live = progress_text(s)
-    if live:
-        out.append("- **%s** (this summary is rewritten as the campaign "
-                   "runs; generated %s)" % (md_text(live),
-                                            md_text(s["generated_at"])))
-    for r in v["reasons"]:
-        out.append("- %s" % md_text(r))
-    if v["trial"]:
-        out.append("- TRIAL: tests of %s - certify on 24-hour tests"
-                   % md_text(fmt_duration(c["step_duration_sec"])))
-    for w in s["warnings"]:
-        out.append("- **warning:** %s" % md_text(w))
-    for t in s["trend"]:
-        out.append("- **trend:** %s" % md_text(t))
-    for st in s["steps"]:
-        if st["fail_fast"]:
-            out.append("- step %d %s" % (st["number"],
-                                         md_text(st["fail_fast"]["text"])))
-    out.append("")
-    out.append("- **Load:** %s = %d reads/s and %d writes/s per device; "
-               "stress load %s; tests of %s" % (
-                   md_text(c["load_text"]), c["reads_per_sec_per_device"],
-                   c["writes_per_sec_per_device"], md_text(stress_text(c)),
-                   md_text(fmt_duration(c["step_duration_sec"]))))
-    for d in s["drives"]:
-        out.append("- **Drive** %s (%s): %s; identity recorded: %s" % (
-            md_text(d["device"]), md_text(fmt_bytes(d["size_bytes"])),
-            md_text(drive_text(d)), md_text(d["recorded_identity"])))
-    out.append("- **Host:** %s" % md_text(_host_text(s["host"])))
-    out.append("- **Program:** %s, base config %s"
-               % (md_text(c["program_version"] or c["program"]),
-                  md_text(c["base_config"])))
-    out.append("- **Dates (UTC):** first test started %s, campaign ended %s"
-               % (md_text(c["first_test_start"]), md_text(c["end_text"])))
-    out.append("")
-    out.append("| step | what | load | devices | ran | result | reads max "
-               "% over 1 / 8 / 64 ms |")
-    out.append("|---|---|---|---|---|---|---|")
-    for st in s["steps"]:
-        out.append("| %d | %s | %s | %d | %s | %s | %s |" % (
-            st["number"], md_text(step_short_summary(st)),
-            md_text(st["load_text"]), len(st["devices"]),
-            md_text(ran_text(st)), md_text(result_text(st)),
-            md_text(criteria_cell(st))))
-    common, own = common_config(s["steps"])
-    if common or own:
-        out.append("")
-        out.append("## Config")
-        out.append("")
-        out.append("Every step (%s): %s" % (
-            "as the logs echo it" if all(st["config_source"] == "log"
-                                         for st, _ in own)
-            else "from the logs and step configs",
-            md_text(config_text(common))))
-        out.append("")
-        for st, items in own:
-            out.append("- step %d: %s" % (st["number"],
-                                          md_text(config_text(items))))
-    out.append("")
-    out += markdown_lines(s["steps"])
-    out.append("Report: %s" % md_text(os.path.join(c["directory"],
-                                                   "report.html")))
-    return "\n".join(out) + "\n"
-
-
-def step_short_summary(st):
-    if st["kind"] == "prep":
-        return "act_prep"
-    if st["kind"] == "ceiling":
-        return "ceiling rung" + (" (step %d's run)" % st["same_run_as"]
-                                 if st["same_run_as"] else "")
-    return "test %d: %s" % (st["test"], "target" if st["kind"] == "target"
-                            else "stress")

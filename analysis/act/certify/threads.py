@@ -1,7 +1,9 @@
-"""The plan's warning when a step asks each service thread for more
-requests per second than one thread can plausibly issue (docs/certify.md,
-"When the load is not issued"). Whether a step's load was issued and
-taken is act.latency's verdict (act.latency.load)."""
+"""The plan's warning when a load needs more requests per service thread
+than one thread can plausibly issue (docs/certify.md, "When the load is
+not issued"), on the service-threads the runs get: the program's own
+echo of the base config (precheck.base_check: the effective value, the
+default 5 x the online CPUs included) - never a reading of the config
+text here."""
 
 from act.certify.fmt import fmt_load
 
@@ -12,17 +14,12 @@ from act.certify.fmt import fmt_load
 MAX_READS_PER_THREAD = 1000
 
 
-def service_threads(base_items, cpus):
-    """The service-threads of a base config's items ({name: value}), or
-    the programs' default, 5 x the online CPUs; None when not a number."""
-    value = base_items.get("service-threads")
-    if value is None:
-        return 5 * max(1, cpus or 1)
-    try:
-        n = int(value, 0)
-    except ValueError:
-        return None
-    return n if n > 0 else None
+def service_threads(echo):
+    """The service-threads of a program's config echo ({name: value}: its
+    --print-config, which echoes the effective value as a decimal number),
+    or None when it has none."""
+    value = echo.get("service-threads", "")
+    return int(value) if value.isdigit() and value.isascii() else None
 
 
 def thread_warnings(steps, threads, index=False):
