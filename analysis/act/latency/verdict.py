@@ -36,7 +36,8 @@ class Verdict:
     PASS, phrases in order (message joins them); cause: what decided -
     "criteria" (PASS or FAIL on the criteria), "drive" (the drive could
     not take the load), "host" (the host could not issue it), "request"
-    (stopped on request), "run" (the run did not finish); failing: for
+    (stopped on request: FAIL when a complete slice bears it out, else
+    INCOMPLETE), "run" (the run did not finish); failing: for
     a request stop the log bears out, the first slice over a limit:
     (its name, e.g. "hour 3", [(histogram, % over, threshold, limit)])."""
 
@@ -115,7 +116,7 @@ def judge(a):
                 ([drive] if drive else [])), "request", (name, over))
         return Verdict(INCOMPLETE, (
             "did not complete: %s" % run.reason,
-            "no complete slice is over a limit"), "run")
+            "no complete slice is over a limit"), "request")
     if run.stop == "host-limit":
         return Verdict(NOT_JUDGED, (HOST_STOP_TEXT,), "host")
     if not run.complete:
