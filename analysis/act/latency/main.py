@@ -1,4 +1,6 @@
-"""Analyse the latency histograms of ACT logs (act_storage or act_index).
+"""act_latency.py, the command line of act.latency (whose API is the
+analysis: act.latency.Spec, analyse_log): analyse the latency histograms
+of ACT logs (act_storage or act_index).
 
 Usage::
 
@@ -21,42 +23,47 @@ slice k is the same k*T seconds after the start in every log, and a log
 that has no slice k shows "-" there.  A line under the table names the log
 worst on the max row of reads over 1 ms, and by how much.
 
-Beyond the reference (long options only): --check / --criteria evaluate the
-ACT pass criteria on the max row of the transaction histograms (reads;
-writes with commit-to-device) and whether the run completed - a run that
-stopped early, or whose log is cut short or still being written, is
-INCOMPLETE and never passes; with several logs each log is judged, and the
-check fails if any log does not pass.  --stress judges a stress test (pass
-exactly when the run completed); --json prints one JSON document instead of
+Beyond the reference (long options only): --check / --criteria give the
+verdict (act.latency.verdict): the ACT pass criteria on the max row of the
+transaction histograms (reads; writes with commit-to-device), whether the
+run completed - a run that stopped early, or whose log is cut short or
+still being written, is INCOMPLETE and never passes - and whether the
+load it plans was issued (NOT JUDGED when the host could not issue it) and
+taken (FAIL when the drive could not); with several logs each log is
+judged, and the check fails if any log does not pass.  --stress judges a
+stress test (pass exactly when the run completed, its load issued and
+taken); --json prints one JSON document instead of
 the tables; --csv prints the table as CSV (the --check report and the
 outlier line then go to stderr); --plot writes an SVG chart (its series
 thinned to two points per pixel column, so its size does not depend on the
 log's length).  Notes about slices that do not fit the run go to stderr.
 
-Exit status: 0 success (with --check: passed; without --check also when
-the reader closes the output early, e.g. | head - with --check a closed
-pipe is still the verdict), 1 --check failed (a criterion failed, or the
-run is INCOMPLETE, in any log), 2 a user error (bad option, unreadable or
-malformed log, no complete slice, stdout closed), 130 interrupted.
+The exit statuses are docs/README.md's table ("Exit status"), the
+constants act.LATENCY_*: the epilog of --help says them.
 
-The log is read once, streaming, and memory does not grow with its
-length: rows (and --json, --csv) are written as slices are computed, avg
-and max are running values, and what needs the slices again afterwards
-(several logs, --plot, the later -h of --json) reads them back from a
-temporary file (act.latency.spool).
+The log is read once (twice with --check: the load), streaming, and
+memory does not grow with its length: rows (and --json, --csv) are
+written as slices are computed (sinks of the analysis), avg and max are
+running values, and what needs the slices again afterwards (several logs,
+--plot, the later -h of --json, the verdict) reads them back from a
+temporary file (act.latency.spool).  The driver, for one log or several,
+is act.latency.driver.
 """
 
 import math
 import os
 import sys
 
-from act import VERSION
+from act import (LATENCY_NOT_JUDGED, LATENCY_NOT_PASSED, LATENCY_OK,
+                 VERSION)
 from act.cli import ArgumentParser as _ArgumentParser
 from act.cli import UsageError, run_main
 from act.latency import PROG, driver
 from act.latency.judge import DEFAULT_CRITERIA
 from act.latency.spec import Spec, displayed_buckets
 from act.logfile import ENC_ERRORS, MAX_BUCKET, LogError
+
+USAGE_STATUS = 2                  # a user error (act.cli.run_main's)
 
 # ---------------------------------------------------------------------------
 # Command line.
@@ -70,12 +77,15 @@ def build_parser():
                     "or compare several logs in one table.",
         epilog="Several -l: one table, a column group per log, slices "
                "aligned by time since the start ('-' where a log has no such "
-               "slice), and a line naming the worst log. Exit status: 0 "
-               "success (with --check: passed; without --check also when the "
-               "output pipe is closed early), 1 --check failed (a criterion failed, or the "
-               "run is INCOMPLETE: stopped early, cut short or still "
-               "running; in any of the logs), 2 error. Note that -h names a "
-               "histogram; --help shows this.")
+               "slice), and a line naming the worst log. Exit status: %d "
+               "success (with --check: PASS; without --check also when the "
+               "output pipe is closed early), %d --check: FAIL or "
+               "INCOMPLETE (stopped early, cut short or still running; in "
+               "any of the logs), %d error, %d --check: NOT JUDGED (the "
+               "host could not issue the load). Note that -h names a "
+               "histogram; --help shows this."
+               % (LATENCY_OK, LATENCY_NOT_PASSED, USAGE_STATUS,
+                  LATENCY_NOT_JUDGED))
     p.add_argument("--help", action="help",
                    help="show this help message and exit")
     p.add_argument("-V", "--version", action="version",
@@ -115,14 +125,20 @@ def build_parser():
     p.add_argument("--check", action="store_true",
                    help="evaluate the ACT pass criteria on the max row of "
                         "the transaction histograms given with -h (reads; "
-                        "writes with commit-to-device): fewer than 5%% over "
-                        "1 ms, 1%% over 8 ms, 0.1%% over 64 ms; and that the "
-                        "run completed. Exit status 1 if a criterion fails "
-                        "or the run is INCOMPLETE")
+                        "writes with commit-to-device): fewer than 5%%%% "
+                        "over 1 ms, 1%%%% over 8 ms, 0.1%%%% over 64 ms; that "
+                        "the "
+                        "run completed; and that its planned load was "
+                        "issued and taken. Exit status %d if a criterion "
+                        "fails, the drive could not take the load or the "
+                        "run is INCOMPLETE, %d if the host could not issue "
+                        "the load (NOT JUDGED)"
+                        % (LATENCY_NOT_PASSED, LATENCY_NOT_JUDGED))
     p.add_argument("--stress", action="store_true",
                    help="stress test verdict (implies --check): pass "
-                        "exactly when the run completed, whatever the "
-                        "latencies (the criteria are shown for information)")
+                        "exactly when the run completed and its load was "
+                        "issued and taken, whatever the latencies (the "
+                        "criteria are shown for information)")
     p.add_argument("--criteria", metavar="LIST",
                    help="custom criteria for --check (implies it), as "
                         "MS:PERCENT,...; thresholds are powers of two "
@@ -275,7 +291,7 @@ def main(argv=None):
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors=ENC_ERRORS)
-    return run_main(PROG, run, argv)
+    return run_main(PROG, run, argv, usage_status=USAGE_STATUS)
 
 
 if __name__ == "__main__":

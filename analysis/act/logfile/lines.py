@@ -33,7 +33,7 @@ DERIVED_KEYS = frozenset((
     "internal-write-reqs-per-sec", "large-block-reads-per-sec",
     "large-block-writes-per-sec", "avg-read-bytes", "avg-write-bytes",
     "service-thread-reads-per-sec", "cache-thread-reads-and-writes-per-sec"))
-# The config items readers look up (header.py, certify's hostload).
+# The config items readers look up (header.py, act.latency's load).
 CONFIG_KEYS = frozenset((
     "report-interval-sec", "microsecond-histograms", "test-duration-sec",
     "commit-to-device", "service-threads", "cache-threads", "num-devices"))
