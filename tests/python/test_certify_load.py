@@ -3,8 +3,8 @@
 and the drive told from the host when one falls short (issue 25: n19,
 n20), and slices longer than the criteria's hour never certified (n21) -
 analysis/act/latency/load.py, act_certify's judge.judge_step,
-plan.check_interval and act.latency's result line - on synthetic logs (tests/python/actlog.py
-layout) analysed in-process:
+plan.check_interval and act.latency's result line - on synthetic logs
+(tests/python/actlog.py layout) analysed in-process:
 
 - planned_streams: act_storage's reads, large-block reads and writes
   (their derived rates, one thread per device), commit writes with the

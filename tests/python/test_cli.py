@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Tests of act and act.cli: VERSION and the exit statuses against the C
-headers, act_latency.py's against docs/README.md's table, the exit ladder every tool's main() goes through, and "did you
-mean" for a mistyped option: closest() on the C programs' own cases
+headers, act_latency.py's against docs/README.md's table, the exit
+ladder every tool's main() goes through, and "did you mean" for a
+mistyped option: closest() on the C programs' own cases
 (tests/unit/test_cfg_help.c), and each tool's command line - the message
 and the tool's usage status (docs/README.md: 2 for act_latency.py and
-act_config_helper.py, 64 for act_certify.py), a prefix still that option.
+act_config_helper.py, 64 for act_certify.py), a prefix still that
+option.
 
     python3 tests/python/test_cli.py [-v]
 """

@@ -7,7 +7,6 @@ report, the plot) and return the exit status."""
 import contextlib
 import dataclasses
 import sys
-from itertools import islice
 
 from act import (LATENCY_NOT_JUDGED, LATENCY_NOT_PASSED, LATENCY_OK)
 from act.cli import UsageError, write_stdout
@@ -17,8 +16,9 @@ from act.latency.compare import (check_logs, common_interval,
                                  compare_check_lines, compare_header_lines,
                                  compare_table, outlier_histogram,
                                  overall_verdict, worst_json)
-from act.latency.export import (CsvWriter, JsonWriter, compare_json_text,
-                                csv_rows, csv_tail_rows, write_csv)
+from act.latency.export import (CsvWriter, JsonWriter, chunks,
+                                compare_json_text, csv_rows, csv_tail_rows,
+                                write_csv)
 from act.latency.judge import Criterion
 from act.latency.plot import svg_chart, svg_document
 from act.latency.spec import round_up_slice
@@ -82,13 +82,9 @@ class _Console:
         stderr("warning: %s%s" % (self.prefix, text))
 
 
-def write_lines(write, lines, size=4096):
+def write_lines(write, lines):
     """Write an iterator of lines, a few thousand at a time."""
-    it = iter(lines)
-    while True:
-        part = list(islice(it, size))
-        if not part:
-            return
+    for part in chunks(lines):
         write("\n".join(part) + "\n")
 
 

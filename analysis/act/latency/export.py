@@ -184,13 +184,20 @@ def json_document(a):
     return doc
 
 
-def write_csv(write, rows, size=4096):
-    """Write an iterator of CSV rows, a few thousand at a time."""
-    it = iter(rows)
+def chunks(items, size=4096):
+    """An iterable's items as lists of size (the last one shorter): what
+    is written a few thousand rows or lines at a time."""
+    it = iter(items)
     while True:
         part = list(islice(it, size))
         if not part:
             return
+        yield part
+
+
+def write_csv(write, rows):
+    """Write an iterator of CSV rows, a few thousand at a time."""
+    for part in chunks(rows):
         out = io.StringIO()
         csv.writer(out, lineterminator="\n").writerows(part)
         write(out.getvalue())

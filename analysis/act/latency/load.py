@@ -213,6 +213,7 @@ class LoadCheck:
         self.known = known
         self.span = max(1, -(-HOST_WINDOW // t)) if t < HOST_WINDOW else 1
         self.ops = {s["name"]: deque(maxlen=self.span) for s in streams}
+        self.done = {s["name"]: 0 for s in streams}     # sum(ops[name])
         self.busy = {p: deque(maxlen=self.span) for p in pools}
         self.slices = 0             # slices added
         self.host, self.drive = _Short(), _Short()
@@ -241,15 +242,17 @@ class LoadCheck:
         if counts is not None:
             for name, p in self.pools.items():
                 self.busy[name].append(self._pool_busy(p, counts))
-            for s in self.streams:
-                if s["name"] in counts:
-                    self.ops[s["name"]].append(counts[s["name"]][0])
             secs = min(k + 1, self.span) * self.slice_sec
             for s in self.streams:
-                ops = self.ops[s["name"]]
-                if s["name"] not in counts:
+                name = s["name"]
+                if name not in counts:
                     continue
-                done = sum(ops)
+                ops = self.ops[name]
+                if len(ops) == self.span:
+                    self.done[name] -= ops[0]
+                ops.append(counts[name][0])
+                self.done[name] += ops[-1]
+                done = self.done[name]
                 want = s["rate"]
                 if done < HOST_TOLERANCE * want * secs - s["allowance"]:
                     share = self._share(s, secs)
