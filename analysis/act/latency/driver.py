@@ -6,6 +6,7 @@ report, the plot) and return the exit status."""
 
 import contextlib
 import dataclasses
+import os
 import sys
 
 from act import (LATENCY_NOT_JUDGED, LATENCY_NOT_PASSED, LATENCY_OK)
@@ -33,6 +34,37 @@ MULTI_NOTE = ("note: an ACT certification needs 24-hour runs judged in 3600 s "
 
 # the exit status of a --check verdict (of the logs together)
 STATUS = {PASS: LATENCY_OK, NOT_JUDGED: LATENCY_NOT_JUDGED}
+
+
+def log_labels(logs, labels):
+    """The short name of each log: the --label names (one per -l, in
+    order), or the file names - the paths as given where two logs have the
+    same file name, with #2, #3 ... for a log given twice."""
+    if labels is not None:
+        if len(labels) != len(logs):
+            raise UsageError(
+                "--label given %d %s for %d %s: give one --label per -l, in "
+                "order" % (len(labels), "time" if len(labels) == 1
+                           else "times", len(logs),
+                           "log" if len(logs) == 1 else "logs"))
+        for label in labels:
+            if not label.strip() or any(ord(c) < 32 or c == "\x7f"
+                                        for c in label):
+                raise UsageError("bad --label %r: a label is printed in the "
+                                 "table: give a non-empty name without "
+                                 "control characters" % label)
+        for i, label in enumerate(labels):
+            if label in labels[:i]:
+                raise UsageError("--label %s given twice: each log needs a "
+                                 "name of its own" % label)
+        return list(labels)
+    names = [os.path.basename(p.rstrip("/")) or p for p in logs]
+    names = [n if names.count(n) == 1 else p for n, p in zip(names, logs)]
+    out = []
+    for i, name in enumerate(names):
+        n = names[:i].count(name)
+        out.append(name if not n else "%s#%d" % (name, n + 1))
+    return out
 
 
 def output(check):

@@ -50,7 +50,6 @@ temporary file (act.latency.spool).  The driver, for one log or several,
 is act.latency.driver.
 """
 
-import math
 import os
 import sys
 
@@ -60,7 +59,8 @@ from act.cli import ArgumentParser as _ArgumentParser
 from act.cli import UsageError, run_main
 from act.latency import PROG, driver
 from act.latency.judge import DEFAULT_CRITERIA
-from act.latency.spec import Spec, displayed_buckets
+from act.latency.driver import log_labels
+from act.latency.spec import Spec, displayed_buckets, parse_criteria
 from act.logfile import ENC_ERRORS, MAX_BUCKET, LogError
 
 USAGE_STATUS = 2                  # a user error (act.cli.run_main's)
@@ -157,37 +157,6 @@ def build_parser():
     return p
 
 
-def parse_criteria(text):
-    """Parse "1:5,8:1,64:0.1" into ((1.0, 5.0), (8.0, 1.0), (64.0, 0.1)).
-
-    Thresholds are in milliseconds and must be powers of two (2^k, k may be
-    negative for microsecond logs); percentages are in 0..100.
-    """
-    result = []
-    for item in text.split(","):
-        item = item.strip()
-        parts = item.split(":")
-        if len(parts) != 2:
-            raise UsageError("bad criterion %r in --criteria: expected "
-                             "MS:PERCENT, e.g. 1:5,8:1,64:0.1" % item)
-        try:
-            ms = float(parts[0])
-            pct = float(parts[1])
-        except ValueError:
-            raise UsageError("bad criterion %r in --criteria: not a number"
-                             % item) from None
-        if not (ms > 0 and math.isfinite(ms)) or \
-                math.frexp(ms)[0] != 0.5:
-            raise UsageError("bad criterion %r in --criteria: the threshold "
-                             "must be a power of two in ms (1, 2, 4, 8, ...)"
-                             % item)
-        if not 0.0 <= pct <= 100.0:
-            raise UsageError("bad criterion %r in --criteria: the percentage "
-                             "must be within 0..100" % item)
-        result.append((ms, pct))
-    return tuple(result)
-
-
 def parse_args(argv):
     """Parse and validate the command line; raise UsageError on error.
     The analysis asked for is args.spec (act.latency.Spec)."""
@@ -222,7 +191,11 @@ def parse_args(argv):
     if args.stress:
         args.check = True
     if args.criteria is not None:
-        args.criteria = parse_criteria(args.criteria)
+        try:
+            args.criteria = parse_criteria(args.criteria)
+        except ValueError as e:
+            raise UsageError("bad criterion %r in --criteria: %s" % e.args) \
+                from None
         args.check = True
     elif args.check:
         args.criteria = DEFAULT_CRITERIA
@@ -241,37 +214,6 @@ def parse_args(argv):
         check=args.check, criteria=args.criteria or DEFAULT_CRITERIA,
         stress=args.stress)
     return args
-
-
-def log_labels(logs, labels):
-    """The short name of each log: the --label names (one per -l, in
-    order), or the file names - the paths as given where two logs have the
-    same file name, with #2, #3 ... for a log given twice."""
-    if labels is not None:
-        if len(labels) != len(logs):
-            raise UsageError(
-                "--label given %d %s for %d %s: give one --label per -l, in "
-                "order" % (len(labels), "time" if len(labels) == 1
-                           else "times", len(logs),
-                           "log" if len(logs) == 1 else "logs"))
-        for label in labels:
-            if not label.strip() or any(ord(c) < 32 or c == "\x7f"
-                                        for c in label):
-                raise UsageError("bad --label %r: a label is printed in the "
-                                 "table: give a non-empty name without "
-                                 "control characters" % label)
-        for i, label in enumerate(labels):
-            if label in labels[:i]:
-                raise UsageError("--label %s given twice: each log needs a "
-                                 "name of its own" % label)
-        return list(labels)
-    names = [os.path.basename(p.rstrip("/")) or p for p in logs]
-    names = [n if names.count(n) == 1 else p for n, p in zip(names, logs)]
-    out = []
-    for i, name in enumerate(names):
-        n = names[:i].count(name)
-        out.append(name if not n else "%s#%d" % (name, n + 1))
-    return out
 
 
 def run(argv):

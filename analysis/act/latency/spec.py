@@ -2,6 +2,7 @@
 histograms, the displayed buckets, and whether and how the log is judged
 (docs/act_latency.md: "Options", "Pass criteria")."""
 
+import math
 from dataclasses import dataclass
 
 from act.latency.judge import DEFAULT_CRITERIA, Criterion
@@ -17,6 +18,36 @@ def displayed_buckets(start, num, every):
 def round_up_slice(seconds, interval):
     """A slice length rounded up to a multiple of report-interval-sec."""
     return -(-seconds // interval) * interval
+
+
+def parse_criteria(text):
+    """Parse "1:5,8:1,64:0.1" into ((1.0, 5.0), (8.0, 1.0), (64.0, 0.1)):
+    Spec.criteria.
+
+    Thresholds are in milliseconds and must be powers of two (2^k, k may be
+    negative for microsecond logs); percentages are in 0..100. A
+    ValueError's args are the bad item and why.
+    """
+    result = []
+    for item in text.split(","):
+        item = item.strip()
+        parts = item.split(":")
+        if len(parts) != 2:
+            raise ValueError(item, "expected MS:PERCENT, e.g. "
+                             "1:5,8:1,64:0.1")
+        try:
+            ms = float(parts[0])
+            pct = float(parts[1])
+        except ValueError:
+            raise ValueError(item, "not a number") from None
+        if not (ms > 0 and math.isfinite(ms)) or \
+                math.frexp(ms)[0] != 0.5:
+            raise ValueError(item, "the threshold must be a power of two "
+                             "in ms (1, 2, 4, 8, ...)")
+        if not 0.0 <= pct <= 100.0:
+            raise ValueError(item, "the percentage must be within 0..100")
+        result.append((ms, pct))
+    return tuple(result)
 
 
 @dataclass(frozen=True)
