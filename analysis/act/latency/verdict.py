@@ -56,20 +56,20 @@ class Verdict:
         return self.result == PASS
 
 
-def criterion_text(r):
-    """'reads 6.50% over 1 ms (must be under 5%)' of a criterion's
-    result (judge.evaluate)."""
-    return "%s %.2f%% over %s (must be under %s%%)" % (
-        r.get("histogram"), r.get("max_pct") or 0.0, r.get("threshold"),
-        fmt_num(r.get("limit_pct") or 0))
-
-
 def over_text(over):
-    """'reads 7.23% over 1 ms (must be under 5%)' for each criterion a
-    slice is over (LoadCheck.first_failing), joined with '; '."""
+    """'reads 7.23% over 1 ms (must be under 5%)' for each criterion over
+    - (histogram, % over, threshold, limit): a slice's
+    (LoadCheck.first_failing) - joined with '; '."""
     return "; ".join("%s %.2f%% over %s (must be under %s%%)"
                      % (h, pct, thr, fmt_num(limit))
                      for h, pct, thr, limit in over)
+
+
+def criterion_text(r):
+    """'reads 6.50% over 1 ms (must be under 5%)' of a criterion's
+    result (judge.evaluate)."""
+    return over_text([(r.get("histogram"), r.get("max_pct") or 0.0,
+                       r.get("threshold"), r.get("limit_pct") or 0)])
 
 
 def slice_overs(a):
