@@ -9,12 +9,11 @@ programs (issue 20), on an 8 MiB device file on /dev/shm when usable:
   act_latency.py --check on the log judges FAIL too), FAIL with "stopped
   after slice N of 10 (2 s): reads ...% over 1 ms (must be under 5%) in
   slice N - the verdict could not change" (N 3 or 4), state.json's
-  stopped_early,
-  summary.json's fail_fast (time saved) and report.html / summary.md
-  saying "fail fast: stopped after ..."; test 2 skipped; not certified,
-  exit 1. Then state.json set back to "ended" (as when act_certify died
-  after the program's end): --resume judges the step FAIL again from its
-  log without running it.
+  stopped_early, summary.json's fail_fast (time saved) and report.html /
+  summary.md saying "fail fast: stopped after ..."; test 2 skipped; not
+  certified, exit 1. Then state.json set back to "ended" (as when
+  act_certify died after the program's end): --resume judges the step
+  FAIL again from its log without running it.
 - --no-fail-fast: the same campaign runs test 1 to its 20 s end (FAIL on
   the criteria, no fail_fast) and state.json keeps fail_fast false.
 - NOT JUDGED: --load 2000 (4000000 reads/s) with service-threads 1, 3 s:
