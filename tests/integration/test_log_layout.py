@@ -175,9 +175,9 @@ def main():
                 if p.rates:
                     check_rates(c, p, log, devs[key])
                 check_latency(c, p, td, res[key].out)
-            check_cpus(c, p, res[p.name + " cpus"], devs[p.name + " cpus"])
-            check_variant(c, p, res[p.name + " variant"],
-                          devs[p.name + " variant"])
+            for run in ("cpus", "variant"):
+                key = "%s %s" % (p.name, run)
+                check_side(c, p, run, res[key], devs[key])
     c.finish()
 
 
@@ -354,45 +354,35 @@ def check_latency(c, p, td, out):
              len(itest.latency_slice_rows(lr.stdout)), lr.stdout)
 
 
-def check_cpus(c, p, r, dev):
-    what = p.name + " without service-threads"
+def check_side(c, p, run, r, dev):
+    """A 1 s side run: "cpus" (no service-threads) or "variant"."""
+    what = p.name + (" without service-threads" if run == "cpus" else
+                     " with non-default items")
     log = parsed(c, p, what, r)
     if log is None:
         return
-    _, over, insert, derived, _ = p.runs["cpus"]
-    ncpu = os.sysconf("SC_NPROCESSORS_ONLN")
-    c.eq("%s: detected CPUs line" % what, ncpu, log.cpus)
-    i = log.lines.index(synthlog.HEADINGS[p.kind])
-    c.eq("%s: lines before the config heading" % what,
-         ["detected %d CPUs" % ncpu, ""], log.lines[i - 2:i])
-    c.eq("%s: banner + cpus line count before the heading" % what, 7, i)
-    c.eq("%s: default service-threads (5 x CPUs)" % what, str(5 * ncpu),
-         log.cfg("service-threads"))
-    echo = p.expected_echo(dev, dict(over, **{
-        "service-threads": str(5 * ncpu)}), insert)
-    c.eq("%s: config echo" % what, echo, log.config)
-    derived = derived or p.derived
-    c.eq("%s: derived configuration" % what, derived, log.derived)
-    check_header(c, p, what, log, echo, derived, p.names(dev), cpus=ncpu)
-    c.eq("%s: reports of a 1 s run" % what, [1],
-         [rp.sec for rp in log.reports])
-    c.eq("%s: tail of a 1 s run" % what, [], log.tail)
-
-
-def check_variant(c, p, r, dev):
-    what = p.name + " with non-default items"
-    log = parsed(c, p, what, r)
-    if log is None:
-        return
-    _, over, insert, derived, names = p.runs["variant"]
+    _, over, insert, derived, names = p.runs[run]
+    ncpu = None
+    if run == "cpus":
+        ncpu = os.sysconf("SC_NPROCESSORS_ONLN")
+        c.eq("%s: detected CPUs line" % what, ncpu, log.cpus)
+        i = log.lines.index(synthlog.HEADINGS[p.kind])
+        c.eq("%s: lines before the config heading" % what,
+             ["detected %d CPUs" % ncpu, ""], log.lines[i - 2:i])
+        c.eq("%s: banner + cpus line count before the heading" % what, 7, i)
+        c.eq("%s: default service-threads (5 x CPUs)" % what, str(5 * ncpu),
+             log.cfg("service-threads"))
+        over = dict(over, **{"service-threads": str(5 * ncpu)})
     echo = p.expected_echo(dev, over, insert)
+    derived = derived or p.derived
     names = (names or p.names)(dev)
     c.eq("%s: config echo" % what, echo, log.config)
     c.eq("%s: derived configuration" % what, derived, log.derived)
     c.eq("%s: histogram names" % what, names, log.names)
-    check_header(c, p, what, log, echo, derived, names)
+    check_header(c, p, what, log, echo, derived, names, cpus=ncpu)
     c.eq("%s: reports of a 1 s run" % what, [1],
          [rp.sec for rp in log.reports])
+    c.eq("%s: tail of a 1 s run" % what, [], log.tail)
 
 
 if __name__ == "__main__":
