@@ -7,8 +7,9 @@ For each program, three runs at once on file-backed devices:
   by line as tests/lib/synthlog.py writes it (banner with a notice line,
   the config echo in the program's order with exact values, the derived
   block, the device line - act_storage's minimum IO size one of 512..4096 -,
-  the identity block of a file: only `start time = <UTC>`, the histogram
-  names, then `after 1 sec:`), the version 6.0 <= V < 7.0, no `detected N
+  the identity block of a file: its facts line `<name> dev = D, ino = I,
+  gen = G` when it was there before the run (act_index's), then `start
+  time = <UTC>`, the histogram names, then `after 1 sec:`), the version 6.0 <= V < 7.0, no `detected N
   CPUs` line; then reports after 1..6 sec: every histogram in the names
   order with data, cumulative totals and buckets, the device's histograms
   matching the totals (one device), only allowed lines, an empty line
@@ -193,9 +194,12 @@ def parsed(c, p, what, r):
         return None
 
 
-def check_header(c, p, what, log, echo, derived, names, cpus=None):
+def check_header(c, p, what, log, echo, derived, names, cpus=None,
+                 existed=False):
     """The header line by line, as synthlog writes it, up to `after 1
-    sec:`; the device line with its variable parts taken from the log."""
+    sec:`; the device line with its variable parts taken from the log; a
+    file that existed before the run (not created by it) has its facts
+    line."""
     dev = echo[0][1]
     m = (itest.DEVICE_LINE_RE if p.kind == synthlog.STORAGE
          else itest.INDEX_DEVICE_LINE_RE).match(
@@ -217,9 +221,15 @@ def check_header(c, p, what, log, echo, derived, names, cpus=None):
         c.note("%s: the temp file system refused O_DIRECT (', buffered')" %
                what)
     c.check(log.start_time is not None, "%s: no start time line" % what)
+    facts = []
+    if existed:
+        st = os.stat(dev)
+        facts = [synthlog.file_facts_line(dev, st.st_dev, st.st_ino, (
+            log.facts[0]["gen"] if log.facts else "?"))]
     want = synthlog.header(p.kind, echo, derived, [device], names,
                            version=log.version, notice=log.notice, cpus=cpus,
-                           start_time=log.start_time) + ["after 1 sec:"]
+                           identity=facts, start_time=log.start_time) + [
+                               "after 1 sec:"]
     got = log.lines[:len(want)]
     for k in range(max(len(want), len(got))):
         w = want[k] if k < len(want) else "<none>"
@@ -250,7 +260,8 @@ def check_main(c, p, r, dev):
         ("ACT", "after")), "%s: notice line %r" % (what, log.notice))
     names = p.names(dev)
     echo = p.expected_echo(dev)
-    check_header(c, p, what, log, echo, p.derived, names)
+    check_header(c, p, what, log, echo, p.derived, names,
+                 existed=p.prefill)
     c.eq("%s: config echo" % what, echo, log.config)
     c.eq("%s: derived configuration" % what, p.derived, log.derived)
     c.eq("%s: number of device lines" % what, 1, len(log.devices))

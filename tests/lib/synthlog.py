@@ -117,6 +117,12 @@ def identity_line(device, model, serial, firmware):
         device, model, serial, firmware)
 
 
+def file_facts_line(device, dev, ino, gen):
+    """A regular file's facts line (the identity block): st_dev, st_ino
+    and the generation (a number, or `unknown`)."""
+    return "%s dev = %d, ino = %d, gen = %s" % (device, dev, ino, gen)
+
+
 def names_block(names):
     """Section 4: HISTOGRAM NAMES, one name a line, an empty line."""
     return ["HISTOGRAM NAMES"] + list(names) + [""]
@@ -127,9 +133,10 @@ def header(program=STORAGE, items=(), derived=(), devices=(), names=(),
            start_time=None):
     """The head of a log, up to the empty line after the histogram names.
     items, derived: (name, value) pairs in echo order (device-names is one
-    of the items); devices: device lines (device_line); identity: identity
-    lines (identity_line) - the identity block, ended by `start time =
-    start_time`, is there when either is given (reference logs have none)."""
+    of the items); devices: device lines (device_line); identity: the
+    identity and facts lines (identity_line, file_facts_line) - the
+    identity block, ended by `start time = start_time`, is there when
+    either is given (reference logs have none)."""
     lines = (banner(program, version, notice) +
              config_block(program, items, cpus) + derived_block(derived) +
              list(devices) + [""])

@@ -152,7 +152,8 @@ def render_config_html(steps):
     h.append("</table>")
     h.append('<p class="muted">As each step\'s log echoes its '
              "configuration (every item, defaults too); a step that has "
-             "not run yet: its config file.</p>")
+             "not run yet: as the program echoes it for the step "
+             "(--print-config).</p>")
     return "\n".join(h)
 
 

@@ -71,7 +71,8 @@ def render_markdown(s):
         out.append("Every step (%s): %s" % (
             "as the logs echo it" if all(st["config_source"] == "log"
                                          for st, _ in own)
-            else "from the logs and step configs",
+            else "from the logs, and for the steps not run the program's "
+            "--print-config",
             md_text(config_text(common))))
         out.append("")
         for st, items in own:

@@ -13,7 +13,7 @@ import re
 
 from act import EXIT_SETUP
 from act.certify import PROG
-from act.certify.plan import MAX_U32, ONE_X_READS
+from act.certify.plan import BASE_NAME, MAX_U32, ONE_X_READS
 from act.cli import UsageError
 from act.safefile import (
     is_temporary, open_regular, private_dir_problem, user_text, write_file)
@@ -138,6 +138,12 @@ _STEP = {"number": _int, "id": _str,
          "files": lambda v: isinstance(v, dict) and all(
              _str(x) for x in v.values())}
 _STEP_OPTIONAL = {"pid": _opt(_int),
+                  # the step's --set items, and the config the program
+                  # echoes for them (--print-config; plan.py, precheck.py);
+                  # a step planned by an older act_certify has neither
+                  "set": _list_of(_str),
+                  "config_echo": lambda v: _dict(v) and all(
+                      _str(k) and _str(x) for k, x in v.items()),
                   "log_size": _opt(lambda v: _int(v) and v >= 0),
                   "stop": _opt(_str), "io_errors": _opt(_int),
                   "stopped_early": _opt(lambda v: (
@@ -204,7 +210,7 @@ def state_problem(state):
         need = ("log", "stderr") if s["same_run_as"] is None else ()
         need += ("plot",) if s["kind"] != "prep" else ()
         need += ("config",) if s["kind"] != "prep" and \
-            s["same_run_as"] is None else ()
+            s["same_run_as"] is None and "set" not in s else ()
         for key in need:
             if key not in s["files"]:
                 return "%s has no %r file" % (where, key)
@@ -231,7 +237,6 @@ def _depth(doc):
 
 
 LOCK_NAME = ".lock"
-BASE_NAME = "base.conf"
 _STEP_CONFIG_RE = re.compile(r"^\d\d-[A-Za-z0-9.-]+\.conf$")
 
 
