@@ -16,6 +16,8 @@ newlines); text(lines) joins them into a log. A log is
                           io_errors_stop, more_io_errors (section 7)
 
 Counts are a list indexed by bucket, or a {bucket: count} dict.
+tests/python/test_synthlog.py checks each line it writes against the C
+programs' own formatters (the samples of tests/unit/test_loglines).
 """
 
 STORAGE, INDEX = "storage", "index"
@@ -117,6 +119,11 @@ def identity_line(device, model, serial, firmware):
         device, model, serial, firmware)
 
 
+def start_time_line(start_time):
+    """The identity block's last line: `start time = <UTC, ISO 8601>`."""
+    return "start time = %s" % start_time
+
+
 def file_facts_line(device, dev, ino, gen):
     """A regular file's facts line (the identity block): st_dev, st_ino
     and the generation (a number, or `unknown`)."""
@@ -143,7 +150,7 @@ def header(program=STORAGE, items=(), derived=(), devices=(), names=(),
     if identity or start_time is not None:
         lines += list(identity or ())
         if start_time is not None:
-            lines.append("start time = %s" % start_time)
+            lines.append(start_time_line(start_time))
         lines.append("")
     return lines + names_block(names)
 
