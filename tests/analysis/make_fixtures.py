@@ -20,13 +20,6 @@ FIXTURES = os.path.join(HERE, "fixtures")
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "lib"))
 import synthlog  # noqa: E402  (tests/lib/synthlog.py)
 
-STORAGE_DERIVED = [
-    ("record-stored-bytes", "1536 ... 1536"),
-    ("internal-read-reqs-per-sec", "2000"),
-    ("internal-write-reqs-per-sec", None),      # 1000 with commit, else 0
-    ("large-block-reads-per-sec", "23.53"),
-    ("large-block-writes-per-sec", "23.53"),
-]
 # A reference 6.x act_index echo (num-queues x threads-per-queue), not
 # today's.
 INDEX_ITEMS = [
@@ -53,23 +46,21 @@ def make_log(program, devices, duration, interval, scale, hists, seed,
     interval does not divide it); the lines of end follow the last one (a
     stop line, ERROR lines)."""
     rnd = random.Random(seed)
-    values = {"num-devices": str(len(devices)),
-              "test-duration-sec": str(duration),
-              "report-interval-sec": str(interval),
-              "microsecond-histograms": scale,
-              "commit-to-device": "yes" if commit else "no",
-              "internal-write-reqs-per-sec": "1000" if commit else "0"}
-    storage = program == synthlog.STORAGE
-    if storage:
+    if program == synthlog.STORAGE:
         items = synthlog.config_items(
             program, devices, service_threads=8, test_duration_sec=duration,
             report_interval_sec=interval, microsecond_histograms=scale,
-            commit_to_device=values["commit-to-device"])
+            commit_to_device="yes" if commit else "no")
+        derived = synthlog.storage_derived(2000, 1000 if commit else 0,
+                                           "23.53", "23.53")
     else:
+        values = {"num-devices": str(len(devices)),
+                  "test-duration-sec": str(duration),
+                  "report-interval-sec": str(interval),
+                  "microsecond-histograms": scale}
         items = [("device-names", " ".join(devices))] + [
             (k, values.get(k, v)) for k, v in INDEX_ITEMS]
-    derived = [(k, values.get(k, v)) for k, v in (STORAGE_DERIVED if storage
-                                                  else INDEX_DERIVED)]
+        derived = INDEX_DERIVED
     out = synthlog.header(
         program, items, derived,
         [synthlog.device_line(program, d, DEVICE_BYTES) for d in devices],

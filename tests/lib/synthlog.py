@@ -83,6 +83,17 @@ def config_items(program, devices, **values):
     return [(k, str(v)) for k, v in items if v is not None]
 
 
+def storage_derived(reads, writes, large_block_reads, large_block_writes,
+                    stored="1536 ... 1536"):
+    """act_storage's DERIVED CONFIGURATION items, in its order, with the
+    values given (as the program prints them: "23.53")."""
+    return [("record-stored-bytes", stored),
+            ("internal-read-reqs-per-sec", str(reads)),
+            ("internal-write-reqs-per-sec", str(writes)),
+            ("large-block-reads-per-sec", large_block_reads),
+            ("large-block-writes-per-sec", large_block_writes)]
+
+
 def item(name, value):
     """One `name: value` line of the config echo or the derived block."""
     return "%s: %s" % (name, value)
