@@ -141,6 +141,17 @@ def file_facts_line(device, dev, ino, gen):
     return "%s dev = %d, ino = %d, gen = %s" % (device, dev, ino, gen)
 
 
+def block_facts_line(device, rdev, wwid="unknown", backing=None):
+    """A block device's facts line (the identity block): rdev "MAJ:MIN",
+    the wwid, and for a loop device backing = (dev, ino, gen, file) of its
+    backing file (the file's name last)."""
+    line = "%s rdev = %s, wwid = %s" % (device, rdev, wwid)
+    if backing is not None:
+        line += (", backing_dev = %d, backing_ino = %d, backing_gen = %s, "
+                 "backing_file = %s" % tuple(backing))
+    return line
+
+
 def names_block(names):
     """Section 4: HISTOGRAM NAMES, one name a line, an empty line."""
     return ["HISTOGRAM NAMES"] + list(names) + [""]

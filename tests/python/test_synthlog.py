@@ -61,6 +61,12 @@ WRITTEN = {
         I, f["device"], int(f["size"]), buffered=f["buffered"] == "yes"),
     "identity": lambda f: synthlog.identity_line(
         f["device"], f["model"], f["serial"], f["firmware"]),
+    "file-facts": lambda f: synthlog.file_facts_line(
+        f["device"], int(f["dev"]), int(f["ino"]), f["gen"]),
+    "block-facts": lambda f: synthlog.block_facts_line(
+        f["device"], f["rdev"], f["wwid"], None if "backing_dev" not in f
+        else (int(f["backing_dev"]), int(f["backing_ino"]), f["backing_gen"],
+              f["backing_file"])),
     "start-time": lambda f: synthlog.start_time_line(f["start"]),
     "names-heading": lambda f: synthlog.names_block([])[0],
     "hist-name": lambda f: synthlog.names_block([f["name"]])[1],
