@@ -9,7 +9,7 @@ import dataclasses
 import os
 import sys
 
-from act import (LATENCY_NOT_JUDGED, LATENCY_NOT_PASSED, LATENCY_OK)
+from act import LATENCY_NOT_JUDGED, LATENCY_NOT_PASSED, LATENCY_OK
 from act.cli import UsageError, write_stdout
 from act.latency import PROG
 from act.latency.analysis import analyse

@@ -7,6 +7,7 @@ as far as it goes; log_header() and log_identity() are the header, and
 the drives' identity, sizes and start time, of a log file."""
 
 import io
+import os
 import re
 import tempfile
 
@@ -262,9 +263,11 @@ def open_log(path, regular=False, max_bytes=None, header=True,
             f = open_regular(path, max_bytes)
         else:
             raw = open(path, "rb", buffering=0)
+            size = os.fstat(raw.fileno()).st_blksize     # as open() does
             if twice and not raw.seekable():
                 raw = _Recorded(raw)
-            f = io.BufferedReader(raw)
+            f = io.BufferedReader(raw, size if size > 1
+                                  else io.DEFAULT_BUFFER_SIZE)
     except OSError as e:
         raise LogError("cannot open the log %s: %s"
                        % (path, e.strerror or e)) from None
