@@ -46,7 +46,7 @@ import subprocess  # noqa: E402
 from act.certify import analyse  # noqa: E402
 from act.logfile import follow, header, reports  # noqa: E402
 
-EXAMPLE = os.path.join(expect.REPO, "tests", "analysis", "fixtures",
+EXAMPLE = os.path.join(expect.REPO, "tests", "golden", "fixtures",
                        "example_storage.log")
 
 FIXTURES = os.path.dirname(EXAMPLE)

@@ -28,7 +28,7 @@ from act.logfile import ioerrors, lines, stops
 from act.logfile.header import read_header
 from act.logfile.reports import run_end
 
-FIXTURES = os.path.join(actlog.ROOT, "tests", "analysis", "fixtures")
+FIXTURES = os.path.join(actlog.ROOT, "tests", "golden", "fixtures")
 LATENCY = os.path.join(actlog.ROOT, "analysis", "act_latency.py")
 
 

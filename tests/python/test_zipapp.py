@@ -17,7 +17,7 @@ import zipfile
 
 import actlog
 
-FIXTURES = os.path.join(actlog.ROOT, "tests", "analysis", "fixtures")
+FIXTURES = os.path.join(actlog.ROOT, "tests", "golden", "fixtures")
 
 
 class Zipapp(unittest.TestCase):

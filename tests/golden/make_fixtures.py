@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Write the generated fixture logs of tests/analysis/fixtures.
+"""Write the generated fixture logs of tests/golden/fixtures.
 
-    python3 tests/analysis/make_fixtures.py
+    python3 tests/golden/make_fixtures.py
 
 The logs are deterministic (seeded), small, and follow
 docs/log-format.md; each exercises one thing (see FIXTURES).  They
@@ -72,7 +72,7 @@ def make_log(program, devices, duration, interval, scale, hists, seed,
         program, items, derived,
         [synthlog.device_line(program, d, DEVICE_BYTES) for d in devices],
         [name for name, _, _ in hists], version=version,
-        notice="Fixture log written by tests/analysis/make_fixtures.py")
+        notice="Fixture log written by tests/golden/make_fixtures.py")
     times = list(range(interval, (ran or duration) + 1, interval))
     if ran is None and duration % interval:
         times.append(duration)              # the last report, at the end
