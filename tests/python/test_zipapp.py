@@ -15,9 +15,9 @@ import tempfile
 import unittest
 import zipfile
 
-import actlog
+import support
 
-FIXTURES = os.path.join(actlog.ROOT, "tests", "golden", "fixtures")
+FIXTURES = support.FIXTURES
 
 
 class Zipapp(unittest.TestCase):
@@ -27,9 +27,9 @@ class Zipapp(unittest.TestCase):
         cls.app = os.path.join(cls.tmp, "bin", "act_latency.py")
         os.makedirs(os.path.dirname(cls.app))
         subprocess.run([sys.executable,
-                        os.path.join(actlog.ROOT, "scripts", "mkzipapp.py"),
+                        os.path.join(support.REPO, "scripts", "mkzipapp.py"),
                         cls.app, "act.latency.main:main",
-                        os.path.join(actlog.ROOT, "analysis")], check=True)
+                        os.path.join(support.REPO, "analysis")], check=True)
         for name in ("example_storage.log", "slow.log"):
             shutil.copy(os.path.join(FIXTURES, name), cls.tmp)
 
@@ -45,7 +45,7 @@ class Zipapp(unittest.TestCase):
         z = subprocess.run([self.app] + args, cwd=self.tmp, env=env,
                            capture_output=True)
         s = subprocess.run([sys.executable, os.path.join(
-            actlog.ROOT, "analysis", "act_latency.py")] + args,
+            support.REPO, "analysis", "act_latency.py")] + args,
             cwd=self.tmp, capture_output=True)
         return ((z.returncode, z.stdout, z.stderr),
                 (s.returncode, s.stdout, s.stderr))

@@ -31,7 +31,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(
 from support import (FIXTURES, naive_slices, read, synthetic_log,  # noqa: E402
                      synthlog)
 
-from act.latency import PROG, analyse, analysis, judge  # noqa: E402
+from act.latency import PROG, analyse, analysis, judge, text  # noqa: E402
 from act.latency.main import parse_args  # noqa: E402
 from act.latency.text import TextTable, run_text  # noqa: E402
 from act.logfile import LogError  # noqa: E402
@@ -296,7 +296,6 @@ class BatchValues(unittest.TestCase):
 
 
 class RunEnd(unittest.TestCase):
-
     """How the run ended, as the analysis tells it."""
 
     def test_reference_rounding_of_the_last_report(self):

@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
-"""Description: act.latency.export from act_latency.py: --json (the document
-matches the table, the check's results, a failing check and none, the scale
-warning on stderr) and --csv parsed back with the csv module (one log, several
-logs with labels that need quoting, the check and the outlier line on stderr, a
-microsecond log).
+"""Description: act.latency.export: the --json documents (act_latency/1, and
+act_latency/compare/1 for several logs) and the --csv rows, in process; from
+act_latency.py: --json (the document matches the table, the check's results, a
+failing check and none, the scale warning on stderr; the streamed text is
+json.dumps of json_document's object) and --csv parsed back with the csv module
+(one log, several logs with labels that need quoting, the check and the outlier
+line on stderr, a microsecond log).
 
     python3 tests/python/latency/test_export.py [-v]
 """
@@ -13,13 +15,92 @@ import io
 import json
 import os
 import sys
+import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
+import support  # noqa: E402
 from support import (MULTI_NOTE, NODES, NODES_WORST, TempLogs,  # noqa: E402
-                     compare_rows, run_latency as run, table_rows)
+                     analysed, compare_rows, header, make, reports,
+                     run_latency as run, table_rows)
 
+from act.latency import Spec, export, load  # noqa: E402
+
+
+class JsonDocument(unittest.TestCase):
+    def test_one_log(self):
+        a = analysed(header(duration=4) + reports(range(1, 5)),
+                     Spec(slice_sec=2, buckets=(0, 1, 2)))
+        doc = json.loads(json.dumps(export.json_document(a)))
+        self.assertEqual("act_latency/1", doc["format"])
+        self.assertEqual(("x.log", "6.7", 1, 2, "ms"),
+                         (doc["log"], doc["version"],
+                          doc["report_interval_sec"], doc["slice_sec"],
+                          doc["unit"]))
+        self.assertEqual([0, 1, 2], doc["buckets"])
+        self.assertEqual([1, 2, 4], doc["thresholds"])
+        (reads,) = doc["histograms"]
+        self.assertEqual("reads", reads["name"])
+        # per second: 100 in bucket 0, 1 in bucket 3 (over 1, 2 and 4 ms)
+        self.assertEqual([{"slice": 1, "end_sec": 2, "ops": 202,
+                           "rate": 101.0, "over_pct": [0.99] * 3},
+                          {"slice": 2, "end_sec": 4, "ops": 202,
+                           "rate": 101.0, "over_pct": [0.99] * 3}],
+                         reads["slices"])
+        self.assertEqual((True, 4, 4, None, None),
+                         (doc["complete"], doc["planned_sec"],
+                          doc["ran_sec"], doc["stop_reason"], doc["check"]))
+
+    def test_check_and_stop(self):
+        a = analysed(header(duration=9) + reports(range(1, 3)) +
+                     "\n".join(support.HOST_LAG) + "\n",
+                     Spec(slice_sec=1, check=True))
+        doc = export.json_document(a)
+        self.assertFalse(doc["complete"])
+        self.assertEqual(support.HOST_LAG[0][len("ERROR: "):],
+                         doc["stop_reason"])
+        self.assertNotIn("stop", doc)       # the kind stays in-process
+        check = doc["check"]
+        # act stopped: the host could not do the load (a host-limit stop)
+        self.assertEqual(("NOT JUDGED", False, True),
+                         (check["result"], check["pass"],
+                          check["criteria_pass"]))
+        self.assertEqual([load.HOST_STOP_TEXT], check["reasons"])
+        self.assertEqual(["1 ms", "8 ms", "64 ms"],
+                         [c["threshold"] for c in check["criteria"]])
+
+    def test_several_logs(self):
+        a = analysed(header() + reports(range(1, 6)),
+                     Spec(slice_sec=1))
+        b = analysed(header() + reports(range(1, 3)),
+                     Spec(slice_sec=1))
+        doc = export.compare_json(["a", "b"], [a, b], {"w": 1}, None)
+        self.assertEqual(("act_latency/compare/1", ["a", "b"], 1),
+                         (doc["format"], doc["labels"], doc["slice_sec"]))
+        self.assertEqual(["a", "b"], [d["label"] for d in doc["logs"]])
+        self.assertEqual(["label", "format"], list(doc["logs"][0])[:2])
+
+
+class CsvRows(unittest.TestCase):
+    def test_rows(self):
+        spec = Spec(slice_sec=1, buckets=(0, 1),
+                    histograms=("reads", "writes"))
+        a = analysed(header() + reports(range(1, 4)), spec)
+        b = analysed(header() + reports(range(1, 3)), spec)
+        rows = list(export.csv_rows(["a", "b"], [a, b]))
+        self.assertEqual(["slice", "seconds", "log", "histogram",
+                          "pct_over_1ms", "pct_over_2ms", "rate"], rows[0])
+        # slices 1-2: both logs, 2 histograms each; slice 3: a only
+        self.assertEqual([["1", "1", "a", "reads"], ["1", "1", "a", "writes"],
+                          ["1", "1", "b", "reads"], ["1", "1", "b", "writes"]],
+                         [r[:4] for r in rows[1:5]])
+        self.assertEqual([["3", "3", "a", "reads"], ["3", "3", "a", "writes"]],
+                         [r[:4] for r in rows[9:11]])
+        self.assertEqual(["0.99", "0.99", "101.0"], rows[1][4:])
+        self.assertEqual(["avg"] * 4 + ["max"] * 4,
+                         [r[0] for r in rows[11:]])
+        self.assertEqual(19, len(rows))
 
 
 class Json(unittest.TestCase):
@@ -169,6 +250,26 @@ class Csv(TempLogs):
         self.assertEqual(["slice", "seconds", "log", "histogram",
                           "pct_over_256us", "pct_over_512us", "rate"],
                          self.parse(text)[0])
+
+
+def run_file(path, argv):
+    return run(["-l", path] + argv)
+
+
+class JsonText(unittest.TestCase):
+    def test_streamed_text_is_json_dumps_of_the_document(self):
+        from act.latency.export import json_document
+        text = header(duration=30) + reports(range(1, 31), over=3)
+        argv = ["-t", "2", "-h", "reads", "-h", "writes", "-h", "reads",
+                "--check", "-x"]
+        a = analysed(text, Spec(
+            slice_sec=2, histograms=("reads", "writes", "reads"), check=True))
+        with tempfile.TemporaryDirectory() as td:
+            path = make(os.path.join(td, "x.log"), text)
+            code, out, err = run_file(path, argv + ["--json"])
+        doc = json_document(a)
+        doc["log"] = path
+        self.assertEqual(json.dumps(doc) + "\n", out)
 
 
 if __name__ == "__main__":

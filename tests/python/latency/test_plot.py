@@ -3,7 +3,10 @@
 XML: a series per threshold in a panel per histogram, higher values drawn
 higher, --json and --plot together; the criteria only on judged panels, the
 INCOMPLETE, FAIL and PASS banners and colours; a bounded size (thin_points
-keeps every peak; a 24-hour log at -t 1 under 500 KiB with its spike).
+keeps every peak; a 24-hour log at -t 1 under 500 KiB with its spike); a file
+name that is not .svg refused (status 2, naming the file); the subtitle says
+what the plot shows (program, devices, load, start time, slice) and -x plots
+the rates.
 
     python3 tests/python/latency/test_plot.py [-v]
 """
@@ -18,9 +21,13 @@ import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
-from support import TempLogs, run_latency as run, table_rows  # noqa: E402
+from support import (TempLogs, header, make, reports,  # noqa: E402
+                     run_latency as run, table_rows)
 
 from act.latency import plot  # noqa: E402
+
+
+NS = "{http://www.w3.org/2000/svg}"
 
 
 class Plot(unittest.TestCase):
@@ -230,6 +237,51 @@ class PlotSize(TempLogs):
         # over 4 ms: 0 everywhere but the spike, which is kept
         bottom = max(p[1] for p in series["4"])
         self.assertEqual(1, len([p for p in series["4"] if p[1] < bottom]))
+
+
+class PlotEdges(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.log = make(os.path.join(self.tmp.name, "x.log"),
+                        header(duration=10, reads_per_sec=100) +
+                        reports(range(1, 11), over=2))
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def test_plot_must_be_svg(self):
+        for name in ("out.png", "out", "out.svg.pdf"):
+            with self.subTest(name=name):
+                path = os.path.join(self.tmp.name, name)
+                code, out, err = run(["-l", self.log, "--plot", path])
+                self.assertEqual(2, code)
+                self.assertEqual("", out)
+                self.assertIn("error: cannot write the plot %s: --plot "
+                              "writes SVG" % path, err)
+                self.assertFalse(os.path.exists(path))
+        code, out, err = run(["-l", self.log, "-t", "1", "--plot",
+                              os.path.join(self.tmp.name, "OUT.SVG")])
+        self.assertEqual(0, code, err)
+
+    def test_plot_says_what_it_shows_and_plots_rates(self):
+        path = os.path.join(self.tmp.name, "p.svg")
+        code, out, err = run(["-l", self.log, "-t", "2", "-x", "--plot",
+                              path])
+        self.assertEqual(0, code, err)
+        root = ET.parse(path).getroot()
+        sub = [t.text for t in root.iter(NS + "text")
+               if t.get("class") == "subtitle"]
+        self.assertEqual(["act_storage on /dev/sdb; no configured rate; "
+                          "started 2026-11-23T03:47:33Z; 2 s slices"], sub)
+        rates = root.findall(NS + "g[@class='rate-panel']")
+        self.assertEqual(["reads"], [g.get("data-rates") for g in rates])
+        line = rates[0].find(NS + "polyline")
+        self.assertEqual("rates", line.get("class"))
+        self.assertEqual(5, len(line.get("points").split()))
+        # without -x: no rate panel
+        code, out, err = run(["-l", self.log, "-t", "2", "--plot", path])
+        self.assertEqual([], ET.parse(path).getroot().findall(
+            NS + "g[@class='rate-panel']"))
 
 
 if __name__ == "__main__":

@@ -19,22 +19,7 @@ from act.latency import spec  # noqa: E402
 
 
 class SpecParts(unittest.TestCase):
-
     """The parts of a Spec from the command line."""
-    BLOCK = (b"\nafter 3 sec:\n"
-             b"reads (6000 total)\n"
-             b" (00: 0000005993) (01: 0000000002) (02: 0000000002)"
-             b" (03: 0000000003)\n"
-             b"ERROR: read /dev/sdb offset 0 size 512: errno 5 (EIO)\n"
-             b"large-block-reads (71 total)\n"
-             b" (00: 0000000071)\n"
-             b"large-block-writes (0 total)\n"
-             b"writes (8 total)\n"
-             b" (00: 0000000008)\n"
-             b"reads (1 total)\n"
-             b" (04: 0000000001)\n")
-    KNOWN = {b"reads", b"large-block-reads", b"large-block-writes",
-             b"writes"}
 
     def test_parse_criteria(self):
         self.assertEqual(((1.0, 5.0), (8.0, 1.0), (64.0, 0.1)),

@@ -3,7 +3,10 @@
 widths and padding for long names, -x, a name that just fits, the header lines,
 the labels of the top buckets), and the --check lines under it: PASS and FAIL
 per criterion on the max row, a criterion outside the displayed columns, custom
-criteria, a microsecond log.
+criteria, a microsecond log; the note that a run shorter than 24 h or not in
+3600 s slices is no certification (verdict and status unchanged; none without
+--check), and the host's falling behind at the end of the run repeated as a
+warning line (only then).
 
     python3 tests/python/latency/test_text.py [-v]
 """
@@ -11,11 +14,13 @@ criteria, a microsecond log.
 import os
 import re
 import sys
+import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
-from support import run_latency as run, table_rows  # noqa: E402
+from support import (header, make, reports, run_latency as run,  # noqa: E402
+                     table_rows)
 
 from act.latency import text  # noqa: E402
 from act.logfile.header import LogHeader  # noqa: E402
@@ -136,6 +141,47 @@ class Check(unittest.TestCase):
                       "1024 us, 8192 us, 65536 us", out)
         self.assertIn("over 1024 us (must be under 5%)", out)
         self.assertIn("%>(us)", out)
+
+
+class CheckEdges(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.log = make(os.path.join(self.tmp.name, "x.log"),
+                        header(duration=10, reads_per_sec=100) +
+                        reports(range(1, 11), over=2))
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def test_check_note_on_a_short_run(self):
+        code, out, err = run(["-l", self.log, "-t", "1", "--check"])
+        self.assertEqual(0, code, err)
+        lines = out.rstrip("\n").split("\n")
+        self.assertEqual("result: PASS (3 of 3 criteria met)", lines[-2])
+        self.assertEqual("note: an ACT certification needs 24-hour runs "
+                         "judged in 3600 s slices (-t 3600); this run is "
+                         "10 sec and its slices are 1 sec: this verdict is "
+                         "not a certification", lines[-1])
+        # no --check: no note
+        code, out, err = run(["-l", self.log, "-t", "1"])
+        self.assertNotIn("certification", out + err)
+
+    def test_check_warns_when_the_host_fell_behind(self):
+        behind = ("WARNING: the host fell behind at the end of the run: "
+                  "service threads still owed 4500 requests due before 10 "
+                  "sec (3 threads, up to 0.750 sec behind schedule) - the "
+                  "last report lacks them\n")
+        log = make(os.path.join(self.tmp.name, "behind.log"),
+                   header(duration=10, reads_per_sec=100) +
+                   reports(range(1, 10), over=2) + behind +
+                   reports([10], over=2))
+        code, out, _ = run(["-l", log, "-t", "1", "--check"])
+        self.assertEqual(code, 0, out)
+        self.assertIn("\nwarning: the host fell behind at the end of the "
+                      "run: service threads still owed 4500 requests", out)
+        self.assertIn("run: complete (10 sec)", out)
+        code, out, _ = run(["-l", self.log, "-t", "1", "--check"])
+        self.assertNotIn("fell behind", out)
 
 
 if __name__ == "__main__":

@@ -1,23 +1,46 @@
 #!/usr/bin/env python3
-"""Description: act.logfile.reports: a report block as the reference writes it
-(parse_block: the histograms wanted, by their exact names, the first of a name
-twice, an ERROR line inside; hist_vector: cumulative counts, None for a
-histogram cut short or out of range) and how a run ends from the lines after
-its last whole report (run_end: complete, cut, stopped by an ERROR line or a
-signal, Windows line ends).
+"""Description: act.logfile.reports: a report block (parse_block: the
+histograms wanted, by their exact names, the first of a name twice, an ERROR
+line inside; hist_vector: cumulative counts, None for a histogram cut short or
+out of range) and how a run ends from the lines after its last whole report
+(run_end: complete, cut, stopped by an ERROR line, a signal or a request - the
+request's reason, and last_errors reads the line back - Windows line ends).
 
     python3 tests/python/logfile/test_reports.py [-v]
 """
 
 import os
 import sys
+import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
-import support  # noqa: E402,F401  (act on sys.path)
+from support import header, make, report, reports  # noqa: E402
 
-from act.logfile.reports import hist_vector, parse_block, run_end  # noqa: E402
+from act.logfile import stops  # noqa: E402
+from act.logfile.reports import (hist_vector, last_errors,  # noqa: E402
+                                 parse_block, run_end)
+
+
+class Reports(unittest.TestCase):
+    def test_parse_block(self):
+        block = report(3, {"reads": {0: 5, 2: 7}, "writes": {}}).encode()
+        t, hists = parse_block(block, {b"reads"}, {b"reads", b"writes"})
+        self.assertEqual(3, t)
+        total, (off, width), buckets = hists[b"reads"]
+        self.assertEqual((12, b"12"), (total, block[off:off + width]))
+        self.assertEqual({0: 5, 2: 7}, {b: c for b, (c, _) in
+                                        buckets.items()})
+        self.assertNotIn(b"writes", hists)      # not wanted
+
+    def test_hist_vector(self):
+        hist = (12, None, {0: (5, None), 2: (7, None)})
+        self.assertEqual([5, 0, 7, 12], hist_vector(hist, 2))
+        self.assertEqual([5, 0, 12], hist_vector(hist, 1))  # 2 over top
+        self.assertIsNone(hist_vector((13, None, hist[2]), 2))  # not whole
+        self.assertIsNone(hist_vector((1, None, {65: (1, None)}), 2))
+        self.assertIsNone(hist_vector(None, 2))
 
 
 class ParseReports(unittest.TestCase):
@@ -77,8 +100,7 @@ class ParseReports(unittest.TestCase):
 
 
 class RunEnd(unittest.TestCase):
-
-    """run_end() on the tail of a log."""
+    """run_end() on the lines after the last whole report."""
 
     def test_run_end_unit(self):
         known = {b"reads", b"writes"}
@@ -107,6 +129,28 @@ class RunEnd(unittest.TestCase):
             with self.subTest(tail=tail, duration=duration):
                 r = run_end(b"\n" + tail, known, duration)
                 self.assertEqual(want, (r.kind, r.ran, r.reason))
+
+    def test_run_end_direct(self):
+        tail = (reports([4, 5]) + "stopped by signal SIGTERM after 5 sec\n")
+        end = run_end(tail.encode(), {b"reads", b"writes"}, 10, 3)
+        self.assertEqual(("stopped", 5, "signal"),
+                         (end.kind, end.ran, end.stop))
+
+    def test_stopped_on_request(self):
+        line = ("stopped on request: fail fast: reads 7.20% over 1 ms (must "
+                "be under 5%) in slice 3 after 6 sec")
+        # the line as the C programs write a stop line: after the last
+        # report, the log's last line (docs/log-format.md, "End of run")
+        end = run_end((reports([5, 6]) + line + "\n").encode(),
+                      {b"reads", b"writes"}, 10, 4)
+        self.assertEqual(("stopped", 6, "request", line),
+                         (end.kind, end.ran, end.stop, end.reason))
+        self.assertEqual("fail fast: reads 7.20% over 1 ms (must be under "
+                         "5%) in slice 3", stops.request_reason([line]))
+        with tempfile.TemporaryDirectory() as tmp:
+            path = make(os.path.join(tmp, "x.log"), header() +
+                        reports([1]) + line + "\n")
+            self.assertEqual([line], last_errors(path))
 
 
 if __name__ == "__main__":

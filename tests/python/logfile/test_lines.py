@@ -11,7 +11,7 @@ readers (header, I/O errors, the end of a run) read the samples; a log
 stopped on request reads as a stop, and act_latency.py without --check
 prints the same table for it as for the same log stopped by a signal.
 
-    python3 tests/python/test_log_grammar.py [-v]
+    python3 tests/python/logfile/test_lines.py [-v]
 """
 
 import io
@@ -21,21 +21,20 @@ import sys
 import tempfile
 import unittest
 
-import actlog
-from actlog import header, reports
+sys.path.insert(0, os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+import support  # noqa: E402
+from support import FIXTURES, LATENCY, header, reports  # noqa: E402
 
-from act.logfile import ioerrors, lines, stops
-from act.logfile.header import read_header
-from act.logfile.reports import run_end
-
-FIXTURES = os.path.join(actlog.ROOT, "tests", "golden", "fixtures")
-LATENCY = os.path.join(actlog.ROOT, "analysis", "act_latency.py")
+from act.logfile import ioerrors, lines, stops  # noqa: E402
+from act.logfile.header import read_header  # noqa: E402
+from act.logfile.reports import run_end  # noqa: E402
 
 
 def c_kinds():
     """{token: words} of the C catalogue."""
     return dict(text.split("\t", 1) for text in
-                actlog.loglines("--kinds").splitlines())
+                support.loglines("--kinds").splitlines())
 
 
 def c_value(text, like):
@@ -63,7 +62,7 @@ class Catalogue(unittest.TestCase):
 
     def test_every_kind_has_a_sample(self):
         self.assertEqual(set(c_kinds()),
-                         {s.token for s in actlog.samples()})
+                         {s.token for s in support.samples()})
 
     def test_stop_phrases(self):
         kinds = c_kinds()
@@ -73,7 +72,7 @@ class Catalogue(unittest.TestCase):
 
 class Samples(unittest.TestCase):
     def test_each_sample_parses_to_its_fields(self):
-        for smp in actlog.samples():
+        for smp in support.samples():
             with self.subTest(kind=smp.token, line=smp.line):
                 kind = lines.LINE_KINDS[smp.token]
                 got = kind.parse(smp.line)
@@ -84,7 +83,7 @@ class Samples(unittest.TestCase):
                                   for k, v in got.items()}, got)
 
     def test_each_sample_is_of_its_kind_only(self):
-        for smp in actlog.samples():
+        for smp in support.samples():
             with self.subTest(kind=smp.token, line=smp.line):
                 block = lines.LINE_KINDS[smp.token].block
                 self.assertEqual(smp.token, lines.line_kind(smp.line, block))
@@ -95,14 +94,14 @@ class Samples(unittest.TestCase):
 
     def test_stop_kind_of_each_sample(self):
         # a stop line names its kind; no other line names one
-        for smp in actlog.samples():
+        for smp in support.samples():
             with self.subTest(kind=smp.token, line=smp.line):
                 want = smp.token if smp.token in stops.STOP_KINDS else None
                 self.assertEqual(want, stops.stop_kind(smp.line))
 
     def test_keys_the_readers_look_up(self):
         def keys(token):
-            return {s.fields["key"] for s in actlog.samples_of(token)}
+            return {s.fields["key"] for s in support.samples_of(token)}
         self.assertEqual(keys("derived-item"), lines.DERIVED_KEYS)
         self.assertEqual(set(), lines.CONFIG_KEYS - keys("config-item"))
 
@@ -112,24 +111,24 @@ class Readers(unittest.TestCase):
 
     def test_header(self):
         h = read_header(io.BytesIO(header().encode()))
-        dev = actlog.samples_of("storage-device")[0].fields
-        ident = [s.fields for s in actlog.samples_of("identity")
+        dev = support.samples_of("storage-device")[0].fields
+        ident = [s.fields for s in support.samples_of("identity")
                  if s.fields["device"] == dev["device"]][0]
         self.assertEqual({dev["device"]: int(dev["size"])}, h.devices)
         self.assertEqual({dev["device"]: {k: ident[k] for k in (
             "model", "serial", "firmware")}}, h.identity)
-        self.assertEqual(actlog.samples_of("version")[0].fields["version"],
+        self.assertEqual(support.samples_of("version")[0].fields["version"],
                          h.version)
 
     def test_io_errors(self):
-        failed = actlog.samples_of("io-failed")
-        hidden = actlog.samples_of("io-hidden")
+        failed = support.samples_of("io-failed")
+        hidden = support.samples_of("io-hidden")
         devices = {}
         for s in failed:
             devices[s.fields["device"]] = devices.get(s.fields["device"],
                                                       0) + 1
         with tempfile.TemporaryDirectory() as td:
-            path = actlog.make(os.path.join(td, "x.log"), "\n".join(
+            path = support.make(os.path.join(td, "x.log"), "\n".join(
                 s.line for s in failed + hidden) + "\n")
             got = ioerrors.count_io_errors(path)
         self.assertEqual(devices, got["devices"])
@@ -137,7 +136,7 @@ class Readers(unittest.TestCase):
                                            for s in hidden), got["total"])
 
     def test_fell_behind(self):
-        smp = actlog.samples_of("fell-behind")
+        smp = support.samples_of("fell-behind")
         end = run_end((reports([1, 2]) + "\n".join(
             s.line for s in smp) + "\n" + reports([3])).encode(),
             {b"reads", b"writes"}, 3)
@@ -146,7 +145,7 @@ class Readers(unittest.TestCase):
         self.assertTrue(end.complete)
 
     def test_request_stop(self):
-        for smp in actlog.samples_of("request"):
+        for smp in support.samples_of("request"):
             with self.subTest(line=smp.line):
                 end = run_end((reports([1, 2]) + smp.line + "\n").encode(),
                               {b"reads", b"writes"}, 10)
@@ -164,13 +163,13 @@ class Readers(unittest.TestCase):
         last = text.rstrip("\n").rsplit("\n", 1)[1]
         self.assertTrue(last.startswith("stopped by signal SIGINT after "))
         request = text.replace(last, "stopped on request: %s after %s" % (
-            actlog.samples_of("request")[0].fields["reason"],
+            support.samples_of("request")[0].fields["reason"],
             last.rsplit(" after ", 1)[1]))
         outs = []
         with tempfile.TemporaryDirectory() as td:
             for name, body in (("sigint.log", text), ("request.log",
                                                        request)):
-                path = actlog.make(os.path.join(td, name), body)
+                path = support.make(os.path.join(td, name), body)
                 r = subprocess.run([sys.executable, LATENCY, "-l", path,
                                     "-t", "2"], stdout=subprocess.PIPE,
                                    stderr=subprocess.PIPE,
