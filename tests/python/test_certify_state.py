@@ -26,7 +26,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import expect  # noqa: E402
-from certstate import new_state  # noqa: E402
+from certstate import bounded, damaged, new_state  # noqa: E402
 
 from act.certify import main as cmain  # noqa: E402
 from act.certify import state  # noqa: E402
@@ -239,36 +239,6 @@ def run_main(argv):
     return rc, err.getvalue()
 
 
-def damaged(st):
-    """(what, state) for every key act_certify reads removed, and set to a
-    string, a list and null; and the steps' cross-references broken."""
-    def variants(d, path):
-        for key in list(d):
-            for what, value in (("without", None), ("a string for", "x"),
-                                ("a list for", []), ("null for", "null")):
-                copy = json.loads(json.dumps(st))
-                target = copy
-                for p in path:
-                    target = target[p]
-                if what == "without":
-                    del target[key]
-                elif value == "null":
-                    target[key] = None
-                else:
-                    target[key] = value
-                yield "%s %s" % (what, "/".join(map(str, path + [key]))), copy
-    yield from variants(st, [])
-    yield from variants(st["campaign"], ["campaign"])
-    for i in range(len(st["steps"])):
-        yield from variants(st["steps"][i], ["steps", i])
-    for what, change in (("step 2 same_run_as 9", ("same_run_as", 9)),
-                         ("step 2 numbered 7", ("number", 7)),
-                         ("step 2 a NaN load", ("load", float("nan")))):
-        copy = json.loads(json.dumps(st))
-        copy["steps"][1][change[0]] = change[1]
-        yield what, copy
-
-
 def check_damaged(c, td):
     """A state file that is valid JSON but lacks a key act_certify reads,
     or has a value of the wrong type: --report and --resume refuse it with
@@ -304,56 +274,6 @@ def check_damaged(c, td):
             c.check("state.json is damaged: " in err, "%s, %s: no reason"
                     % (opt, what), err)
     c.check(n > 100, "damaged: only %d refusals" % n)
-
-
-def bounded(st):
-    """(what, state, reason) for a state.json nested too deep, or holding
-    a number past the limits the command line has (docs/certify.md,
-    "Options"): every one is damage, never a traceback."""
-    def changed(what, change, why):
-        copy = json.loads(json.dumps(st))
-        change(copy)
-        return what, copy, why
-    deep = {}
-    cur = deep
-    for _ in range(30):
-        cur["x"] = {}
-        cur = cur["x"]
-    yield changed("a host nested 31 deep", lambda x: x.update(host=deep),
-                  "it is nested deeper than 16 levels")
-    yield changed("load 1e308", lambda x: x["campaign"].update(load=1e308),
-                  "the campaign has a bad 'load': 1e+308")
-    yield changed("load 3e6 (6e9 reads/s)",
-                  lambda x: x["campaign"].update(load=3e6),
-                  "the campaign has a bad 'load': 3000000.0")
-    yield changed("stress factor 1e308",
-                  lambda x: x["campaign"].update(stress_factor=1e308),
-                  "the campaign has a bad 'stress_factor': 1e+308")
-    yield changed("stress load past the reads/s on 2 devices",
-                  lambda x: x["campaign"].update(load=7e5),
-                  "the campaign's stress load 1400000.0 is more than act "
-                  "can run on 2 devices (4294967295 reads/s)")
-    yield changed("a ladder load 1e308",
-                  lambda x: x["campaign"].update(ladder=[1e308]),
-                  "the campaign has a bad 'ladder': [1e+308]")
-    yield changed("duration 2**40",
-                  lambda x: x["campaign"].update(duration_sec=2 ** 40),
-                  "the campaign has a bad 'duration_sec': 1099511627776")
-    yield changed("step 1 load 1e308",
-                  lambda x: x["steps"][0].update(load=1e308),
-                  "step 1 has a bad 'load': 1e+308")
-    yield changed("step 3 load 2e6 on 2 devices",
-                  lambda x: x["steps"][2].update(load=2e6),
-                  "step 3 has a bad 'load': 2000000.0")
-    yield changed("step 1 reads/s 2**40",
-                  lambda x: x["steps"][0].update(reads_per_sec=2 ** 40),
-                  "step 1 has a bad 'reads_per_sec': 1099511627776")
-    yield changed("step 1 slice 2**33",
-                  lambda x: x["steps"][0].update(slice_sec=2 ** 33),
-                  "step 1 has a bad 'slice_sec': 8589934592")
-    yield changed("step 1 log size -1",
-                  lambda x: x["steps"][0].update(log_size=-1),
-                  "step 1 has a bad 'log_size': -1")
 
 
 def check_bounds(c, td):

@@ -4,6 +4,8 @@ One concept per module:
 
   main      options and the three entry points (new, --resume, --report)
   plan      loads, the ceiling ladder, the steps, each step's config
+  model     the campaign model: state.json's records (State, Campaign,
+            Step, ...), read (checked as untrusted) and written back
   state     state.json, the directory lock, resume bookkeeping
   devices   the devices, held exclusively for the whole campaign, and
             checked to be the drives it started on
