@@ -1,33 +1,47 @@
-"""A campaign's state.json contents for the act_certify tests: the plan
-of plan.plan_steps and the campaign keys every state has (state.py's
-schema), with the values a test does not care about made up; and the
-damaged copies of a state every reader must refuse (damaged, bounded)."""
+"""A campaign's state (model.State) for the act_certify tests: the plan
+of plan.plan_steps and the campaign keys every state has, with the
+values a test does not care about made up; and the damaged copies of a
+state.json every reader must refuse (damaged, bounded)."""
 
 import json
 
-from act.certify import plan, state
+from act.certify import plan
+from act.certify.model import STATE_FORMAT, Campaign, State
 
 
-def new_state(devices, load=1, duration=10, status="planned"):
-    steps = plan.plan_steps(devices, load, 2.0, duration, [], False)
-    return {"format": state.STATE_FORMAT, "status": status,
-            "command": ["act_certify.py"], "created_at": "x",
-            "ended_at": None,
-            "campaign": {"program": "act_storage",
-                         "program_path": "/bin/act_storage",
-                         "program_version": None,
-                         "base_config_path": "/c/b.conf",
-                         "devices": devices,
-                         "device_kinds": {d: "file" for d in devices},
-                         "load": load, "stress_factor": 2.0,
-                         "duration_sec": duration,
-                         "ceiling": False, "ladder": [], "prep": False},
-            "host": {"hostname": "h"}, "resumes": [], "steps": steps}
+def new_state(devices, load=1, duration=10, status="planned", ladder=(),
+              prep=False):
+    steps = plan.plan_steps(devices, load, 2.0, duration, list(ladder),
+                            prep)
+    return State(
+        format=STATE_FORMAT, status=status, command=["act_certify.py"],
+        created_at="x", ended_at=None,
+        campaign=Campaign(
+            program="act_storage", program_path="/bin/act_storage",
+            program_version=None, base_config_path="/c/b.conf",
+            devices=devices, device_kinds={d: "file" for d in devices},
+            load=load, stress_factor=2.0, duration_sec=duration,
+            ceiling=bool(ladder), ladder=list(ladder), prep=prep),
+        host={"hostname": "h"}, resumes=[], steps=steps)
+
+
+def make_step(**fields):
+    """A Step with the fields given, the others a planned test 1's (1x
+    on /d/a for 10 s)."""
+    step = plan.plan_steps(["/d/a"], 1, 2.0, 10, [], False)[0]
+    step.update(**fields)
+    return step
+
+
+def as_json(st):
+    """A state.json's document: st itself, or a State's."""
+    return st.to_json() if isinstance(st, State) else st
 
 
 def damaged(st):
     """(what, state) for every key act_certify reads removed, and set to a
     string, a list and null; and the steps' cross-references broken."""
+    st = as_json(st)
     def variants(d, path):
         for key in list(d):
             for what, value in (("without", None), ("a string for", "x"),
@@ -59,6 +73,7 @@ def bounded(st):
     """(what, state, reason) for a state.json nested too deep, or holding
     a number past the limits the command line has (docs/certify.md,
     "Options"): every one is damage, never a traceback."""
+    st = as_json(st)
     def changed(what, change, why):
         copy = json.loads(json.dumps(st))
         change(copy)

@@ -34,6 +34,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import expect  # noqa: E402
+from certstate import make_step, new_state  # noqa: E402
 from act.certify import judge  # noqa: E402
 
 import subprocess  # noqa: E402
@@ -214,12 +215,12 @@ def check_analyse(c, td):
             "analyse_log --stress: not judged as a stress test",
             repr((a["doc"] or {}).get("check")))
 
-    step = {"number": 1, "kind": "target", "status": "done",
-            "same_run_as": None, "slice_sec": 1, "judge": "criteria",
-            "files": {"log": os.path.basename(log), "plot": "01.svg"},
-            "devices": ["/tmp/exdev/dev_x"], "reads_per_sec": 4000,
-            "writes_per_sec": 2000, "duration_sec": 10}
-    state = {"steps": [step]}
+    step = make_step(status="done", slice_sec=1, files={
+        "log": os.path.basename(log), "plot": "01.svg"},
+        devices=["/tmp/exdev/dev_x"], reads_per_sec=4000,
+        writes_per_sec=2000, duration_sec=10)
+    state = new_state(step.devices)
+    state.steps = [step]
     cache = {}
     first = analyse.step_analysis(td, state, step, cache)
     c.eq("step_analysis: the log's last errors", [], first["log_errors"])
@@ -235,7 +236,7 @@ def check_analyse(c, td):
     c.eq("step_analysis: the new error line", ["ERROR: late"],
          again["log_errors"])
     c.eq("step_analysis of a planned step", {}, analyse.step_analysis(
-        td, state, dict(step, status="planned"), cache))
+        td, state, make_step(status="planned"), cache))
 
 
 def check_plot_replaced(c, td):
@@ -273,17 +274,16 @@ def check_untrusted_logs(c, td):
     from act.logfile import ioerrors
     d = os.path.join(td, "untrusted")
     os.mkdir(d)
-    step = {"number": 1, "kind": "target", "status": "done",
-            "same_run_as": None, "slice_sec": 1, "judge": "criteria",
-            "files": {"log": "01.log", "plot": "01.svg",
-                      "config": "01.conf"},
-            "devices": ["/tmp/exdev/dev_x"], "reads_per_sec": 4000,
-            "writes_per_sec": 2000, "duration_sec": 2}
-    state = {"steps": [step]}
+    step = make_step(status="done", slice_sec=1, files={
+        "log": "01.log", "plot": "01.svg", "config": "01.conf"},
+        devices=["/tmp/exdev/dev_x"], reads_per_sec=4000,
+        writes_per_sec=2000, duration_sec=2)
+    state = new_state(step.devices)
+    state.steps = [step]
     log = os.path.join(d, "01.log")
     limit = analyse.log_limit(step)
     c.check(limit < 64 << 20, "log_limit of a 2-second step: %d" % limit)
-    c.check(analyse.log_limit(dict(step, duration_sec=86400)) > 1 << 30,
+    c.check(analyse.log_limit(make_step(duration_sec=86400)) > 1 << 30,
             "log_limit of a 24-hour step is under 1 GiB")
 
     def fifo():
@@ -357,18 +357,18 @@ def check_echo(c, log, step):
             ("devices", {"devices": ["/tmp/exdev/dev_x", "/b"]}, "the log "
              "says device-names /tmp/exdev/dev_x, the plan "
              "/tmp/exdev/dev_x /b")):
-        got = analyse.echo_difference(log, dict(step, **change))
+        got = analyse.echo_difference(log, step.copy(**change))
         c.eq("echo_difference: " + what, want, got)
         a = {"echo_difference": got, "doc": {"complete": True, "check": {
             "result": "PASS"}}}
-        s = dict(step, **change)
-        s["exit_status"] = 0
+        s = step.copy(exit_status=0, **change)
         c.eq("judge_step: %s: INVALID, never PASS" % what,
              (judge.RESULT_INVALID, want), judge.judge_step(s, a))
         s.update(status="done", result=judge.RESULT_INVALID, message=want,
                  test=1, load=1)
-        v = judge.campaign_verdict({"campaign": {
-            "load": 1, "duration_sec": 10, "ceiling": False}, "steps": [s]})
+        st = new_state(s.devices)
+        st.steps = [s]
+        v = judge.campaign_verdict(st)
         c.eq("campaign_verdict: %s: not certified" % what,
              ("not certified", 1), (v["status"], v["exit_status"]))
     text = open(log).read()

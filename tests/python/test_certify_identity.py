@@ -29,7 +29,7 @@ module by module, without running a campaign:
   errors", exit status 3 (never 0), naming each step's count - a step
   judged from another's run is not counted twice; a failed campaign names
   them too.
-- main.parse_accept (NEW=OLD, one name, bad values: 64) and state_problem
+- main.parse_accept (NEW=OLD, one name, bad values: 64) and model.problem
   on a damaged "identities" or "device_changes"."""
 
 import os
@@ -41,7 +41,7 @@ import expect  # noqa: E402
 from certstate import new_state  # noqa: E402
 
 from act.certify import EXIT_IO_ERRORS, devices, identity, judge, main, \
-    plan, replace, state as state_mod  # noqa: E402
+    model, plan, replace  # noqa: E402
 from act.cli import UsageError  # noqa: E402
 from act.logfile.ioerrors import count_io_errors  # noqa: E402
 
@@ -304,15 +304,15 @@ def check_accept_and_state(c):
             c.eq("parse_accept %r: status 64" % bad, 64, e.status)
     st = new_state(["/d/a"], status="running")
     c.eq("state without identities is fine", None,
-         state_mod.state_problem(st))
+         model.problem(st.to_json()))
     st["campaign"]["identities"] = {"/d/a": "x"}
-    c.check("identities" in (state_mod.state_problem(st) or ""),
-            "a damaged 'identities' is named", state_mod.state_problem(st))
+    c.check("identities" in (model.problem(st.to_json()) or ""),
+            "a damaged 'identities' is named", model.problem(st.to_json()))
     st["campaign"]["identities"] = {"/d/a": {"kind": "file"}}
     st["device_changes"] = "x"
-    c.check("device_changes" in (state_mod.state_problem(st) or ""),
+    c.check("device_changes" in (model.problem(st.to_json()) or ""),
             "a damaged 'device_changes' is named",
-            state_mod.state_problem(st))
+            model.problem(st.to_json()))
 
 
 def main_():

@@ -74,10 +74,10 @@ def check_campaign(c, td):
                  expect_status=EXIT_CONFIG)
         # --resume: the configs in DIR, the finished steps skipped
         for s in steps:
-            with open(os.path.join(td, s["files"]["config"]), "w") as f:
+            with open(os.path.join(td, s.files["config"]), "w") as f:
                 f.write(plan.step_config(base_text, BASE, s))
-        steps[0]["status"] = "done"
-        with open(os.path.join(td, steps[0]["files"]["config"]), "w") as f:
+        steps[0].status = "done"
+        with open(os.path.join(td, steps[0].files["config"]), "w") as f:
             f.write("bogus-item: 1\n")
         try:
             precheck.check_campaign(PROGRAM, None, None, [dev], steps, td)
@@ -86,9 +86,9 @@ def check_campaign(c, td):
             c.check(False, "--resume: a finished step's config was "
                     "checked: %s" % e)
         gone = os.path.join(td, "gone.img")
-        with open(os.path.join(td, steps[1]["files"]["config"]), "w") as f:
-            f.write(plan.step_config(base_text, BASE, dict(
-                steps[1], devices=[gone])))
+        with open(os.path.join(td, steps[1].files["config"]), "w") as f:
+            f.write(plan.step_config(base_text, BASE, steps[1].copy(
+                devices=[gone])))
         try:
             precheck.check_campaign(PROGRAM, None, None, [dev], steps, td)
             c.check(False, "--resume: a step config on a missing device "

@@ -22,19 +22,20 @@ to_json gives back the same keys in the same order as the file had (keys
 act_certify does not know included), and a record made here has its keys
 in the order act_certify always wrote them: a key that is set appears
 where it was, a key set anew goes last, a key removed (del record.key)
-goes - as in the dict state.json once was. So state.json stays byte for
+goes - as in the dicts state.json was written from. So state.json stays byte for
 byte what json.dumps(..., indent=1) of the old dicts wrote.
 
 An optional key that is absent reads as its "absent" value (None, False,
 an empty read-only list or mapping): set it to have it in the file."""
 
+import copy
 import dataclasses
-import types
 
 from act import MAX_U32
-from act.certify.plan import ONE_X_READS
 
 
+ONE_X_READS = 2000              # per device: the README's "1x" (a load in
+ONE_X_WRITES = 1000             # x per device: N x these, per second)
 STATE_FORMAT = "act_certify/1"
 MAX_DEPTH = 16                  # nesting of a state.json (ours: 6 levels)
 
@@ -134,9 +135,26 @@ class _Absent:
         return False
 
 
+class _EmptyMap(dict):
+    """The value of an absent optional mapping: empty, and read-only (set
+    the field to change it: a change made here would be lost)."""
+
+    def _read_only(self, *_args, **_kwargs):
+        raise TypeError("an absent field: set it first")
+
+    __setitem__ = __delitem__ = setdefault = update = pop = popitem = \
+        clear = _read_only
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, _memo):
+        return self
+
+
 ABSENT = _Absent()
 EMPTY_LIST = ()
-EMPTY_MAP = types.MappingProxyType({})
+EMPTY_MAP = _EmptyMap()
 
 
 def optional_field(check, absent=None, record=None, many=False):
@@ -177,6 +195,8 @@ class Record:
         object.__setattr__(self, name, value)
 
     def __delattr__(self, name):
+        """del record.key: an optional key removed (nothing when it is
+        not there, as dict.pop(key, None))."""
         if name not in self._specs():
             object.__delattr__(self, name)
         elif not self._specs()[name].get("optional"):
@@ -189,10 +209,24 @@ class Record:
         """Whether the key is in the object (an optional field set)."""
         return name in self.__dict__.get("_keys", ())
 
-    def drop(self, name):
-        """Removes an optional key if it is there (dict.pop(name, None))."""
-        if self.has(name):
-            delattr(self, name)
+    def update(self, **fields):
+        """Sets several fields at once."""
+        for name, value in fields.items():
+            if name not in self._specs():
+                raise AttributeError("%s has no field %r"
+                                     % (type(self).__name__, name))
+            setattr(self, name, value)
+
+    def copy(self, **changes):
+        """A copy with changes (the values shared, as dict(d, **changes)
+        would share them)."""
+        new = copy.copy(self)
+        object.__setattr__(new, "_keys", list(self.__dict__.get("_keys",
+                                                                ())))
+        object.__setattr__(new, "_extra", dict(self.__dict__.get("_extra",
+                                                                 {})))
+        new.update(**changes)
+        return new
 
     @classmethod
     def bad(cls, d, where):
@@ -233,6 +267,43 @@ class Record:
         object.__setattr__(obj, "_extra", {k: v for k, v in d.items()
                                            if k not in specs})
         return obj
+
+    # TRANSITIONAL (issue 26): dict access while the users are converted
+    # to attributes; removed with the last user.
+    def __getitem__(self, k):
+        if k in self.__dict__.get("_extra", {}):
+            return self._extra[k]
+        if k not in self._specs() or not self.has(k):
+            raise KeyError(k)
+        return getattr(self, k)
+
+    def __setitem__(self, k, v):
+        if k in self._specs():
+            setattr(self, k, v)
+        else:
+            if k not in self.__dict__.setdefault("_keys", []):
+                self._keys.append(k)
+            self.__dict__.setdefault("_extra", {})[k] = v
+
+    def __contains__(self, k):
+        return self.has(k)
+
+    def get(self, k, default=None):
+        try:
+            return self[k]
+        except KeyError:
+            return default
+
+    def pop(self, k, default=None):
+        v = self.get(k, default)
+        if k in self._specs():
+            delattr(self, k)
+        return v
+
+    def setdefault(self, k, default):
+        if not self.has(k):
+            self[k] = default
+        return self[k]
 
     def to_json(self):
         """The object state.json holds: the keys in their order."""
@@ -326,6 +397,13 @@ class Campaign(Record):
     identities: dict = optional_field(dict_of(is_dict), absent=EMPTY_MAP)
     fail_fast: bool = optional_field(is_bool, absent=False)
 
+    def recorded_identities(self):
+        """identities, to change: set (empty) first in a state from an
+        older act_certify, which has none."""
+        if not self.has("identities"):
+            self.identities = {}
+        return self.identities
+
 
 @dataclasses.dataclass(eq=True)
 class Step(Record):
@@ -363,6 +441,19 @@ class Step(Record):
     stopped_early: FailFastStop = optional_field(
         optional(record_of(FailFastStop)), record=FailFastStop)
 
+    @property
+    def analysable(self):
+        """A step whose run has a log to analyse (or will have: it runs):
+        not act_prep, neither planned nor skipped."""
+        return self.kind != "prep" and self.status not in ("planned",
+                                                           "skipped")
+
+    @property
+    def to_do(self):
+        """Neither done nor skipped: a campaign still has it to run (or
+        to judge)."""
+        return self.status not in ("done", "skipped")
+
 
 @dataclasses.dataclass(eq=True)
 class State(Record):
@@ -397,6 +488,23 @@ class State(Record):
         if why:
             raise Damaged(why)
         return super().from_json(doc)
+
+    def next_step(self):
+        """The first step still to do (Step.to_do), or None."""
+        return next((s for s in self.steps if s.to_do), None)
+
+    def add_device_change(self, change):
+        """A DeviceChange kept (device_changes set first in a state from
+        an older act_certify, which has none)."""
+        if not self.has("device_changes"):
+            self.device_changes = []
+        self.device_changes.append(change)
+
+    def run_of(self, step):
+        """The step whose run a step's log is: itself, or the step it is
+        judged from (same_run_as)."""
+        return self.steps[step.same_run_as - 1] if step.same_run_as \
+            else step
 
 
 def problem(doc):

@@ -4,14 +4,13 @@ items act_certify sets), and the plan as text (--dry-run and the start of
 a campaign)."""
 
 from act.certify.fmt import fmt_duration, fmt_load, fmt_num
+from act.certify.model import ONE_X_READS, ONE_X_WRITES, Step
 from act.certify import EXIT_CONFIG, EXIT_USAGE
 from act.cli import UsageError
 from act.latency.analysis import round_up_slice
 from act.latency.judge import hourly_interval
 
 
-ONE_X_READS = 2000              # per device: the README's "1x"
-ONE_X_WRITES = 1000
 DEFAULT_HOURS = 24
 DEFAULT_STRESS_FACTOR = 2.0
 LADDER_RUNGS = 6                # default ladder: 2 x load, then x 1.5 ...
@@ -279,7 +278,7 @@ def override_summary(step):
 
 
 def plan_steps(devices, load, stress_factor, duration, ladder, prep):
-    """The campaign's steps, in order (dicts, as kept in state.json)."""
+    """The campaign's steps, in order (model.Step)."""
     steps = []
 
     def add(kind, test, title, load_x, devs, same_run_as=None):
@@ -290,18 +289,25 @@ def plan_steps(devices, load, stress_factor, duration, ladder, prep):
                 "ceiling": "ceiling"}[kind]
         if load_x:
             slug += "-" + fmt_load(load_x)
-        step = {"number": n, "id": "%02d-%s" % (n, slug), "kind": kind,
-                "test": test, "title": title, "load": load_x,
-                "devices": list(devs), "reads_per_sec": r,
-                "writes_per_sec": w,
-                "duration_sec": 0 if kind == "prep" or same_run_as
-                else duration,
-                "slice_sec": slice_for(duration),
-                "judge": {"target": "criteria", "ceiling": "criteria",
-                          "stress": "stress"}.get(kind),
-                "same_run_as": same_run_as, "status": "planned",
-                "result": None, "exit_status": None, "message": None,
-                "started_at": None, "ended_at": None, "old_logs": []}
+        step_id = "%02d-%s" % (n, slug)
+        if kind == "prep":
+            files = {"log": step_id + ".log", "stderr": step_id + ".err"}
+        elif same_run_as:
+            files = {"plot": step_id + ".svg"}
+        else:
+            files = {"config": step_id + ".conf", "log": step_id + ".log",
+                     "stderr": step_id + ".err", "plot": step_id + ".svg"}
+        step = Step(
+            number=n, id=step_id, kind=kind, test=test, title=title,
+            load=load_x, devices=list(devs), reads_per_sec=r,
+            writes_per_sec=w,
+            duration_sec=0 if kind == "prep" or same_run_as else duration,
+            slice_sec=slice_for(duration),
+            judge={"target": "criteria", "ceiling": "criteria",
+                   "stress": "stress"}.get(kind),
+            same_run_as=same_run_as, status="planned", result=None,
+            exit_status=None, message=None, started_at=None, ended_at=None,
+            old_logs=[], files=files)
         steps.append(step)
         return step
 
@@ -324,21 +330,11 @@ def plan_steps(devices, load, stress_factor, duration, ladder, prep):
         if abs(rung - stress) < 1e-9:
             add("ceiling", None, "ceiling: %s on %s, judged from step %d's "
                 "run" % (fmt_load(rung), devices_text(devices),
-                         last_stress["number"]), rung, devices,
-                same_run_as=last_stress["number"])
+                         last_stress.number), rung, devices,
+                same_run_as=last_stress.number)
         else:
             add("ceiling", None, "ceiling: %s on %s"
                 % (fmt_load(rung), devices_text(devices)), rung, devices)
-    for s in steps:
-        base = s["id"]
-        if s["same_run_as"]:
-            s["files"] = {"plot": base + ".svg"}
-        else:
-            s["files"] = {"config": base + ".conf", "log": base + ".log",
-                          "stderr": base + ".err", "plot": base + ".svg"}
-        if s["kind"] == "prep":
-            del s["files"]["config"]
-            del s["files"]["plot"]
     return steps
 
 

@@ -11,6 +11,7 @@ from act.certify.fmt import say, utc_now
 from act.certify.identity import (
     MARKS, identity_difference, identity_text, mark_file, new_mark)
 from act.certify.layout import read_text
+from act.certify.model import DeviceChange
 from act.certify.plan import step_config
 from act.cli import UsageError
 from act.safefile import write_file
@@ -21,24 +22,24 @@ def mark_devices(c, devices=None):
     (identity.py: an extended attribute with the campaign's id, never the
     file's bytes), so that a file put in place of one of them is told
     apart at every step."""
-    marks = [i[k] for i in c["identities"].values() for k in MARKS
+    marks = [i[k] for i in c.identities.values() for k in MARKS
              if k in i]
     mark = marks[0] if marks else new_mark()
-    for dev in devices or c["devices"]:
-        mark_file(dev, c["identities"][dev], mark)
+    for dev in devices or c.devices:
+        mark_file(dev, c.identities[dev], mark)
 
 
 def check_accept(state, accept):
     """Each --accept-device NEW=OLD names a device OLD of the campaign,
     and NEW is not another one of its devices."""
-    c = state["campaign"]
+    c = state.campaign
     for new, old in accept:
-        if old not in c["devices"]:
+        if old not in c.devices:
             raise UsageError("--accept-device %s=%s: %s is not a device of "
                              "this campaign (%s)" % (new, old, old,
-                                                     ", ".join(c["devices"])),
+                                                     ", ".join(c.devices)),
                              status=EXIT_USAGE)
-        if new != old and new in c["devices"]:
+        if new != old and new in c.devices:
             raise UsageError("--accept-device %s=%s: %s is already a device "
                              "of this campaign" % (new, old, new),
                              status=EXIT_USAGE)
@@ -49,22 +50,22 @@ def rename_devices(state, accept):
     """--accept-device NEW=OLD with NEW a new name: the campaign's device
     OLD is NEW from now on (in the steps still to run too). Returns the
     steps whose config must be written again. In memory only."""
-    c = state["campaign"]
+    c = state.campaign
     renamed = []
     for new, old in accept:
         if new == old:
             continue
-        c["devices"] = [new if d == old else d for d in c["devices"]]
-        c["device_kinds"][new] = c["device_kinds"].pop(old, "unknown")
-        identities = c.setdefault("identities", {})
+        c.devices = [new if d == old else d for d in c.devices]
+        c.device_kinds[new] = c.device_kinds.pop(old, "unknown")
+        identities = c.recorded_identities()
         if old in identities:
             identities[new] = identities.pop(old)
-        for s in state["steps"]:
-            if s["status"] in ("done", "skipped", "ended") or \
-                    old not in s["devices"]:
+        for s in state.steps:
+            if s.status in ("done", "skipped", "ended") or \
+                    old not in s.devices:
                 continue
-            s["devices"] = [new if d == old else d for d in s["devices"]]
-            if "config" in s["files"]:
+            s.devices = [new if d == old else d for d in s.devices]
+            if "config" in s.files:
                 renamed.append(s)
     return renamed
 
@@ -73,11 +74,10 @@ def accept_devices(state, accept):
     """The drives now at the accepted names replace the recorded ones:
     their identity is recorded, and the change is kept in the state (the
     report says it). Nothing when the drive is the one recorded."""
-    c = state["campaign"]
-    recorded = c.setdefault("identities", {})
+    c = state.campaign
+    recorded = c.recorded_identities()
     now = identities_now([new for new, _ in accept])
-    first = next((s["number"] for s in state["steps"]
-                  if s["status"] not in ("done", "skipped")), None)
+    first = state.next_step().number if state.next_step() else None
     for new, old in accept:
         was = recorded.get(new)
         if was and identity_difference(was, now[new]) is None:
@@ -90,9 +90,9 @@ def accept_devices(state, accept):
             "not recorded (the campaign's state had no identity for it)"
         recorded[new] = now[new]
         mark_devices(c, [new])          # "now" with the campaign's mark
-        state.setdefault("device_changes", []).append({
-            "at": utc_now(), "old": old, "new": new, "from_step": first,
-            "was": was_text, "now": identity_text(now[new])})
+        state.add_device_change(DeviceChange(
+            at=utc_now(), old=old, new=new, from_step=first, was=was_text,
+            now=identity_text(now[new])))
         say("%s: device %s accepted as the replacement of %s from step %s"
             "\n  was: %s\n  now: %s" % (PROG, new, old, first, was_text,
                                         identity_text(now[new])))
@@ -103,5 +103,5 @@ def write_step_config(dirpath, state, step):
     renamed by --accept-device)."""
     base = read_text(os.path.join(dirpath, "base.conf"), "the base config",
                      EXIT_CONFIG)
-    write_file(dirpath, step["files"]["config"], step_config(
-        base, state["campaign"]["base_config_path"], step))
+    write_file(dirpath, step.files["config"], step_config(
+        base, state.campaign.base_config_path, step))

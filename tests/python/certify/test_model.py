@@ -165,6 +165,7 @@ class KeyOrder(unittest.TestCase):
         for change in (
                 lambda x: x.set("pid", 42),
                 lambda x: x.set("status", "running"),
+                lambda x: x.update(status="ended", exit_status=0),
                 lambda x: x.set("stopped_early", FailFastStop(
                     slice=1, slices=10, slice_sec=1, end_sec=1,
                     planned_sec=10, over=[["reads", 9.0, "1 ms", 5.0]])),
@@ -186,7 +187,7 @@ class KeyOrder(unittest.TestCase):
         s.pid = 1
         del s.pid
         self.assertEqual((False, None), (s.has("pid"), s.pid))
-        s.drop("pid")                   # not there: nothing
+        del s.pid                       # not there: nothing
         with self.assertRaises(AttributeError):
             del s.status                # a key every step has
 
@@ -213,9 +214,13 @@ class Both:
         self.d[key] = value.to_json() if isinstance(value, model.Record) \
             else value
 
+    def update(self, **fields):
+        self.record.update(**fields)
+        self.d.update(fields)
+
     def drop(self, key):
         if key in model.Step._specs():
-            self.record.drop(key)
+            delattr(self.record, key)
         self.d.pop(key, None)
 
 
