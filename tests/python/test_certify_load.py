@@ -48,6 +48,7 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import actlog  # noqa: E402
 import expect  # noqa: E402
+from certstate import make_step, new_state  # noqa: E402
 
 from act.certify import analyse, hostload, judge, plan  # noqa: E402
 from act.certify import EXIT_CONFIG  # noqa: E402
@@ -130,11 +131,10 @@ def full(**kw):
 
 
 def step(kind="criteria", duration=10, slice_sec=1, **extra):
-    s = {"number": 1, "kind": "target" if kind == "criteria" else "stress",
-         "test": 1, "judge": kind, "duration_sec": duration,
-         "slice_sec": slice_sec, "exit_status": 0, "load": 1,
-         "devices": ["/dev/sdb"]}
-    s.update(extra)
+    s = make_step(kind="target" if kind == "criteria" else "stress",
+                  judge=kind, duration_sec=duration, slice_sec=slice_sec,
+                  exit_status=0, devices=["/dev/sdb"])
+    s.update(**extra)
     return s
 
 
@@ -152,7 +152,7 @@ class Logs:
         return analyse.analyse_log(self.write(text), slice_sec, stress)
 
     def judged(self, text, st, stress=False):
-        a = self.analysis(text, st["slice_sec"], stress)
+        a = self.analysis(text, st.slice_sec, stress)
         return judge.judge_step(st, a), a
 
 
@@ -383,13 +383,10 @@ def check_long_slices(c, logs):
     r = judge.judge_step(st, analyse.analyse_log(hour_log, 3600, False))
     c.check(r[0] == "FAIL" and r[1].startswith("reads 8.00% over 1 ms"),
             "act_certify: the same drive on 3600 s slices: %r" % (r,))
-    state = {"campaign": {"load": 1, "duration_sec": 86400,
-                          "ceiling": False},
-             "steps": plan.plan_steps(["/dev/sdb"], 1, 2.0, 86400, [],
-                                      False)}
-    state["steps"][0].update(status="done", result="INVALID",
-                             message=judge.judge_step(st, a)[1])
-    state["steps"][1].update(status="skipped")
+    state = new_state(["/dev/sdb"], duration=86400)
+    state.steps[0].update(status="done", result="INVALID",
+                          message=judge.judge_step(st, a)[1])
+    state.steps[1].update(status="skipped")
     v = judge.campaign_verdict(state)
     c.eq("act_certify: the verdict", (1, "not certified at 1x: test 1 (1x "
          "on 1 device) is INVALID (judged on slices longer than an hour)"),

@@ -13,6 +13,7 @@ drive kept the threads waiting is judged as any other."""
 
 from act.certify.fmt import fmt_duration, fmt_num
 from act.certify.hostload import short_set
+from act.certify.model import FailFastStop
 
 
 def slice_view(a):
@@ -82,38 +83,34 @@ def first_failing(view, start=0):
 
 def stop_record(view, k, over, duration):
     """What state.json keeps of a step fail fast stopped
-    (step["stopped_early"])."""
+    (step.stopped_early)."""
     t = view["slice_sec"]
-    return {"slice": k + 1, "slices": duration // t if t else 0,
-            "slice_sec": t, "end_sec": view["ends"][k],
-            "planned_sec": duration,
-            "over": [list(x) for x in over]}
+    return FailFastStop(slice=k + 1, slices=duration // t if t else 0,
+                        slice_sec=t, end_sec=view["ends"][k],
+                        planned_sec=duration,
+                        over=[list(x) for x in over])
 
 
 def stop_message(rec):
     """'stopped after hour 3 of 24: reads 7.23% over 1 ms in hour 3 (must
     be under 5%) - the verdict could not change'."""
-    t = rec["slice_sec"]
+    t = rec.slice_sec
     name = slice_namer(t)
-    of = "%s of %d" % (name(rec["slice"]), rec["slices"])
+    of = "%s of %d" % (name(rec.slice), rec.slices)
     if t != 3600:
         of += " (%d s)" % t
     return "stopped after %s: %s in %s - the verdict could not change" % (
         of, "; ".join("%s %.2f%% over %s (must be under %s%%)"
                       % (h, pct, thr, fmt_num(limit))
-                      for h, pct, thr, limit in rec["over"]),
-        name(rec["slice"]))
+                      for h, pct, thr, limit in rec.over),
+        name(rec.slice))
 
 
 def saved_text(rec):
     """'fail fast: stopped after 3 h of 24 h, 21 h saved'."""
     return "fail fast: stopped after %s of %s, %s saved" % (
-        fmt_duration(rec["end_sec"]), fmt_duration(rec["planned_sec"]),
-        fmt_duration(saved_sec(rec)))
-
-
-def saved_sec(rec):
-    return max(0, rec["planned_sec"] - rec["end_sec"])
+        fmt_duration(rec.end_sec), fmt_duration(rec.planned_sec),
+        fmt_duration(rec.saved_sec))
 
 
 def judge_slices(step, view):
@@ -121,15 +118,15 @@ def judge_slices(step, view):
     partial log: (FAIL, message) when the log shows a failing slice (the
     host not short) at or before the one it stopped on, else None (the
     step is judged as any other: its log does not show why it stopped)."""
-    rec = step.get("stopped_early")
-    if not rec or not view or step["judge"] != "criteria":
+    rec = step.stopped_early
+    if not rec or not view or step.judge != "criteria":
         return None
     found = first_failing(view)
-    if found is None or found[0] + 1 > rec["slice"]:
+    if found is None or found[0] + 1 > rec.slice:
         return None
     k, over = found
     return "FAIL", stop_message(stop_record(view, k, over,
-                                            step["duration_sec"]))
+                                            step.duration_sec))
 
 
 class FailFast:
@@ -146,12 +143,12 @@ class FailFast:
         self.log = log
         self.analyse = analyse
         self.judged = 0             # complete slices judged so far
-        self.slice_sec = step["slice_sec"]
+        self.slice_sec = step.slice_sec
 
     def check(self, last):
         if last is None or last < (self.judged + 1) * self.slice_sec:
             return None
-        view = self.analyse(self.log, self.step["slice_sec"])
+        view = self.analyse(self.log, self.step.slice_sec)
         if not view or len(view["ends"]) <= self.judged:
             return None
         self.slice_sec = view["slice_sec"]  # rounded to the interval
@@ -160,6 +157,6 @@ class FailFast:
         if found is None:
             return None
         k, over = found
-        if view["ends"][k] >= self.step["duration_sec"]:
+        if view["ends"][k] >= self.step.duration_sec:
             return None             # the last slice: the run ends anyway
-        return stop_record(view, k, over, self.step["duration_sec"])
+        return stop_record(view, k, over, self.step.duration_sec)

@@ -13,7 +13,7 @@ import time
 from act.certify.analyse import (
     analyse_step_log, slices_so_far, step_analysis)
 from act.certify.failfast import (
-    FailFast, saved_sec, saved_text, stop_message)
+    FailFast, saved_text, stop_message)
 from act.certify.devices import check_identities, held_env
 from act.certify.fmt import (
     fmt_duration, say, say_both, signame, utc_now, warn)
@@ -419,7 +419,7 @@ def run_campaign(dirpath, state, tools, progress):
                  s.status == "done"]
         if saved:
             say("  fail fast saved %s (%s)" % (fmt_duration(sum(
-                saved_sec(s.stopped_early) for s in saved)), ", ".join(
+                s.stopped_early.saved_sec for s in saved)), ", ".join(
                     "step %d" % s.number for s in saved)))
     say("report: %s" % os.path.join(dirpath, "report.html"))
     return v["exit_status"] if status is None else status

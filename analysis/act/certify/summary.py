@@ -7,7 +7,7 @@ import os
 
 from act.certify.analyse import step_analysis
 from act.certify.cells import headline, step_short_summary
-from act.certify.failfast import saved_sec, saved_text
+from act.certify.failfast import saved_text
 from act.certify.fmt import fmt_load, signame, utc_now
 from act.certify.hostload import short_streams
 from act.certify.identity import identity_text
@@ -91,7 +91,7 @@ def fail_fast_summary(step):
     return {"slice": rec.slice, "slices": rec.slices,
             "slice_sec": rec.slice_sec, "stopped_after_sec":
             rec.end_sec, "planned_sec": rec.planned_sec,
-            "saved_sec": saved_sec(rec), "text": saved_text(rec)}
+            "saved_sec": rec.saved_sec, "text": saved_text(rec)}
 
 
 def existing_files(dirpath, files):
