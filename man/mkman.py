@@ -42,7 +42,7 @@ ROOT = os.path.dirname(HERE)
 
 # The date of the pages' .TH line: the last change of their content
 # (update it with the sections files or a help text).
-DATE = "2026-11-25"
+DATE = "2026-11-26"
 
 # page name, how to run it (relative to the repository), has
 # --config-help, name in docs/README.md's exit-status table, summary

@@ -139,6 +139,50 @@ alias_release(alias_holds* h)
 	h->n = 0;
 }
 
+int
+alias_open_backing(dev_t rdev, const alias_id* id, char* name, size_t len)
+{
+	char path[96];
+
+	name[0] = '\0';
+
+	if (! id->loop) {
+		return -1;
+	}
+
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/loop/backing_file",
+			major(rdev), minor(rdev));
+
+	if (! blk_read_line(path, name, len) || name[0] != '/') {
+		return -1;
+	}
+
+	static const char DELETED[] = " (deleted)";
+	size_t n = strlen(name);
+
+	if (n > sizeof(DELETED) - 1 &&
+			strcmp(name + n - (sizeof(DELETED) - 1), DELETED) == 0) {
+		return -1; // no name leads to it any more
+	}
+
+	int bfd = open(name, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	struct stat bst;
+
+	if (bfd < 0) {
+		return -1; // not here (another mount namespace's path)
+	}
+
+	if (fstat(bfd, &bst) != 0 || (id->back_rdev != 0 ?
+			! S_ISBLK(bst.st_mode) || bst.st_rdev != id->back_rdev :
+			! S_ISREG(bst.st_mode) || bst.st_dev != id->back_dev ||
+			bst.st_ino != id->back_ino)) {
+		close(bfd);
+		return -1; // the name is another file now
+	}
+
+	return bfd;
+}
+
 //==========================================================
 // Local helpers - loop devices.
 //
@@ -191,37 +235,11 @@ static int
 hold_loop_backing(const char* name, dev_t rdev, const alias_id* id,
 		alias_holds* h, char* err, size_t len)
 {
-	char path[96];
 	char backing[PATH_MAX];
-
-	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/loop/backing_file",
-			major(rdev), minor(rdev));
-
-	if (! blk_read_line(path, backing, sizeof(backing)) || backing[0] != '/') {
-		return 0;
-	}
-
-	static const char DELETED[] = " (deleted)";
-	size_t n = strlen(backing);
-
-	if (n > sizeof(DELETED) - 1 &&
-			strcmp(backing + n - (sizeof(DELETED) - 1), DELETED) == 0) {
-		return 0; // no name leads to it any more
-	}
-
-	int bfd = open(backing, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	struct stat bst;
+	int bfd = alias_open_backing(rdev, id, backing, sizeof(backing));
 
 	if (bfd < 0) {
-		return 0; // not here (another mount namespace's path)
-	}
-
-	if (fstat(bfd, &bst) != 0 || (id->back_rdev != 0 ?
-			! S_ISBLK(bst.st_mode) || bst.st_rdev != id->back_rdev :
-			! S_ISREG(bst.st_mode) || bst.st_dev != id->back_dev ||
-			bst.st_ino != id->back_ino)) {
-		close(bfd);
-		return 0; // the name is another file now
+		return 0; // no name leads to it now
 	}
 
 	char who[512];
@@ -235,7 +253,8 @@ hold_loop_backing(const char* name, dev_t rdev, const alias_id* id,
 
 		close(bfd);
 
-		if (holder_of_file(bst.st_dev, bst.st_ino, who, sizeof(who)) == 0) {
+		if (holder_of_file(id->back_dev, id->back_ino, who, sizeof(who)) ==
+				0) {
 			snprintf(who, sizeof(who), "another program (flock: %s, errno "
 					"%d)", strerror(e), e);
 		}

@@ -73,3 +73,13 @@ int alias_hold(const char* name, int fd, const struct stat* st,
 
 // Close every descriptor alias_hold took. Safe to call more than once.
 void alias_release(alias_holds* h);
+
+// The backing file (or block device) of the loop device rdev (id: what
+// alias_identify found it over) by the name sysfs gives it (its
+// loop/backing_file, into name; "" when there is none), opened read-only
+// and checked to be the very file - device and inode - or block device
+// the loop device is over: a descriptor, or -1 when that name does not
+// lead to it now (deleted, renamed, another mount namespace's path) or
+// the device is not a loop device.
+int alias_open_backing(dev_t rdev, const alias_id* id, char* name,
+		size_t len);

@@ -37,7 +37,6 @@ static bool same_object(const struct stat* a, const struct stat* b);
 static void read_attr(const char* dir, const char* const* names, char* out,
 		size_t len);
 static bool read_vpd_serial(const char* dir, char* out, size_t len);
-static void tidy(char* s);
 
 //==========================================================
 // Public API.
@@ -304,12 +303,14 @@ blk_identify(dev_t rdev, blk_identity* id)
 	static const char* const MODEL[] = { "model", NULL };
 	static const char* const SERIAL[] = { "serial", NULL };
 	static const char* const FIRMWARE[] = { "firmware_rev", "rev", NULL };
+	static const char* const WWID[] = { "wwid", "device/wwid", NULL };
 	char dir[PATH_MAX];
 	char dev_dir[PATH_MAX + 16];
 
 	snprintf(id->model, sizeof(id->model), "unknown");
 	snprintf(id->serial, sizeof(id->serial), "unknown");
 	snprintf(id->firmware, sizeof(id->firmware), "unknown");
+	snprintf(id->wwid, sizeof(id->wwid), "unknown");
 
 	if (! disk_dir(rdev, dir, sizeof(dir))) {
 		return;
@@ -323,6 +324,29 @@ blk_identify(dev_t rdev, blk_identity* id)
 
 	if (! read_vpd_serial(dev_dir, id->serial, sizeof(id->serial))) {
 		read_attr(dev_dir, SERIAL, id->serial, sizeof(id->serial));
+	}
+
+	read_attr(dir, WWID, id->wwid, sizeof(id->wwid));
+}
+
+void
+blk_tidy(char* s)
+{
+	size_t n = strlen(s);
+
+	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' ||
+			s[n - 1] == '\n' || s[n - 1] == '\0')) {
+		s[--n] = '\0';
+	}
+
+	size_t lead = strspn(s, " \t");
+
+	memmove(s, s + lead, n - lead + 1);
+
+	for (char* p = s; *p != '\0'; p++) {
+		if ((unsigned char)*p < 0x20 || (unsigned char)*p > 0x7e) {
+			*p = '?';
+		}
 	}
 }
 
@@ -342,7 +366,7 @@ read_attr(const char* dir, const char* const* names, char* out, size_t len)
 		snprintf(path, sizeof(path), "%s/%s", dir, *n);
 
 		if (blk_read_line(path, buf, sizeof(buf))) {
-			tidy(buf);
+			blk_tidy(buf);
 
 			if (buf[0] != '\0') {
 				snprintf(out, len, "%s", buf);
@@ -381,7 +405,7 @@ read_vpd_serial(const char* dir, char* out, size_t len)
 
 	memcpy(text, buf + 4, body);
 	text[body] = '\0';
-	tidy(text);
+	blk_tidy(text);
 
 	if (text[0] == '\0') {
 		return false;
@@ -390,28 +414,6 @@ read_vpd_serial(const char* dir, char* out, size_t len)
 	snprintf(out, len, "%s", text);
 
 	return true;
-}
-
-// Trim white space at both ends; anything not printable becomes '?'.
-static void
-tidy(char* s)
-{
-	size_t n = strlen(s);
-
-	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' ||
-			s[n - 1] == '\n' || s[n - 1] == '\0')) {
-		s[--n] = '\0';
-	}
-
-	size_t lead = strspn(s, " \t");
-
-	memmove(s, s + lead, n - lead + 1);
-
-	for (char* p = s; *p != '\0'; p++) {
-		if ((unsigned char)*p < 0x20 || (unsigned char)*p > 0x7e) {
-			*p = '?';
-		}
-	}
 }
 
 static bool

@@ -58,11 +58,18 @@ int blk_write_scheduler(const char* file, const char* mode, char* err,
 // What a drive says it is, from sysfs (the disk behind rdev; for a
 // partition, its parent): model, serial number and firmware revision, for
 // NVMe (the controller's model, serial, firmware_rev) and SATA/SAS
-// (model, vpd_pg80 or serial, rev). A value not found is "unknown".
+// (model, vpd_pg80 or serial, rev), and its world-wide id (the disk's
+// wwid, else its device's). A value not found is "unknown". Values are
+// tidied (blk_tidy).
 typedef struct blk_identity_s {
 	char model[256];
 	char serial[256];
 	char firmware[256];
+	char wwid[256];
 } blk_identity;
 
 void blk_identify(dev_t rdev, blk_identity* id);
+
+// A value for a log line: white space trimmed at both ends, anything not
+// printable ASCII made '?'.
+void blk_tidy(char* s);

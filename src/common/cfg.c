@@ -1,11 +1,14 @@
 /*
- * cfg.c - table-driven config files ("name: value" lines).
+ * cfg.c - table-driven config files: one item - its value parsed and
+ * checked against the table, applied from a line of the file or a --set
+ * item; defaults, lookups, "did you mean", warnings. The whole file is
+ * cfg_load.c, the echo cfg_echo.c, a size histogram's value
+ * cfg_size_hist.c.
  */
 
 #include "common/cfg.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -14,6 +17,7 @@
 #include <strings.h>
 
 #include "common/bits.h"
+#include "common/cfg_priv.h"
 #include "common/suggest.h"
 
 //==========================================================
@@ -30,18 +34,12 @@ static const char* const FALSE_WORDS[] = { "no", "n", "false", NULL };
 //
 
 static int item_index(const cfg_table* t, const char* name);
-static void add_warning(cfg_set* set, const char* fmt, ...)
-	__attribute__((format(printf, 2, 3)));
 static bool is_other_item(const cfg_table* t, const char* name);
 static int apply_value(const cfg_table* t, const cfg_item* item,
 		void* base, const char* value, char* err, size_t err_len);
 static int parse_names(const cfg_table* t, const cfg_item* item,
 		cfg_names* names, const char* value, char* err, size_t err_len);
 static bool word_in(const char* const* words, const char* text);
-static bool is_banner_rule(const char* line);
-static bool is_default(const cfg_item* item, const void* f);
-static void* field(void* base, const cfg_item* item);
-static const void* cfield(const void* base, const cfg_item* item);
 static char* trim(char* s);
 static const char* equals_sign(const char* p);
 static void equals_error(const cfg_table* t, const char* line,
@@ -100,7 +98,7 @@ cfg_defaults(const cfg_table* t, void* base, cfg_set* set)
 
 	for (uint32_t i = 0; i < t->n_items; i++) {
 		const cfg_item* item = &t->items[i];
-		void* f = field(base, item);
+		void* f = cfg_field(base, item);
 
 		switch (item->type) {
 		case CFG_U32:
@@ -223,7 +221,7 @@ cfg_apply_line(const cfg_table* t, void* base, cfg_set* set,
 		set->set[ix] = true;
 
 		if (item->type == CFG_LEGACY) {
-			add_warning(set, "config item '%s' is obsolete (ACT 4) - %s",
+			cfg_add_warning(set, "config item '%s' is obsolete (ACT 4) - %s",
 					item->name, item->help);
 		}
 	}
@@ -235,137 +233,40 @@ done:
 }
 
 int
-cfg_load_text(const cfg_table* t, const char* text, void* base,
-		cfg_set* set, char* err, size_t err_len)
+cfg_apply_set(const cfg_table* t, void* base, cfg_set* set,
+		const char* arg, char* err, size_t err_len)
 {
-	cfg_defaults(t, base, set);
+	const char* eq = strchr(arg, '=');
 
-	const char* p = text;
-	uint32_t line_no = 0;
-	bool in_banner = false;
-
-	while (*p != '\0') {
-		const char* eol = strchr(p, '\n');
-		size_t n = eol != NULL ? (size_t)(eol - p) : strlen(p);
-		char* line = strndup(p, n);
-
-		if (line == NULL) {
-			snprintf(err, err_len, "out of memory reading the config");
-			return -1;
-		}
-
-		line_no++;
-
-		// Upstream ACT's example files (config/examples/paper_final.conf)
-		// start with a banner whose middle line lacks the '#':
-		// "##########", "act config file for ...", "##########". Text
-		// between two lines of only '#'s is a comment (with a warning).
-		if (is_banner_rule(line)) {
-			in_banner = ! in_banner;
-		}
-
-		char msg[CFG_ERR_LEN];
-		int rv = 0;
-
-		if (in_banner) {
-			const char* q = line + strspn(line, " \t");
-
-			if (*q != '#' && *q != '\0' && *q != '\r') {
-				add_warning(set, "config line %u is inside a '#####' banner: "
-						"read as a comment: %.60s", line_no, q);
-			}
-		}
-		else {
-			rv = cfg_apply_line(t, base, set, line, msg, sizeof(msg));
-		}
-
-		free(line);
-
-		if (rv != 0) {
-			snprintf(err, err_len, "%s (line %u)", msg, line_no);
-			return -1;
-		}
-
-		p += n;
-
-		if (*p == '\n') {
-			p++;
-		}
-	}
-
-	for (uint32_t i = 0; i < t->n_items; i++) {
-		if ((t->items[i].flags & CFG_REQUIRED) != 0 && ! set->set[i]) {
-			snprintf(err, err_len, "config item '%s' is required but missing",
-					t->items[i].name);
-			return -1;
-		}
-	}
-
-	return 0;
-}
-
-int
-cfg_load(const cfg_table* t, const char* path, void* base, cfg_set* set,
-		char* err, size_t err_len)
-{
-	set->n_warnings = 0;
-
-	FILE* f = fopen(path, "r");
-
-	if (f == NULL) {
-		snprintf(err, err_len, "can't open config file %s: %s", path,
-				strerror(errno));
+	if (eq == NULL || eq == arg) {
+		snprintf(err, err_len, "'%.200s' is not NAME=VALUE", arg);
 		return -1;
 	}
 
-	size_t cap = 4096;
-	size_t len = 0;
-	char* text = malloc(cap);
-	size_t n;
+	size_t name_len = (size_t)(eq - arg);
 
-	while (text != NULL && (n = fread(text + len, 1, cap - len - 1, f)) > 0) {
-		len += n;
-
-		if (cap - len - 1 == 0) {
-			cap *= 2;
-
-			char* bigger = realloc(text, cap);
-
-			if (bigger == NULL) {
-				free(text);
-			}
-
-			text = bigger;
-		}
-	}
-
-	bool read_error = ferror(f) != 0;
-
-	fclose(f);
-
-	if (text == NULL) {
-		snprintf(err, err_len, "out of memory reading config file %s", path);
+	if (strcspn(arg, ":# \t\r\n") < name_len) {
+		snprintf(err, err_len, "'%.*s' is not a config item name",
+				(int)(name_len > 200 ? 200 : name_len), arg);
 		return -1;
 	}
 
-	if (read_error) {
-		snprintf(err, err_len, "can't read config file %s", path);
-		free(text);
+	// The line "NAME: VALUE", applied as a line of the file is.
+	size_t len = strlen(arg);
+	char* line = malloc(len + 2);
+
+	if (line == NULL) {
+		snprintf(err, err_len, "out of memory reading the config");
 		return -1;
 	}
 
-	text[len] = '\0';
+	memcpy(line, arg, name_len);
+	memcpy(line + name_len, ": ", 2);
+	memcpy(line + name_len + 2, eq + 1, len - name_len);
 
-	if (strlen(text) != len) {
-		snprintf(err, err_len, "config file %s is not a text file (NUL byte)",
-				path);
-		free(text);
-		return -1;
-	}
+	int rv = cfg_apply_line(t, base, set, line, err, err_len);
 
-	int rv = cfg_load_text(t, text, base, set, err, err_len);
-
-	free(text);
+	free(line);
 
 	return rv;
 }
@@ -421,158 +322,22 @@ cfg_is_set(const cfg_table* t, const cfg_set* set, const char* name)
 	return ix >= 0 && set->set[ix];
 }
 
+//==========================================================
+// Module API (cfg_priv.h).
+//
+
 void
-cfg_echo(const cfg_table* t, const void* base, const cfg_set* set,
-		strbuf* sb)
+cfg_add_warning(cfg_set* set, const char* fmt, ...)
 {
-	for (uint32_t i = 0; i < t->n_items; i++) {
-		const cfg_item* item = &t->items[i];
-		const void* f = cfield(base, item);
+	if (set->n_warnings < CFG_MAX_WARNINGS) {
+		va_list ap;
 
-		if (item->type == CFG_LEGACY || (item->flags & CFG_NO_ECHO) != 0) {
-			continue;
-		}
-
-		if ((item->flags & CFG_ECHO_NONDEF) != 0 && is_default(item, f)) {
-			continue;
-		}
-
-		if ((item->flags & CFG_ECHO_SET) != 0 && ! set->set[i]) {
-			continue;
-		}
-
-		if ((item->flags & CFG_ECHO_IF) != 0) {
-			const cfg_item* gate = cfg_find(t, item->echo_if);
-
-			if (gate != NULL && ! *(const bool*)cfield(base, gate)) {
-				continue;
-			}
-		}
-
-		switch (item->type) {
-		case CFG_U32: {
-			uint32_t v = *(const uint32_t*)f;
-
-			if ((item->flags & CFG_ECHO_NONZERO) == 0 || v != 0) {
-				sb_printf(sb, "%s: %" PRIu32 "\n", item->name, v);
-			}
-			break;
-		}
-		case CFG_FLAG:
-			sb_printf(sb, "%s: %s\n", item->name,
-					*(const bool*)f ? "yes" : "no");
-			break;
-		case CFG_WORD:
-			sb_printf(sb, "%s: %s\n", item->name, *(const char* const*)f);
-			break;
-		case CFG_NAMES: {
-			const cfg_names* names = f;
-
-			sb_printf(sb, "%s:", item->name);
-
-			for (uint32_t d = 0; d < names->n; d++) {
-				sb_printf(sb, " %s", names->names[d]);
-			}
-
-			sb_printf(sb, "\nnum-devices: %" PRIu32 "\n", names->n);
-			break;
-		}
-		case CFG_SIZE_HIST: {
-			const cfg_size_hist* h = f;
-
-			sb_printf(sb, "%s: ", item->name);
-
-			for (uint32_t k = 0; k < h->n; k++) {
-				sb_printf(sb, "%s%.2f", k == 0 ? "" : ",", h->p[k]);
-			}
-
-			sb_printf(sb, "\n");
-			break;
-		}
-		case CFG_LEGACY:
-			break;
-		}
-	}
-}
-
-
-int
-cfg_parse_size_hist(const char* item, const char* text, cfg_size_hist* h,
-		char* err, size_t err_len)
-{
-	const char* p = text;
-
-	h->n = 0;
-
-	while (true) {
-		while (*p == ' ' || *p == '\t') {
-			p++;
-		}
-
-		// A decimal number: digits, optionally '.' and digits. No sign,
-		// no exponent.
-		const char* start = p;
-		size_t n_digits = strspn(p, "0123456789");
-
-		p += n_digits;
-
-		if (*p == '.') {
-			size_t n_frac = strspn(p + 1, "0123456789");
-
-			n_digits += n_frac;
-			p += 1 + n_frac;
-		}
-
-		while (*p == ' ' || *p == '\t') {
-			p++;
-		}
-
-		if (n_digits == 0 || (*p != ',' && *p != '\0')) {
-			size_t bad = strcspn(start, ",");
-
-			snprintf(err, err_len, "config item '%s': value %u '%.*s' is not a "
-					"percentage", item, h->n + 1, (int)(bad > 32 ? 32 : bad),
-					start);
-			return -1;
-		}
-
-		if (h->n == CFG_SIZE_HIST_MAX) {
-			snprintf(err, err_len, "config item '%s': more than %d values",
-					item, CFG_SIZE_HIST_MAX);
-			return -1;
-		}
-
-		double v = strtod(start, NULL);
-
-		if (v > 100.0) {
-			snprintf(err, err_len, "config item '%s': value %u (%.2f) is over "
-					"100", item, h->n + 1, v);
-			return -1;
-		}
-
-		if (h->n != 0 && v > h->p[h->n - 1]) {
-			snprintf(err, err_len, "config item '%s': value %u (%.2f) is larger "
-					"than value %u (%.2f) - the percentages over each size can "
-					"only decrease", item, h->n + 1, v, h->n, h->p[h->n - 1]);
-			return -1;
-		}
-
-		h->p[h->n++] = v;
-
-		if (*p == '\0') {
-			break;
-		}
-
-		p++; // the comma
+		va_start(ap, fmt);
+		vsnprintf(set->warnings[set->n_warnings], CFG_WARNING_LEN, fmt, ap);
+		va_end(ap);
 	}
 
-	if (h->p[h->n - 1] != 0.0) {
-		snprintf(err, err_len, "config item '%s': the last value (value %u, "
-				"%.2f) must be 0", item, h->n, h->p[h->n - 1]);
-		return -1;
-	}
-
-	return 0;
+	set->n_warnings++;
 }
 
 //==========================================================
@@ -589,20 +354,6 @@ item_index(const cfg_table* t, const char* name)
 	}
 
 	return -1;
-}
-
-static void
-add_warning(cfg_set* set, const char* fmt, ...)
-{
-	if (set->n_warnings < CFG_MAX_WARNINGS) {
-		va_list ap;
-
-		va_start(ap, fmt);
-		vsnprintf(set->warnings[set->n_warnings], CFG_WARNING_LEN, fmt, ap);
-		va_end(ap);
-	}
-
-	set->n_warnings++;
 }
 
 static bool
@@ -625,7 +376,7 @@ static int
 apply_value(const cfg_table* t, const cfg_item* item, void* base,
 		const char* value, char* err, size_t err_len)
 {
-	void* f = field(base, item);
+	void* f = cfg_field(base, item);
 
 	switch (item->type) {
 	case CFG_LEGACY: {
@@ -757,17 +508,6 @@ parse_names(const cfg_table* t, const cfg_item* item, cfg_names* names,
 	return rv;
 }
 
-// A line of three or more '#' and nothing else (but white space).
-static bool
-is_banner_rule(const char* line)
-{
-	size_t lead = strspn(line, " \t");
-	size_t hashes = strspn(line + lead, "#");
-	const char* rest = line + lead + hashes;
-
-	return hashes >= 3 && rest[strspn(rest, " \t\r")] == '\0';
-}
-
 static bool
 word_in(const char* const* words, const char* text)
 {
@@ -778,33 +518,6 @@ word_in(const char* const* words, const char* text)
 	}
 
 	return false;
-}
-
-static bool
-is_default(const cfg_item* item, const void* f)
-{
-	switch (item->type) {
-	case CFG_U32:
-		return *(const uint32_t*)f == item->def;
-	case CFG_FLAG:
-		return *(const bool*)f == (item->def != 0);
-	case CFG_WORD:
-		return strcmp(*(const char* const*)f, item->words[item->def]) == 0;
-	default:
-		return false;
-	}
-}
-
-static void*
-field(void* base, const cfg_item* item)
-{
-	return (char*)base + item->offset;
-}
-
-static const void*
-cfield(const void* base, const cfg_item* item)
-{
-	return (const char*)base + item->offset;
 }
 
 static char*

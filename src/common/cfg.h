@@ -14,6 +14,10 @@
  * back in err, warnings in the cfg_set. Numbers are plain decimal (leading
  * zeros allowed, "093" is 93) within 32 bits; flags are yes/y/true or
  * no/n/false in any case.
+ *
+ * Items given on the command line ("--set NAME=VALUE", cfg_source) are
+ * applied after the file, in order, each exactly as the line
+ * "NAME: VALUE" of the file would be (docs/act_storage.md, "--set").
  */
 #pragma once
 
@@ -102,7 +106,7 @@ typedef struct cfg_table_s {
 #define CFG_WARNING_LEN 192
 
 typedef struct cfg_set_s {
-	bool set[CFG_MAX_ITEMS];  // given in the file
+	bool set[CFG_MAX_ITEMS];  // given in the file or by --set
 	uint32_t n_warnings;      // all of them, also past CFG_MAX_WARNINGS
 	char warnings[CFG_MAX_WARNINGS][CFG_WARNING_LEN];
 } cfg_set;
@@ -122,13 +126,28 @@ void cfg_defaults(const cfg_table* t, void* base, cfg_set* set);
 int cfg_apply_line(const cfg_table* t, void* base, cfg_set* set,
 		const char* line, char* err, size_t err_len);
 
-// Defaults, then every line of the file at path, then the required and
-// range checks. Returns 0, or -1 with the message in err (with the line
-// number where there is one).
-int cfg_load(const cfg_table* t, const char* path, void* base, cfg_set* set,
-		char* err, size_t err_len);
+// Apply one command-line item, "NAME=VALUE" (--set): exactly as the line
+// "NAME: VALUE" (cfg_apply_line). Returns 0, or -1 with the line's message
+// in err - or one saying arg is not NAME=VALUE.
+int cfg_apply_set(const cfg_table* t, void* base, cfg_set* set,
+		const char* arg, char* err, size_t err_len);
 
-// Parse from a string holding a whole file (tests).
+// Where a config comes from: a file (or the text of one), then the items
+// of the command line, applied after it in order - a later one wins.
+typedef struct cfg_source_s {
+	const char* path;          // the config file, or NULL and:
+	const char* text;          // the text of one (tests)
+	const char* const* sets;   // n_sets "NAME=VALUE" (--set)
+	uint32_t n_sets;
+} cfg_source;
+
+// Defaults, then every line of the file, then every --set item, then the
+// required checks. Returns 0, or -1 with the message in err, which ends
+// with where the item came from: " (line N)" or " (--set NAME=VALUE)".
+int cfg_load(const cfg_table* t, const cfg_source* src, void* base,
+		cfg_set* set, char* err, size_t err_len);
+
+// cfg_load of the text of a whole file, no --set (tests).
 int cfg_load_text(const cfg_table* t, const char* text, void* base,
 		cfg_set* set, char* err, size_t err_len);
 
@@ -144,7 +163,7 @@ const char* cfg_warning(const cfg_set* set, uint32_t i, char* buf,
 // The table entry of an item, or NULL.
 const cfg_item* cfg_find(const cfg_table* t, const char* name);
 
-// Whether the named item was given in the file.
+// Whether the named item was given (in the file or by --set).
 bool cfg_is_set(const cfg_table* t, const cfg_set* set, const char* name);
 
 // Append the config echo ("name: value" lines, table order) to sb.

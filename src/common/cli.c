@@ -14,6 +14,7 @@
 #include "common/cfg_help.h"
 #include "common/log.h"
 #include "common/run.h"
+#include "common/suggest.h"
 #include "common/version.h"
 
 //==========================================================
@@ -51,11 +52,23 @@ static const char PREP_USAGE[] =
 	"4 write error, 5 the output could not be written,\n"
 	"128+n stopped by signal n\n";
 
+// The long options, for "did you mean" (a mistyped short option gets no
+// suggestion: one letter is close to every other).
+static const char* const RUN_OPTIONS[] = {
+	"--set", "--check", "--print-config", "--config-help", "--help",
+	"--version", NULL
+};
+
+static const char* const PREP_OPTIONS[] = {
+	"--size", "--max-stall-sec", "--help", "--version", NULL
+};
+
 //==========================================================
 // Forward declarations.
 //
 
 static void usage(const cli_program* p, FILE* out);
+static void unknown_option(const char* arg, const char* const* known);
 static const char* opt_value(int argc, char* argv[], int* i,
 		const char* name);
 static int parse_size(const char* text, uint64_t* out);
@@ -70,10 +83,10 @@ static void find_file(const char* base, const char* const* dirs,
 //
 
 int
-cli_args(int argc, char* argv[], const cli_program* p,
-		const char** config_path, bool* check)
+cli_args(int argc, char* argv[], const cli_program* p, cli_run* out)
 {
-	*check = false;
+	memset(out, 0, sizeof(*out));
+	out->src.sets = out->sets;
 
 	if (argc == 2 && (strcmp(argv[1], "--help") == 0 ||
 			strcmp(argv[1], "-h") == 0)) {
@@ -92,49 +105,89 @@ cli_args(int argc, char* argv[], const cli_program* p,
 		return EXIT_OK;
 	}
 
-	if (argc >= 2 && strcmp(argv[1], "--check") == 0) {
-		if (argc != 3 || argv[2][0] == '\0') {
-			fprintf(stderr, "ERROR: --check takes one config file\n\n");
-			usage(p, stderr);
-			return EXIT_USAGE;
-		}
-
-		*config_path = argv[2];
-		*check = true;
-
-		return -1;
-	}
-
+	const char* files[3];
+	int n_files = 0;
+	bool operands = false;
 	char esc[256];
 	char esc2[256];
 
-	// Say what was wrong before the usage.
 	for (int i = 1; i < argc; i++) {
-		if (argv[i][0] == '-' && argv[i][1] != '\0') {
-			fprintf(stderr, "ERROR: unknown option '%s'\n\n",
-					log_escape(argv[i], esc, sizeof(esc)));
+		const char* a = argv[i];
+		const char* v;
+
+		if (operands || a[0] != '-' || a[1] == '\0') {
+			if (n_files < 3) {
+				files[n_files] = a;
+			}
+
+			n_files++;
+		}
+		else if (strcmp(a, "--") == 0) {
+			operands = true;
+		}
+		else if (strcmp(a, "--check") == 0) {
+			out->check = true;
+		}
+		else if (strcmp(a, "--print-config") == 0) {
+			out->print_config = true;
+		}
+		else if ((v = opt_value(argc, argv, &i, "--set")) != NULL) {
+			const char* eq = strchr(v, '=');
+
+			if (eq == NULL || eq == v) {
+				fprintf(stderr, "ERROR: --set takes NAME=VALUE, not '%s'\n\n",
+						log_escape(v, esc, sizeof(esc)));
+				usage(p, stderr);
+				return EXIT_USAGE;
+			}
+
+			if (out->src.n_sets == CLI_MAX_SETS) {
+				fprintf(stderr, "ERROR: more than %d --set items\n\n",
+						CLI_MAX_SETS);
+				usage(p, stderr);
+				return EXIT_USAGE;
+			}
+
+			out->sets[out->src.n_sets++] = v;
+		}
+		else {
+			// Say what was wrong before the usage.
+			unknown_option(a, RUN_OPTIONS);
 			usage(p, stderr);
 			return EXIT_USAGE;
 		}
 	}
 
-	if (argc != 2) {
-		if (argc == 1) {
+	if (out->print_config && ! out->check) {
+		fprintf(stderr, "ERROR: --print-config is used with --check "
+				"(%s --check --print-config CONFIG-FILE)\n\n", p->name);
+		usage(p, stderr);
+		return EXIT_USAGE;
+	}
+
+	if (n_files != 1 || files[0][0] == '\0') {
+		if (out->check && n_files <= 1) {
+			fprintf(stderr, "ERROR: --check takes one config file\n\n");
+		}
+		else if (n_files == 0) {
 			fprintf(stderr, "ERROR: no config file given\n\n");
+		}
+		else if (n_files == 1) {
+			fprintf(stderr, "ERROR: the config file name is empty\n\n");
 		}
 		else {
 			fprintf(stderr, "ERROR: one config file expected, got %d "
-					"(%s, %s%s)\n\n", argc - 1,
-					log_escape(argv[1], esc, sizeof(esc)),
-					log_escape(argv[2], esc2, sizeof(esc2)),
-					argc > 3 ? ", ..." : "");
+					"(%s, %s%s)\n\n", n_files,
+					log_escape(files[0], esc, sizeof(esc)),
+					log_escape(files[1], esc2, sizeof(esc2)),
+					n_files > 2 ? ", ..." : "");
 		}
 
 		usage(p, stderr);
 		return EXIT_USAGE;
 	}
 
-	*config_path = argv[1];
+	out->src.path = files[0];
 
 	return -1;
 }
@@ -182,8 +235,8 @@ cli_prep_args(int argc, char* argv[], cli_prep* out)
 				}
 			}
 			else {
-				fprintf(stderr, "ERROR: unknown option '%s'\n\n%s",
-						log_escape(a, err, sizeof(err)), PREP_USAGE);
+				unknown_option(a, PREP_OPTIONS);
+				fputs(PREP_USAGE, stderr);
 				return EXIT_USAGE;
 			}
 
@@ -225,8 +278,9 @@ usage(const cli_program* p, FILE* out)
 	char latency[PATH_MAX];
 
 	find_companion(p->name, conf, sizeof(conf), latency, sizeof(latency));
-	fprintf(out, "usage: %s CONFIG-FILE > LOG\n"
-			"       %s --check CONFIG-FILE\n"
+	fprintf(out, "usage: %s [--set NAME=VALUE]... CONFIG-FILE > LOG\n"
+			"       %s --check [--print-config] [--set NAME=VALUE]... "
+			"CONFIG-FILE\n"
 			"       %s --help | --version | --config-help\n"
 			"\n"
 			"%s"
@@ -234,13 +288,27 @@ usage(const cli_program* p, FILE* out)
 			"  CONFIG-FILE    the test's items, one 'name: value' per line;\n"
 			"                 an example with every item and its default:\n"
 			"                 %s\n"
-			"  --check        load and check the config, and claim its devices\n"
-			"                 as a run would - writing nothing; exit status 0\n"
-			"                 usable, 1 config error, 2 device error\n"
+			"  --set NAME=VALUE\n"
+			"                 a config item on the command line, applied\n"
+			"                 after the file's and checked as its line\n"
+			"                 'NAME: VALUE' would be; repeatable, the last\n"
+			"                 one of an item wins\n"
+			"  --check        check the config, then claim, size and probe\n"
+			"                 its devices as a run would - writing nothing;\n"
+			"                 exit status 0 usable, 1 config error, 2 device\n"
+			"                 error\n"
+			"  --print-config\n"
+			"                 with --check: print on stdout the head of the\n"
+			"                 log the run would write - the config and\n"
+			"                 derived config, the device lines, the drives'\n"
+			"                 identity\n"
 			"  --config-help  every config item with its default, range and\n"
 			"                 meaning\n"
+			"  -h, --help     print this help and exit\n"
 			"  -V, --version  print the program's name and act's version,\n"
 			"                 and exit\n"
+			"  --             the next argument is the config file, even if\n"
+			"                 it starts with '-'\n"
 			"\n"
 			"Analyse the log with: %s -l LOG\n"
 			"\n"
@@ -252,6 +320,29 @@ usage(const cli_program* p, FILE* out)
 			"errors (io-error-limit), 5 the log could not be written, 128+n\n"
 			"stopped by signal n\n", p->name, p->name, p->name, p->about,
 			conf, latency);
+}
+
+// "ERROR: unknown option 'ARG'", with the closest of the known options
+// (NULL-terminated) when one is close (suggest_closest): "- did you mean
+// '--check'?". A value after '=' is not compared.
+static void
+unknown_option(const char* arg, const char* const* known)
+{
+	char esc[256];
+	char name[64];
+	size_t n = 0;
+
+	while (known[n] != NULL) {
+		n++;
+	}
+
+	snprintf(name, sizeof(name), "%.*s", (int)strcspn(arg, "="), arg);
+
+	int ix = suggest_closest(name, known, n);
+
+	fprintf(stderr, "ERROR: unknown option '%s'%s%s%s\n\n",
+			log_escape(arg, esc, sizeof(esc)), ix < 0 ? "" :
+			" - did you mean '", ix < 0 ? "" : known[ix], ix < 0 ? "" : "'?");
 }
 
 // Where the example config and act_latency.py are, for this binary:

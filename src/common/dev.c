@@ -22,6 +22,7 @@
 #include "common/guard.h"
 #include "common/holder.h"
 #include "common/log.h"
+#include "common/loglines.h"
 
 //==========================================================
 // Typedefs & constants.
@@ -57,7 +58,10 @@ static int lock_file(dev* d, int fd, char* err, size_t len);
 static int create_file(dev* d, const dev_opts* o, const dev* prev,
 		uint32_t n_prev, char* err, size_t len);
 static int size_file(dev* d, const dev_opts* o, char* err, size_t len);
-static int probe_min_io(dev* d, char* err, size_t len);
+static int probe_min_io(dev* d, int fd, char* err, size_t len);
+static int probe_unnamed(dev* d, const dev_opts* o, char* err, size_t len);
+static void warn_buffered(const dev* d);
+static void dir_of(const char* name, char* dir, size_t len);
 static void set_scheduler(dev* d);
 static const char* size_item(const dev_opts* o);
 static int check_creatable(const char* name, char* err, size_t len);
@@ -163,14 +167,9 @@ dev_open(dev* d, const dev_opts* o, const dev* prev, uint32_t n_prev,
 		rv = size_file(d, o, err, len);
 	}
 
-	if (rv == 0 && d->buffered) {
-		log_warn("the file system of %s refuses O_DIRECT - using buffered "
-				"I/O: latencies will include the page cache and do not "
-				"measure the drive", d->name);
-	}
-
 	if (rv == 0) {
-		rv = probe_min_io(d, err, len);
+		warn_buffered(d);
+		rv = probe_min_io(d, d->fd, err, len);
 	}
 
 	if (rv != 0) {
@@ -178,6 +177,25 @@ dev_open(dev* d, const dev_opts* o, const dev* prev, uint32_t n_prev,
 	}
 
 	return rv;
+}
+
+int
+dev_preview(dev* d, const dev_opts* o, char* err, size_t len)
+{
+	if (! d->is_block && o->file_size != 0) {
+		d->size = o->file_size;
+	}
+
+	uint64_t probed = d->size < MAX_PROBE_SIZE ? d->size : MAX_PROBE_SIZE;
+
+	// What the probe reads, at the start of the device, is there already -
+	// or would be only once the file is created or grown.
+	if (d->is_block || (! d->to_create && d->orig_size >= probed)) {
+		warn_buffered(d);
+		return probe_min_io(d, d->fd, err, len);
+	}
+
+	return probe_unnamed(d, o, err, len);
 }
 
 int
@@ -781,17 +799,8 @@ static int
 check_creatable(const char* name, char* err, size_t len)
 {
 	char dir[PATH_MAX];
-	const char* slash = strrchr(name, '/');
 
-	if (slash == NULL) {
-		strcpy(dir, ".");
-	}
-	else if (slash == name) {
-		strcpy(dir, "/");
-	}
-	else {
-		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - name), name);
-	}
+	dir_of(name, dir, sizeof(dir));
 
 	struct stat st;
 
@@ -810,8 +819,10 @@ check_creatable(const char* name, char* err, size_t len)
 	return 0;
 }
 
+// The smallest O_DIRECT read that works on fd (d's descriptor, or an
+// unnamed file standing in for it), up to d->size.
 static int
-probe_min_io(dev* d, char* err, size_t len)
+probe_min_io(dev* d, int fd, char* err, size_t len)
 {
 	void* buf = dev_alloc_buf(MAX_PROBE_SIZE);
 
@@ -835,9 +846,8 @@ probe_min_io(dev* d, char* err, size_t len)
 			break;
 		}
 
-		int fd = d->fd; // the setup guard may undo d once the read begins
-
-		guard_io_begin(d->name, "read", 0, size);
+		// (fd, not d->fd: the setup guard may undo d once the read begins)
+		guard_io_begin(d->name, LL_OP_READ, 0, size);
 		ssize_t n = pread(fd, buf, size, 0);
 		guard_io_end();
 
@@ -856,6 +866,81 @@ probe_min_io(dev* d, char* err, size_t len)
 			"error: %s, errno %d)", d->name, strerror(last_errno), last_errno);
 
 	return -1;
+}
+
+// dev_preview of a file still to be created, or too small to probe before
+// it is grown: probe an unnamed file of its size in its directory instead
+// - the same file system, opened as create_file opens (O_DIRECT, else
+// buffered), sized without a byte written; O_TMPFILE: it never has a name
+// and is gone when closed. A file system without unnamed files: 512, the
+// smallest size (never refused).
+static int
+probe_unnamed(dev* d, const dev_opts* o, char* err, size_t len)
+{
+	char dir[PATH_MAX];
+	int flags = O_RDWR | O_CLOEXEC | O_TMPFILE | (o->dsync ? O_DSYNC : 0);
+	bool buffered = false;
+
+	dir_of(d->name, dir, sizeof(dir));
+
+	int fd = open(dir, flags | O_DIRECT, 0600);
+
+	if (fd < 0 && errno == EINVAL) {
+		fd = open(dir, flags, 0600);
+		buffered = fd >= 0;
+	}
+
+	if (fd < 0) {
+		d->min_io = MIN_PROBE_SIZE;
+		return 0;
+	}
+
+	if (ftruncate(fd, (off_t)d->size) != 0) {
+		snprintf(err, len, "can't size an unnamed file in %s to %" PRIu64
+				" bytes to probe device file %s: %s (errno %d)", dir, d->size,
+				d->name, strerror(errno), errno);
+		close(fd);
+		return -1;
+	}
+
+	if (d->to_create) {
+		d->buffered = buffered;
+	}
+
+	warn_buffered(d);
+
+	int rv = probe_min_io(d, fd, err, len);
+
+	close(fd);
+
+	return rv;
+}
+
+static void
+warn_buffered(const dev* d)
+{
+	if (d->buffered) {
+		log_warn("the file system of %s refuses O_DIRECT - using buffered "
+				"I/O: latencies will include the page cache and do not "
+				"measure the drive", d->name);
+	}
+}
+
+// The directory of a path name ("." for a bare name).
+static void
+dir_of(const char* name, char* dir, size_t len)
+{
+	const char* slash = strrchr(name, '/');
+
+	if (slash == NULL) {
+		snprintf(dir, len, ".");
+	}
+	else if (slash == name) {
+		snprintf(dir, len, "/");
+	}
+	else {
+		snprintf(dir, len, "%.*s", (int)(slash - name), name);
+	}
 }
 
 static const char*

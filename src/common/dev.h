@@ -98,6 +98,14 @@ int dev_hold_aliases(dev* d, char* err, size_t len);
 int dev_open(dev* d, const dev_opts* o, const dev* prev, uint32_t n_prev,
 		char* err, size_t len);
 
+// Instead of dev_open, writing nothing (--check): what dev_open would make
+// of a claimed device - its size (a file's file_size, when given), whether
+// its I/O is buffered and its minimum I/O size, probed by reading (a file
+// to be created, or to be grown and smaller than the probe, through an
+// unnamed temporary file in its directory: nothing appears, nothing
+// remains). Returns 0, or -1 with a message in err (the caller closes).
+int dev_preview(dev* d, const dev_opts* o, char* err, size_t len);
+
 // Setup succeeded: apply a pending shrink, then set scheduler-mode (block
 // devices; a change is announced on stderr, a failure is a warning).
 // Returns 0 or -1 with a message.

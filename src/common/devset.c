@@ -7,16 +7,21 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
+#include <linux/fs.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "common/blkdev.h"
 #include "common/holder.h"
 #include "common/log.h"
+#include "common/loglines.h"
 
 //==========================================================
 // Typedefs & constants.
@@ -31,6 +36,8 @@
 static int parent_held(dev_held* held, char* err, size_t len);
 static void fd_name(int fd, char* out, size_t len);
 static void undo_first(devset* s, uint32_t n);
+static void loop_facts(const dev* d, dev_t rdev, strbuf* sb);
+static void file_gen(int fd, char* out, size_t len);
 
 //==========================================================
 // Public API.
@@ -122,6 +129,22 @@ devset_claim(devset* s, const char* const* names, uint32_t n,
 }
 
 int
+devset_preview(devset* s, const dev_opts* o)
+{
+	char err[ERR_LEN];
+
+	for (uint32_t i = 0; i < s->n; i++) {
+		if (dev_preview(&s->devs[i], o, err, sizeof(err)) != 0) {
+			log_error("%s", err);
+			devset_close(s);
+			return -1;
+		}
+	}
+
+	return 0;
+}
+
+int
 devset_commit(devset* s)
 {
 	char err[ERR_LEN];
@@ -154,20 +177,7 @@ devset_restore_schedulers(devset* s)
 void
 devset_identity(const devset* s, strbuf* sb)
 {
-	for (uint32_t i = 0; i < s->n; i++) {
-		const dev* d = &s->devs[i];
-		struct stat st;
-
-		if (! d->is_block || fstat(d->fd, &st) != 0) {
-			continue;
-		}
-
-		blk_identity id;
-
-		blk_identify(st.st_rdev, &id);
-		sb_printf(sb, "%s model = %s, serial = %s, firmware = %s\n", d->name,
-				id.model, id.serial, id.firmware);
-	}
+	devset_identity_lines(s, sb);
 
 	time_t now = time(NULL);
 	struct tm utc;
@@ -177,7 +187,43 @@ devset_identity(const devset* s, strbuf* sb)
 		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &utc);
 	}
 
-	sb_printf(sb, "start time = %s\n\n", when);
+	ll_start_time(sb, when);
+	sb_printf(sb, "\n");
+}
+
+void
+devset_identity_lines(const devset* s, strbuf* sb)
+{
+	for (uint32_t i = 0; i < s->n; i++) {
+		const dev* d = &s->devs[i];
+		struct stat st;
+
+		if (d->fd < 0 || fstat(d->fd, &st) != 0) {
+			continue;
+		}
+
+		if (! d->is_block && d->created) {
+			continue; // made by this run: no identity to tell before it
+		}
+
+		if (! d->is_block) {
+			char gen[16];
+
+			file_gen(d->fd, gen, sizeof(gen));
+			sb_printf(sb, "%s dev = %ju, ino = %ju, gen = %s\n", d->name,
+					(uintmax_t)st.st_dev, (uintmax_t)st.st_ino, gen);
+			continue;
+		}
+
+		blk_identity id;
+
+		blk_identify(st.st_rdev, &id);
+		ll_identity(sb, d->name, id.model, id.serial, id.firmware);
+		sb_printf(sb, "%s rdev = %u:%u, wwid = %s", d->name,
+				major(st.st_rdev), minor(st.st_rdev), id.wwid);
+		loop_facts(d, st.st_rdev, sb);
+		sb_printf(sb, "\n");
+	}
 }
 
 void
@@ -326,4 +372,51 @@ undo_first(devset* s, uint32_t n)
 	free(s->devs);
 	s->devs = NULL;
 	s->n = 0;
+}
+
+// The rest of a loop device's facts line: what it is over (device and
+// inode, as LOOP_GET_STATUS64 gives them), the backing file's generation
+// when the name sysfs gives leads to that very file, and the name.
+static void
+loop_facts(const dev* d, dev_t rdev, strbuf* sb)
+{
+	if (! d->id.loop) {
+		return;
+	}
+
+	char name[PATH_MAX];
+	char gen[16] = "unknown";
+	int bfd = alias_open_backing(rdev, &d->id, name, sizeof(name));
+
+	if (bfd >= 0) {
+		if (d->id.back_rdev == 0) {
+			file_gen(bfd, gen, sizeof(gen));
+		}
+
+		close(bfd);
+	}
+
+	blk_tidy(name);
+	sb_printf(sb, ", backing_dev = %ju, backing_ino = %ju, backing_gen = %s, "
+			"backing_file = %s", (uintmax_t)d->id.back_dev,
+			(uintmax_t)d->id.back_ino, gen, name[0] != '\0' ? name : "unknown");
+}
+
+// The inode's generation number (FS_IOC_GETVERSION: ext4, XFS, btrfs,
+// f2fs; a new one for every new inode), or "unknown" where the file system
+// has none (tmpfs). The request is declared with a long; the file systems
+// write an int at its address.
+static void
+file_gen(int fd, char* out, size_t len)
+{
+	long v = 0;
+	unsigned int gen;
+
+	if (ioctl(fd, FS_IOC_GETVERSION, &v) != 0) {
+		snprintf(out, len, "unknown");
+		return;
+	}
+
+	memcpy(&gen, &v, sizeof(gen));
+	snprintf(out, len, "%u", gen);
 }

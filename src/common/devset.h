@@ -36,6 +36,12 @@ int devset_open(devset* s, const char* const* names, uint32_t n,
 int devset_claim(devset* s, const char* const* names, uint32_t n,
 		const dev_opts* o);
 
+// Instead of the rest of devset_open, writing nothing (--check): after
+// devset_claim, what dev_open would make of each device (dev_preview:
+// size, buffered, minimum I/O size). Returns 0, or -1 having printed the
+// ERROR line and closed every device.
+int devset_preview(devset* s, const dev_opts* o);
+
 // Setup is complete: apply pending file shrinks (see dev_commit). Returns
 // 0, or -1 having printed the ERROR line and undone every device.
 int devset_commit(devset* s);
@@ -50,10 +56,17 @@ void devset_undo(devset* s);
 void devset_restore_schedulers(devset* s);
 
 // Who the drives are and when the test starts (docs/log-format.md, "The
-// identity block"): "<device> model = M, serial = S, firmware = F" per
-// block device (blkdev.h), then "start time = <UTC, ISO 8601>", then an
-// empty line - appended to sb.
+// identity block"): per block device "<device> model = M, serial = S,
+// firmware = F" (blkdev.h) and its facts line "<device> rdev = MAJ:MIN,
+// wwid = W" (a loop device: then what it is over, backing_dev, backing_ino,
+// backing_gen, backing_file), per file - not one this run created -
+// "<device> dev = D, ino = I, gen = G"; then "start time = <UTC, ISO
+// 8601>", then an empty line - appended to sb.
 void devset_identity(const devset* s, strbuf* sb);
+
+// devset_identity without the start time and the empty line: the
+// identity and facts lines of each device.
+void devset_identity_lines(const devset* s, strbuf* sb);
 
 // Close every device and free the array.
 void devset_close(devset* s);

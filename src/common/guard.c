@@ -5,15 +5,14 @@
 #include "common/guard.h"
 
 #include <errno.h>
-#include <inttypes.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <time.h>
 
 #include "common/clock.h"
 #include "common/log.h"
+#include "common/loglines.h"
 #include "common/run.h"
-#include "common/stop.h"
 
 //==========================================================
 // Typedefs & constants.
@@ -177,11 +176,12 @@ static void
 end_process(int sig, uint64_t now)
 {
 	if (sig == 0) {
-		log_error("device %s " STOP_PHRASE_HUNG_IO ": a %" PRIu32 "-byte %s at "
-				"offset %" PRIu64 " has not completed after %.3f sec, more "
-				"than %s - %s", g_device, g_size, g_op, g_off,
+		char msg[LL_MSG_LEN];
+
+		log_error("%s", ll_hung_io(msg, sizeof(msg), &(ll_io){
+				.device = g_device, .op = g_op, .size = g_size, .off = g_off },
 				(double)(now - g_start_ns) / NS_PER_SEC, g_cfg.limit_text,
-				g_cfg.stopped_text);
+				g_cfg.stopped_text));
 	}
 
 	g_cfg.stop(g_cfg.udata, sig, sig == 0 ? EXIT_LAG : EXIT_SIGNAL + sig);

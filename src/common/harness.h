@@ -61,10 +61,11 @@ typedef struct harness_program_s {
 	const char* about;         // --help: what the program does
 	const cfg_table* table;    // for --config-help
 
-	// Load, validate and derive the config at path (n_cpus online CPUs for
-	// defaults); fill *p (p->set even when it fails: the harness prints the
-	// warnings). Returns 0, or -1 with the message in err.
-	int (*load)(harness* h, const char* path, uint32_t n_cpus,
+	// Load, validate and derive the config (the file, then the command
+	// line's --set items; n_cpus online CPUs for defaults); fill *p (p->set
+	// even when it fails: the harness prints the warnings). Returns 0, or
+	// -1 with the message in err.
+	int (*load)(harness* h, const cfg_source* src, uint32_t n_cpus,
 			harness_params* p, char* err, size_t err_len);
 
 	// The log's configuration part (echo and derived values).

@@ -93,6 +93,8 @@ struct harness_s {
 	report rep;
 	status st;
 	bool setup_failed;         // a histogram could not be added
+	bool checking;             // --check: devices claimed and previewed
+                               // (devset_preview), never written
 	cpu_times cpu_start;
 
 	harness_kind kinds[HARNESS_MAX_KINDS];
@@ -106,7 +108,7 @@ struct harness_s {
 	uint64_t max_lag_ns;
 	rate_mode mode;            // of the HARNESS_PACE_CLIENT kinds
 
-	char guard_limit[64];      // the setup guard's "more than ..."
+	char guard_limit[64];      // the hung-I/O limit, as lines say it
 
 	pthread_t watchdog;
 	bool watchdog_started;

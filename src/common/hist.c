@@ -35,6 +35,7 @@
 #include <inttypes.h>
 
 #include "common/clock.h"
+#include "common/loglines.h"
 
 //==========================================================
 // Typedefs & constants.
@@ -95,7 +96,7 @@ hist_format(strbuf* sb, const char* name,
 		total += counts[i];
 	}
 
-	sb_printf(sb, "%s (%" PRIu64 " total)\n", name, total);
+	sb_printf(sb, LL_HIST_TOTAL "\n", name, total);
 
 	uint32_t n_printed = 0;
 
@@ -104,7 +105,7 @@ hist_format(strbuf* sb, const char* name,
 			continue;
 		}
 
-		sb_printf(sb, " (%02u: %010" PRIu64 ")", i, counts[i]);
+		sb_printf(sb, LL_BUCKET, i, counts[i]);
 
 		if (++n_printed % BUCKETS_PER_LINE == 0) {
 			sb_printf(sb, "\n");

@@ -43,6 +43,7 @@ static void program_of(long pid, char* out, size_t len);
 static bool is_interpreter(const char* comm);
 static size_t read_small(const char* path, char* buf, size_t len);
 static void finish(found* f);
+static long positive(const char* value);
 
 //==========================================================
 // Public API.
@@ -317,14 +318,7 @@ holder_parse_fds(const char* value, int* fds, uint32_t max, uint32_t* n,
 int
 holder_parse_pid(const char* value, long* pid, char* err, size_t len)
 {
-	size_t n = strlen(value);
-	bool digits = n > 0 && n <= 9;
-
-	for (size_t i = 0; i < n && digits; i++) {
-		digits = isdigit((unsigned char)value[i]) != 0;
-	}
-
-	*pid = digits ? atol(value) : 0;
+	*pid = positive(value);
 
 	if (*pid <= 0) {
 		snprintf(err, len, "%s=%s: not a process id (the parent that holds "
@@ -333,6 +327,30 @@ holder_parse_pid(const char* value, long* pid, char* err, size_t len)
 	}
 
 	return 0;
+}
+
+int
+holder_stop_fd(void)
+{
+	const char* value = getenv(HOLDER_STOP_ENV);
+	const char* pid_value = getenv(HOLDER_PID_ENV);
+
+	if (value == NULL || pid_value == NULL ||
+			positive(pid_value) != (long)getppid()) {
+		return -1;
+	}
+
+	long fd = positive(value);
+	struct stat st;
+
+	if (fd <= 0 || fd > INT_MAX || fstat((int)fd, &st) != 0 ||
+			! S_ISFIFO(st.st_mode)) {
+		return -1;
+	}
+
+	int fl = fcntl((int)fd, F_GETFL);
+
+	return fl >= 0 && (fl & O_ACCMODE) == O_RDONLY ? (int)fd : -1;
 }
 
 int
@@ -393,6 +411,20 @@ holder_shares_fd(long pid, int fd, const struct stat* st)
 //==========================================================
 // Local helpers.
 //
+
+// value as a decimal number of 1 to 9 digits, or 0 if it is not one.
+static long
+positive(const char* value)
+{
+	size_t n = strlen(value);
+	bool digits = n > 0 && n <= 9;
+
+	for (size_t i = 0; i < n && digits; i++) {
+		digits = isdigit((unsigned char)value[i]) != 0;
+	}
+
+	return digits ? atol(value) : 0;
+}
 
 static void
 add_pid(found* f, long pid)

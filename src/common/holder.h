@@ -11,7 +11,9 @@
  * A parent that holds the devices itself (act_certify.py, for a whole
  * campaign) passes its descriptors down, lists them in ACT_HELD_FDS and
  * names itself in ACT_HELD_PID; the program verifies the claim rather than
- * believe it (docs/beyond.md, "A parent that holds the devices").
+ * believe it (docs/beyond.md, "A parent that holds the devices"). Such a
+ * parent may also give the reason it stops the run (ACT_STOP_FD: docs/
+ * beyond.md, "A parent that stops the run").
  */
 #pragma once
 
@@ -23,6 +25,7 @@
 
 #define HOLDER_ENV "ACT_HELD_FDS"
 #define HOLDER_PID_ENV "ACT_HELD_PID"
+#define HOLDER_STOP_ENV "ACT_STOP_FD"
 #define HOLDER_MAX_FDS 128
 
 // Ends the message that refuses a device another test holds.
@@ -67,6 +70,13 @@ int holder_parse_fds(const char* value, int* fds, uint32_t max, uint32_t* n,
 // Parse ACT_HELD_PID (a decimal process id). Returns 0, or -1 with a
 // message in err naming the variable and the value.
 int holder_parse_pid(const char* value, long* pid, char* err, size_t len);
+
+// The read end of the pipe through which the parent that runs us gives
+// the reason of a stop before it sends SIGINT (ACT_STOP_FD, docs/beyond.md,
+// "A parent that stops the run"): the descriptor ACT_STOP_FD names, when
+// ACT_HELD_PID is our parent (getppid()) and the descriptor is a pipe open
+// for reading only; else -1. Reads nothing.
+int holder_stop_fd(void);
 
 // Whether process pid has a descriptor on the open file description of our
 // descriptor fd (st: its fstat) - the same open, not only the same file:

@@ -5,7 +5,6 @@
 #include "common/io.h"
 
 #include <errno.h>
-#include <inttypes.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
@@ -13,6 +12,7 @@
 
 #include "common/clock.h"
 #include "common/log.h"
+#include "common/loglines.h"
 
 //==========================================================
 // Globals.
@@ -33,6 +33,7 @@ static uint64_t g_suppressed = 0;
 
 static int io_whole(int fd, void* buf, size_t size, uint64_t off,
 		bool write);
+static void log_hidden(uint64_t n);
 
 //==========================================================
 // Public API.
@@ -93,18 +94,15 @@ io_failed(const char* device, const char* op, uint64_t off, size_t size,
 	pthread_mutex_unlock(&g_lines_lock);
 
 	if (hidden != 0) {
-		log_error("%" PRIu64 " more I/O errors were not shown", hidden);
+		log_hidden(hidden);
 	}
 
-	if (show && g_limit_set) {
-		log_error("%s failed on device %s at offset %" PRIu64 ", size %zu: "
-				"%s (errno %d) - failed I/Os: %" PRIu64 ", io-error-limit: %"
-				PRIu64,
-				op, device, off, size, strerror(err), err, n, g_limit);
-	}
-	else if (show) {
-		log_error("%s failed on device %s at offset %" PRIu64 ", size %zu: "
-				"%s (errno %d)", op, device, off, size, strerror(err), err);
+	if (show) {
+		char msg[LL_MSG_LEN];
+
+		log_error("%s", ll_io_failed(msg, sizeof(msg), &(ll_io){
+				.device = device, .op = op, .size = size, .off = off }, err,
+				g_limit_set, n, g_limit));
 	}
 
 	return n > g_limit;
@@ -122,7 +120,7 @@ io_flush_suppressed(void)
 	pthread_mutex_unlock(&g_lines_lock);
 
 	if (hidden != 0) {
-		log_error("%" PRIu64 " more I/O errors were not shown", hidden);
+		log_hidden(hidden);
 	}
 }
 
@@ -158,4 +156,13 @@ io_whole(int fd, void* buf, size_t size, uint64_t off, bool write)
 	}
 
 	return 0;
+}
+
+// "N more I/O errors were not shown".
+static void
+log_hidden(uint64_t n)
+{
+	char msg[LL_MSG_LEN];
+
+	log_error("%s", ll_io_hidden(msg, sizeof(msg), n));
 }

@@ -43,6 +43,7 @@ static bool g_no_stdout = false;    // log_no_stdout: stderr only
 
 static void clear_status(void);
 static void put_locked(const char* text, size_t len, int* failed);
+static int write_all(const char* text, size_t len);
 static void put(const char* text, size_t len, bool close);
 static void vput(const char* prefix, const char* fmt, va_list ap, bool close,
 		bool to_stderr) __attribute__((format(printf, 2, 0)));
@@ -147,6 +148,19 @@ log_text(const char* text, size_t len)
 	put(text, len, false);
 }
 
+int
+log_print(const char* text, size_t len)
+{
+	pthread_mutex_lock(&g_lock);
+	clear_status();
+
+	int rv = write_all(text, len);
+
+	pthread_mutex_unlock(&g_lock);
+
+	return rv;
+}
+
 void
 log_out(const char* fmt, ...)
 {
@@ -173,7 +187,7 @@ log_error(const char* fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vput("ERROR: ", fmt, ap, false, g_no_stdout ||
+	vput(LOG_ERROR, fmt, ap, false, g_no_stdout ||
 			(! g_stdout_tty && ! g_same_file));
 	va_end(ap);
 }
@@ -184,7 +198,7 @@ log_warn(const char* fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vnote("WARNING: ", fmt, ap);
+	vnote(LOG_WARNING, fmt, ap);
 	va_end(ap);
 }
 
@@ -299,6 +313,21 @@ put_locked(const char* text, size_t len, int* failed)
 
 	clear_status();
 
+	int err = write_all(text, len);
+
+	if (err != 0) {
+		g_failure = err;
+		g_closed = true;
+		*failed = g_failure;
+		report_failure(g_failure);
+	}
+}
+
+// Write all of text to stdout. Returns 0, or the errno of the failed write
+// (EIO for a write of nothing).
+static int
+write_all(const char* text, size_t len)
+{
 	while (len != 0) {
 		ssize_t n = write(STDOUT_FILENO, text, len);
 
@@ -307,16 +336,14 @@ put_locked(const char* text, size_t len, int* failed)
 		}
 
 		if (n <= 0) {
-			g_failure = n < 0 ? errno : EIO;
-			g_closed = true;
-			*failed = g_failure;
-			report_failure(g_failure);
-			return;
+			return n < 0 ? errno : EIO;
 		}
 
 		text += n;
 		len -= (size_t)n;
 	}
+
+	return 0;
 }
 
 static void

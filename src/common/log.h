@@ -16,6 +16,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// The prefixes of a message line: log_error's, log_warn's (and the
+// WARNING: lines of the log).
+#define LOG_ERROR "ERROR: "
+#define LOG_WARNING "WARNING: "
+
 // Call first thing in main. Makes sure descriptors 0-2 are open (a closed
 // one gets /dev/null, so no device opened later can become stdout and take
 // the log's text), ignores SIGPIPE (a closed log pipe is then an EPIPE
@@ -37,6 +42,11 @@ int log_failure(void);
 
 // Write text (whole lines) to stdout.
 void log_text(const char* text, size_t len);
+
+// Write text to stdout whatever the log's state - also after
+// log_no_stdout: the one output of --check --print-config. Returns 0, or
+// the errno of the failed write.
+int log_print(const char* text, size_t len);
 
 // printf to stdout.
 void log_out(const char* fmt, ...) __attribute__((format(printf, 1, 2)));

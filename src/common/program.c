@@ -74,16 +74,27 @@ program_setup_stop(const program* pg)
 			return 0;
 		}
 
-		devset_undo(pg->devs);
+		program_release(pg);
 
 		return EXIT_LOG;
 	}
 
-	devset_undo(pg->devs);
+	program_release(pg);
 	run_stop(EXIT_SIGNAL + sig);
 	pg->signal_stopped(sig);
 
 	return EXIT_SIGNAL + sig;
+}
+
+void
+program_release(const program* pg)
+{
+	if (pg->close_only) {
+		devset_close(pg->devs);
+	}
+	else {
+		devset_undo(pg->devs);
+	}
 }
 
 int
@@ -120,7 +131,7 @@ guard_stopped(void* udata, int sig, int exit_status)
 {
 	const program* pg = udata;
 
-	devset_undo(pg->devs);
+	program_release(pg);
 
 	if (sig != 0) {
 		pg->signal_stopped(sig);

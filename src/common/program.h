@@ -20,6 +20,7 @@
  */
 #pragma once
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "common/devset.h"
@@ -34,6 +35,9 @@ typedef struct program_s {
 	// Ends the log after a stop by signal sig during setup, the devices
 	// undone: on the main thread, or the guard's monitor thread.
 	void (*signal_stopped)(int sig);
+	// The devices are only claimed, never set up (--check): a stop closes
+	// them (devset_close) instead of undoing them.
+	bool close_only;
 } program;
 
 // Block the signals (run_block_signals), open the log (log_init) and stop
@@ -51,6 +55,11 @@ int program_setup(program* pg, int (*setup)(void* ctx), void* ctx);
 // a signal, stop the run and end the log (signal_stopped). Returns 0 (no
 // stop), EXIT_LOG or EXIT_SIGNAL + the signal.
 int program_setup_stop(const program* pg);
+
+// Let go of the devices before the run: undo what setup did (devset_undo:
+// files created or grown go back as they were); close them if only
+// claimed (close_only).
+void program_release(const program* pg);
 
 // The last moment a stop undoes the setup (program_setup_stop), then
 // devset_commit. Returns 0, the stop's status, or EXIT_SETUP (the commit

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/loglines.h"
+
 //==========================================================
 // Public API.
 //
@@ -69,7 +71,7 @@ report_add(report* r, const char* name)
 void
 report_names(const report* r, strbuf* sb)
 {
-	sb_printf(sb, "HISTOGRAM NAMES\n");
+	sb_printf(sb, LL_NAMES_HEADING "\n");
 
 	for (uint32_t i = 0; i < r->n; i++) {
 		sb_printf(sb, "%s\n", r->hists[i]->name);
@@ -81,7 +83,7 @@ report_names(const report* r, strbuf* sb)
 void
 report_format(const report* r, uint32_t report_sec, strbuf* sb)
 {
-	sb_printf(sb, "after %" PRIu32 " sec:\n", report_sec);
+	sb_printf(sb, LL_REPORT "\n", report_sec);
 
 	for (uint32_t i = 0; i < r->n; i++) {
 		hist_dump(&r->hists[i]->h, r->hists[i]->name, sb);

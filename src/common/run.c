@@ -6,9 +6,9 @@
 #include "common/run.h"
 
 #include <errno.h>
-#include <inttypes.h>
 #include <limits.h>
 #include <linux/futex.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -19,8 +19,9 @@
 #include <unistd.h>
 
 #include "common/clock.h"
+#include "common/holder.h"
 #include "common/log.h"
-#include "common/stop.h"
+#include "common/loglines.h"
 
 //==========================================================
 // Typedefs & constants.
@@ -39,6 +40,7 @@
 //
 
 static int wait_for(uint64_t deadline_ns, run_settled_fn done, void* udata);
+static bool stop_reason(char* out, size_t len);
 static void wake_all(atomic_int* word);
 static void* thread_main(void* pv);
 
@@ -193,9 +195,7 @@ run_reports(uint64_t start_ns, uint32_t duration_sec, uint32_t interval_sec,
 
 		if (sig != 0) {
 			run_stop(EXIT_SIGNAL + sig);
-			log_final(STOP_PHRASE_SIGNAL " %s after %" PRIu64 " sec\n",
-					run_signal_name(sig),
-					(clock_ns() - start_ns) / NS_PER_SEC);
+			run_log_stopped(sig, (clock_ns() - start_ns) / NS_PER_SEC);
 			return EXIT_SIGNAL + sig;
 		}
 
@@ -342,6 +342,22 @@ run_join(uint64_t timeout_ns)
 	return all;
 }
 
+void
+run_log_stopped(int sig, uint64_t secs)
+{
+	char reason[LL_REASON_MAX + 1];
+	char line[LL_MSG_LEN];
+
+	if (stop_reason(reason, sizeof(reason))) {
+		ll_request(line, sizeof(line), reason, secs);
+	}
+	else {
+		ll_signal(line, sizeof(line), run_signal_name(sig), secs);
+	}
+
+	log_final("%s\n", line);
+}
+
 const char*
 run_signal_name(int sig)
 {
@@ -377,6 +393,30 @@ wait_for(uint64_t deadline_ns, run_settled_fn done, void* udata)
 	}
 
 	return 0;
+}
+
+// The reason a parent gave for the stop (holder_stop_fd: what it wrote
+// into the pipe before its signal) into out, as ll_reason makes it; false
+// if there is none. Never waits.
+static bool
+stop_reason(char* out, size_t len)
+{
+	int fd = holder_stop_fd();
+
+	if (fd < 0) {
+		return false;
+	}
+
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	char buf[2 * LL_REASON_MAX];
+
+	if (poll(&pfd, 1, 0) != 1 || (pfd.revents & POLLIN) == 0) {
+		return false;
+	}
+
+	ssize_t n = read(fd, buf, sizeof(buf));
+
+	return n > 0 && ll_reason(buf, (size_t)n, out, len) != 0;
 }
 
 // Wake every thread waiting on a futex word.

@@ -60,8 +60,8 @@ typedef bool (*run_settled_fn)(void* udata);
 // Print reports at start + k * interval (k = 1, 2, ...) and a last one at
 // duration, until the end, a stop or a signal. The last one waits, up to
 // settle_ns after its due time, until settled(udata) (the main thread is
-// woken by run_wake_main to look again). A signal ends the log with
-// "stopped by signal <NAME> after <s> sec". Returns the exit status.
+// woken by run_wake_main to look again). A signal ends the log
+// (run_log_stopped). Returns the exit status.
 int run_reports(uint64_t start_ns, uint32_t duration_sec,
 		uint32_t interval_sec, uint64_t settle_ns, run_settled_fn settled,
 		run_report_fn report, void* udata);
@@ -80,6 +80,13 @@ int run_thread_start(void* (*fn)(void*), void* arg);
 // ended, and join them. Workers stuck in an I/O are detached and left
 // behind (the process exits). Returns true if all of them finished.
 bool run_join(uint64_t timeout_ns);
+
+// The log's last line when signal sig stopped the run secs after its start
+// (docs/log-format.md, "End of run"): "stopped on request: REASON after S
+// sec" when the parent that runs the program gave a reason first
+// (holder_stop_fd), else "stopped by signal NAME after S sec"
+// (log_final: nothing is written after it).
+void run_log_stopped(int sig, uint64_t secs);
 
 // "SIGINT" etc.
 const char* run_signal_name(int sig);

@@ -9,14 +9,13 @@
 
 #include "common/harness_priv.h"
 
-#include <inttypes.h>
 #include <pthread.h>
 #include <stdatomic.h>
 
 #include "common/clock.h"
 #include "common/log.h"
+#include "common/loglines.h"
 #include "common/run.h"
-#include "common/stop.h"
 
 //==========================================================
 // Typedefs & constants.
@@ -100,27 +99,11 @@ watchdog_report_hung(harness* h, uint64_t limit_ns, bool run_over)
 		atomic_store(&h->hung, true);
 
 		double waited = (double)(now - start) / NS_PER_SEC;
+		char msg[LL_MSG_LEN];
 
-		if (run_over) {
-			log_error("device %s " STOP_PHRASE_HUNG_IO ": a %" PRIu32
-					"-byte %s at offset %" PRIu64 " has not completed after "
-					"%.3f sec, still outstanding when the run ended", device,
-					size, op, off, waited);
-		}
-		else if (h->max_lag_ns != 0) {
-			log_error("device %s " STOP_PHRASE_HUNG_IO ": a %" PRIu32
-					"-byte %s at offset %" PRIu64 " has not completed after "
-					"%.3f sec, more than max-lag-sec (%" PRIu32 ") - test "
-					"stopped", device, size, op, off, waited,
-					h->params.cfg->max_lag_sec);
-		}
-		else {
-			log_error("device %s " STOP_PHRASE_HUNG_IO ": a %" PRIu32
-					"-byte %s at offset %" PRIu64 " has not completed after "
-					"%.3f sec, more than %" PRIu64 " sec - test stopped",
-					device, size, op, off, waited,
-					HUNG_NO_LAG_NS / NS_PER_SEC);
-		}
+		log_error("%s", ll_hung_io(msg, sizeof(msg), &(ll_io){
+				.device = device, .op = op, .size = size, .off = off }, waited,
+				run_over ? NULL : h->guard_limit, "test stopped"));
 
 		run_stop(EXIT_LAG);
 	}

@@ -22,9 +22,9 @@
 #include "common/hist.h"
 #include "common/io.h"
 #include "common/log.h"
+#include "common/loglines.h"
 #include "common/rate.h"
 #include "common/run.h"
-#include "common/stop.h"
 
 //==========================================================
 // Typedefs & constants.
@@ -33,6 +33,10 @@
 // A worker that spent at least this share of its time in I/O since it was
 // last on schedule fell behind because of the drive.
 #define DRIVE_BOUND_SHARE 0.5
+
+// A worker_io* as the lines name it (loglines.h).
+#define IO_NAMED(w) { .device = (w)->device, .op = (w)->op, \
+		.size = (w)->size, .off = (w)->off }
 
 //==========================================================
 // Forward declarations.
@@ -87,9 +91,10 @@ harness_io(harness_worker* w, const harness_req* r)
 
 		if (io_failed(d->name, r->op, r->off, r->size, err, &n) &&
 				run_stop(EXIT_IO)) {
-			log_error("stopping: %" PRIu64 " I/O errors, "
-					STOP_PHRASE_IO_ERRORS " %" PRIu32, n,
-					w->h->params.cfg->io_error_limit);
+			char msg[LL_MSG_LEN];
+
+			log_error("%s", ll_io_errors(msg, sizeof(msg), n,
+					w->h->params.cfg->io_error_limit));
 		}
 
 		return err;
@@ -262,43 +267,27 @@ lag_stop(worker* wk, uint64_t lag_ns)
 	uint64_t n_io = ev->n_io - ev->mark_n_io;
 	double share = window > 0.0 ? io / window : 0.0;
 	const worker_io* lo = &ev->longest;
+	char msg[LL_MSG_LEN];
 
 	if (last->took_ns > max_lag_ns) {
-		log_error("device %s stalled: a %" PRIu32 "-byte %s at offset %"
-				PRIu64 " took %.3f sec, more than max-lag-sec (%" PRIu32 ") - "
-				"the drive, not the thread count, is the limit", last->device,
-				last->size, last->op, last->off,
-				(double)last->took_ns / NS_PER_SEC, max_lag_sec);
-		log_error(STOP_PHRASE_DRIVE_LIMIT " - test stopped");
+		log_error("%s", ll_stall(msg, sizeof(msg), &(ll_io)IO_NAMED(last),
+				(double)last->took_ns / NS_PER_SEC, max_lag_sec));
+		log_error("%s", ll_drive_limit_end(msg, sizeof(msg)));
 	}
 	else if (share >= DRIVE_BOUND_SHARE && n_io != 0) {
-		log_error("%s can't keep up: %.3f sec behind schedule, more than "
-				"max-lag-sec (%" PRIu32 ")", k->name,
-				(double)lag_ns / NS_PER_SEC, max_lag_sec);
-		log_error("the drive is the limit: in the %.1f sec since this thread "
-				"was last on schedule its %" PRIu64 " I/Os took %.1f sec "
-				"(%.0f%% of the time, average %.3f sec; longest %.3f sec, a %"
-				PRIu32 "-byte %s at offset %" PRIu64 " on %s) - "
-				STOP_PHRASE_DRIVE_LIMIT " - test stopped", window, n_io, io,
-				100.0 * share,
-				io / (double)n_io, (double)lo->took_ns / NS_PER_SEC, lo->size,
-				lo->op, lo->off, lo->device);
+		log_error("%s", ll_lag(msg, sizeof(msg), k->name,
+				(double)lag_ns / NS_PER_SEC, max_lag_sec));
+		log_error("%s", ll_drive_limit(msg, sizeof(msg), window, n_io, io,
+				&(ll_io)IO_NAMED(lo), (double)lo->took_ns / NS_PER_SEC));
 	}
 	else {
 		cpu_times cpu_now;
 		double busy = cpu_sample(&cpu_now) ?
 				cpu_busy_pct(&h->cpu_start, &cpu_now) : -1.0;
-		char cpus[64] = "";
 
-		if (busy >= 0.0) {
-			snprintf(cpus, sizeof(cpus), "; the CPUs were %.0f%% busy", busy);
-		}
-
-		log_error("%s can't keep up: %.3f sec behind schedule, more than "
-				"max-lag-sec (%" PRIu32 ")", k->name,
-				(double)lag_ns / NS_PER_SEC, max_lag_sec);
-		log_error("%s (in the %.1f sec since this thread was last on "
-				"schedule its I/Os took only %.0f%% of the time%s)",
-				k->lag_advice, window, 100.0 * share, cpus);
+		log_error("%s", ll_lag(msg, sizeof(msg), k->name,
+				(double)lag_ns / NS_PER_SEC, max_lag_sec));
+		log_error("%s", ll_host_limit(msg, sizeof(msg), k->lag_advice, window,
+				100.0 * share, busy));
 	}
 }

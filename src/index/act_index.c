@@ -19,9 +19,9 @@
 #include "common/harness.h"
 #include "common/hist.h"
 #include "common/log.h"
+#include "common/loglines.h"
 #include "common/rand.h"
 #include "common/run.h"
-#include "common/stop.h"
 #include "common/strbuf.h"
 #include "index/index_cfg.h"
 
@@ -55,7 +55,7 @@ static const char ABOUT[] =
 // Forward declarations.
 //
 
-static int load(harness* h, const char* path, uint32_t n_cpus,
+static int load(harness* h, const cfg_source* src, uint32_t n_cpus,
 		harness_params* p, char* err, size_t err_len);
 static void echo(harness* h, strbuf* sb);
 static int setup_device(harness* h, uint32_t i, strbuf* sb);
@@ -92,14 +92,14 @@ main(int argc, char* argv[])
 //
 
 static int
-load(harness* h, const char* path, uint32_t n_cpus, harness_params* p,
-		char* err, size_t err_len)
+load(harness* h, const cfg_source* src, uint32_t n_cpus,
+		harness_params* p, char* err, size_t err_len)
 {
 	index_cfg* c = &((index_ctx*)harness_prog(h))->cfg;
 
 	p->set = &c->set;
 
-	if (index_cfg_load(c, path, n_cpus, err, err_len) != 0) {
+	if (index_cfg_load(c, src, n_cpus, err, err_len) != 0) {
 		return -1;
 	}
 
@@ -131,8 +131,7 @@ setup_device(harness* h, uint32_t i, strbuf* sb)
 		return -1;
 	}
 
-	sb_printf(sb, "%s size = %" PRIu64 " bytes%s\n", d->name, d->size,
-			d->buffered ? ", buffered" : "");
+	ll_index_device(sb, d->name, d->size, d->buffered);
 
 	return 0;
 }
@@ -178,8 +177,7 @@ setup_run(harness* h)
 
 	harness_add_kind(h, &(harness_kind){
 		.name = "service threads",
-		.lag_advice = STOP_PHRASE_HOST_LIMIT " - test stopped - "
-				"try configuring more service-threads",
+		.lag_advice = LL_MORE_SERVICE_THREADS,
 		.pacing = HARNESS_PACE_CLIENT,
 		.n_threads = c->common.service_threads,
 		.rate = (double)c->service_thread_reads_per_sec,
@@ -192,8 +190,7 @@ setup_run(harness* h)
 	// docs/act_index.md), paced per bundle of CACHE_BUNDLE pairs.
 	harness_add_kind(h, &(harness_kind){
 		.name = "cache threads",
-		.lag_advice = STOP_PHRASE_HOST_LIMIT " - test stopped - "
-				"try configuring more cache-threads",
+		.lag_advice = LL_MORE_CACHE_THREADS,
 		.pacing = HARNESS_PACE_CLIENT,
 		.n_threads = c->cache_threads,
 		.rate = (double)cache_rate,
@@ -233,7 +230,7 @@ cache_step(harness_worker* w)
 		rand_fill(&w->rnd, w->buf, INDEX_IO_SIZE);
 		harness_io(w, &(harness_req){
 			.dev_ix = dev_ix,
-			.op = "write",
+			.op = LL_OP_WRITE,
 			.write = true,
 			.size = INDEX_IO_SIZE,
 			.off = off,
@@ -253,7 +250,7 @@ index_read(harness_worker* w, hist* total)
 
 	harness_io(w, &(harness_req){
 		.dev_ix = ix,
-		.op = "read",
+		.op = LL_OP_READ,
 		.size = INDEX_IO_SIZE,
 		.off = rand_below(&w->rnd, x->dev[ix].n_slots) * INDEX_IO_SIZE,
 		.h = x->reads,

@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+#include "common/loglines.h"
 #include "common/shared_cfg.h"
 
 //==========================================================
@@ -74,10 +75,10 @@ static int finish(index_cfg* c, uint32_t n_cpus, char* err, size_t len);
 //
 
 int
-index_cfg_load(index_cfg* c, const char* path, uint32_t n_cpus, char* err,
-		size_t err_len)
+index_cfg_load(index_cfg* c, const cfg_source* src, uint32_t n_cpus,
+		char* err, size_t err_len)
 {
-	if (cfg_load(&g_index_cfg_table, path, c, &c->set, err, err_len) != 0) {
+	if (cfg_load(&g_index_cfg_table, src, c, &c->set, err, err_len) != 0) {
 		return -1;
 	}
 
@@ -88,12 +89,8 @@ int
 index_cfg_load_text(index_cfg* c, const char* text, uint32_t n_cpus,
 		char* err, size_t err_len)
 {
-	if (cfg_load_text(&g_index_cfg_table, text, c, &c->set, err,
-			err_len) != 0) {
-		return -1;
-	}
-
-	return finish(c, n_cpus, err, err_len);
+	return index_cfg_load(c, &(cfg_source){ .text = text }, n_cpus, err,
+			err_len);
 }
 
 void
@@ -103,13 +100,13 @@ index_cfg_echo(const index_cfg* c, strbuf* sb)
 		sb_printf(sb, "detected %" PRIu32 " CPUs\n\n", c->n_cpus);
 	}
 
-	sb_printf(sb, "ACT-INDEX CONFIGURATION\n");
+	sb_printf(sb, LL_CONFIG_HEADING "\n", "ACT-INDEX");
 	cfg_echo(&g_index_cfg_table, c, &c->set, sb);
 
-	sb_printf(sb, "\nDERIVED CONFIGURATION\n");
-	sb_printf(sb, "service-thread-reads-per-sec: %" PRIu64 "\n",
+	sb_printf(sb, "\n" LL_DERIVED_HEADING "\n");
+	sb_printf(sb, LL_KEY_SERVICE_READS ": %" PRIu64 "\n",
 			c->service_thread_reads_per_sec);
-	sb_printf(sb, "cache-thread-reads-and-writes-per-sec: %" PRIu64 "\n\n",
+	sb_printf(sb, LL_KEY_CACHE_OPS ": %" PRIu64 "\n\n",
 			c->cache_thread_reads_and_writes_per_sec);
 }
 

@@ -28,9 +28,10 @@ typedef struct index_cfg_s {
 
 extern const cfg_table g_index_cfg_table;
 
-// Parse, fill defaults, validate and derive. Returns 0, or -1 with the
-// message in err.
-int index_cfg_load(index_cfg* c, const char* path, uint32_t n_cpus,
+// Parse (the file and its --set items, or the text of a file: see
+// storage_cfg_load), fill defaults, validate and derive. Returns 0, or -1
+// with the message in err.
+int index_cfg_load(index_cfg* c, const cfg_source* src, uint32_t n_cpus,
 		char* err, size_t err_len);
 int index_cfg_load_text(index_cfg* c, const char* text, uint32_t n_cpus,
 		char* err, size_t err_len);

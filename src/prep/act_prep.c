@@ -36,6 +36,7 @@
 #include "common/limits.h"
 #include "common/log.h"
 #include "common/program.h"
+#include "common/loglines.h"
 #include "common/rand.h"
 #include "common/run.h"
 #include "common/status.h"
@@ -235,8 +236,13 @@ setup(prep* r, const cli_prep* args)
 		p->run = r;
 		p->d = &r->set.devs[i];
 		p->n_chunks = p->d->size / PREP_CHUNK;
-		log_out("%s size = %" PRIu64 " bytes, %" PRIu64 " large blocks\n",
-				p->d->name, p->d->size, p->d->size / LARGE_BLOCK);
+
+		char line[LL_MSG_LEN];
+		strbuf sb;
+
+		sb_init(&sb, line, sizeof(line));
+		ll_prep_device(&sb, p->d->name, p->d->size, p->d->size / LARGE_BLOCK);
+		log_out("%s", line);
 	}
 
 	// The last moment a stop - a signal, or output that can't be written -

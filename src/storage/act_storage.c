@@ -25,9 +25,9 @@
 #include "common/harness.h"
 #include "common/hist.h"
 #include "common/log.h"
+#include "common/loglines.h"
 #include "common/rand.h"
 #include "common/run.h"
-#include "common/stop.h"
 #include "common/strbuf.h"
 #include "storage/storage_cfg.h"
 
@@ -73,7 +73,7 @@ static const char ABOUT[] =
 // Forward declarations.
 //
 
-static int load(harness* h, const char* path, uint32_t n_cpus,
+static int load(harness* h, const cfg_source* src, uint32_t n_cpus,
 		harness_params* p, char* err, size_t err_len);
 static void echo(harness* h, strbuf* sb);
 static int setup_device(harness* h, uint32_t i, strbuf* sb);
@@ -119,14 +119,14 @@ main(int argc, char* argv[])
 //
 
 static int
-load(harness* h, const char* path, uint32_t n_cpus, harness_params* p,
-		char* err, size_t err_len)
+load(harness* h, const cfg_source* src, uint32_t n_cpus,
+		harness_params* p, char* err, size_t err_len)
 {
 	storage_cfg* c = &((storage*)harness_prog(h))->cfg;
 
 	p->set = &c->set;
 
-	if (storage_cfg_load(c, path, n_cpus, err, err_len) != 0) {
+	if (storage_cfg_load(c, src, n_cpus, err, err_len) != 0) {
 		return -1;
 	}
 
@@ -212,9 +212,8 @@ setup_device(harness* h, uint32_t i, strbuf* sb)
 		return -1;
 	}
 
-	sb_printf(sb, "%s size = %" PRIu64 " bytes, %" PRIu64 " large blocks, "
-			"minimum IO size = %" PRIu32 " bytes%s\n", d->name, d->size,
-			g->n_large_blocks, min_io, d->buffered ? ", buffered" : "");
+	ll_storage_device(sb, d->name, d->size, g->n_large_blocks, min_io,
+			d->buffered);
 
 	return 0;
 }
@@ -288,8 +287,7 @@ setup_run(harness* h)
 
 	harness_add_kind(h, &(harness_kind){
 		.name = "service threads",
-		.lag_advice = STOP_PHRASE_HOST_LIMIT " - test stopped - "
-				"try configuring more service-threads",
+		.lag_advice = LL_MORE_SERVICE_THREADS,
 		.pacing = HARNESS_PACE_CLIENT,
 		.n_threads = c->common.service_threads,
 		.rate = (double)c->internal_read_reqs_per_sec +
@@ -300,8 +298,7 @@ setup_run(harness* h)
 
 	harness_add_kind(h, &(harness_kind){
 		.name = "large-block reads",
-		.lag_advice = STOP_PHRASE_HOST_LIMIT " - test stopped - "
-				"the host, not the drive, is the limit",
+		.lag_advice = LL_HOST_NOT_DRIVE,
 		.pacing = HARNESS_PACE_START,
 		.per_device = true,
 		.rate = c->large_block_reads_per_sec,
@@ -311,8 +308,7 @@ setup_run(harness* h)
 
 	harness_add_kind(h, &(harness_kind){
 		.name = "large-block writes",
-		.lag_advice = STOP_PHRASE_HOST_LIMIT " - test stopped - "
-				"the host, not the drive, is the limit",
+		.lag_advice = LL_HOST_NOT_DRIVE,
 		.pacing = HARNESS_PACE_START,
 		.per_device = true,
 		.rate = c->large_block_writes_per_sec,
@@ -350,7 +346,7 @@ service_step(harness_worker* w)
 	harness_req r = { .dev_ix = ix, .write = write };
 
 	if (write) {
-		r.op = "write";
+		r.op = LL_OP_WRITE;
 		r.size = c->write_sizes.n != 0 ?
 				draw_size(&w->rnd, &c->write_sizes, g->write_size_of) :
 				pick_size(&w->rnd, g->write_min, g->write_max, g->write_unit);
@@ -361,7 +357,7 @@ service_step(harness_worker* w)
 		rand_fill_compressible(&w->rnd, w->buf, r.size, c->compress_pct);
 	}
 	else {
-		r.op = "read";
+		r.op = LL_OP_READ;
 		r.size = c->read_sizes.n != 0 ?
 				draw_size(&w->rnd, &c->read_sizes, g->read_size_of) :
 				pick_size(&w->rnd, g->read_min, g->read_max, g->min_io);
@@ -400,7 +396,7 @@ large_block_step(harness_worker* w, bool write)
 	uint32_t lb = c->large_block_bytes;
 	harness_req r = {
 		.dev_ix = w->dev_ix,
-		.op = write ? "large-block write" : "large-block read",
+		.op = write ? LL_OP_LB_WRITE : LL_OP_LB_READ,
 		.write = write,
 		.size = lb,
 		.off = rand_below(&w->rnd, s->geo[w->dev_ix].n_large_blocks) * lb,
@@ -430,7 +426,7 @@ tomb_raider_step(harness_worker* w)
 
 	harness_io(w, &(harness_req){
 		.dev_ix = w->dev_ix,
-		.op = "tomb-raider read",
+		.op = LL_OP_TOMB_READ,
 		.size = lb,
 		.off = w->cursor * lb
 	});

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "common/bits.h"
+#include "common/loglines.h"
 #include "common/shared_cfg.h"
 
 //==========================================================
@@ -164,10 +165,10 @@ static int derive(storage_cfg* c, char* err, size_t len);
 //
 
 int
-storage_cfg_load(storage_cfg* c, const char* path, uint32_t n_cpus,
+storage_cfg_load(storage_cfg* c, const cfg_source* src, uint32_t n_cpus,
 		char* err, size_t err_len)
 {
-	if (cfg_load(&g_storage_cfg_table, path, c, &c->set, err, err_len) != 0) {
+	if (cfg_load(&g_storage_cfg_table, src, c, &c->set, err, err_len) != 0) {
 		return -1;
 	}
 
@@ -178,12 +179,8 @@ int
 storage_cfg_load_text(storage_cfg* c, const char* text, uint32_t n_cpus,
 		char* err, size_t err_len)
 {
-	if (cfg_load_text(&g_storage_cfg_table, text, c, &c->set, err,
-			err_len) != 0) {
-		return -1;
-	}
-
-	return finish(c, n_cpus, err, err_len);
+	return storage_cfg_load(c, &(cfg_source){ .text = text }, n_cpus, err,
+			err_len);
 }
 
 void
@@ -193,27 +190,25 @@ storage_cfg_echo(const storage_cfg* c, strbuf* sb)
 		sb_printf(sb, "detected %" PRIu32 " CPUs\n\n", c->n_cpus);
 	}
 
-	sb_printf(sb, "ACT-STORAGE CONFIGURATION\n");
+	sb_printf(sb, LL_CONFIG_HEADING "\n", "ACT-STORAGE");
 	cfg_echo(&g_storage_cfg_table, c, &c->set, sb);
 
-	sb_printf(sb, "\nDERIVED CONFIGURATION\n");
-	sb_printf(sb, "record-stored-bytes: %" PRIu32 " ... %" PRIu32 "\n",
+	sb_printf(sb, "\n" LL_DERIVED_HEADING "\n");
+	sb_printf(sb, LL_KEY_RECORD_STORED ": %" PRIu32 " ... %" PRIu32 "\n",
 			c->record_stored, c->record_stored_max);
-	sb_printf(sb, "internal-read-reqs-per-sec: %" PRIu32 "\n",
+	sb_printf(sb, LL_KEY_INTERNAL_READS ": %" PRIu32 "\n",
 			c->internal_read_reqs_per_sec);
-	sb_printf(sb, "internal-write-reqs-per-sec: %" PRIu32 "\n",
+	sb_printf(sb, LL_KEY_INTERNAL_WRITES ": %" PRIu32 "\n",
 			c->internal_write_reqs_per_sec);
-	sb_printf(sb, "large-block-reads-per-sec: %.2f\n",
-			c->large_block_reads_per_sec);
-	sb_printf(sb, "large-block-writes-per-sec: %.2f\n",
-			c->large_block_writes_per_sec);
+	sb_printf(sb, LL_KEY_LB_READS ": %.2f\n", c->large_block_reads_per_sec);
+	sb_printf(sb, LL_KEY_LB_WRITES ": %.2f\n", c->large_block_writes_per_sec);
 
 	if (c->read_sizes.n != 0) {
-		sb_printf(sb, "avg-read-bytes: %" PRIu32 "\n", c->avg_read_bytes);
+		sb_printf(sb, LL_KEY_AVG_READ ": %" PRIu32 "\n", c->avg_read_bytes);
 	}
 
 	if (c->write_sizes.n != 0) {
-		sb_printf(sb, "avg-write-bytes: %" PRIu32 "\n", c->avg_write_bytes);
+		sb_printf(sb, LL_KEY_AVG_WRITE ": %" PRIu32 "\n", c->avg_write_bytes);
 	}
 
 	sb_printf(sb, "\n");

@@ -73,10 +73,11 @@ typedef struct storage_cfg_s {
 
 extern const cfg_table g_storage_cfg_table;
 
-// Parse the config file (or text), fill defaults (n_cpus online CPUs for
-// the service-threads default), validate and derive. Returns 0, or -1 with
-// the message in err.
-int storage_cfg_load(storage_cfg* c, const char* path, uint32_t n_cpus,
+// Parse the config (the file, then its --set items: cfg_source; or the
+// text of a file), fill defaults (n_cpus online CPUs for the
+// service-threads default), validate and derive. Returns 0, or -1 with the
+// message in err.
+int storage_cfg_load(storage_cfg* c, const cfg_source* src, uint32_t n_cpus,
 		char* err, size_t err_len);
 int storage_cfg_load_text(storage_cfg* c, const char* text, uint32_t n_cpus,
 		char* err, size_t err_len);

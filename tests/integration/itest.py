@@ -40,6 +40,14 @@ REPO = os.path.dirname(os.path.dirname(HERE))
 IDENTITY_LINE_RE = re.compile(
     r"^(?P<name>\S+) model = (?P<model>.*), serial = (?P<serial>.*), "
     r"firmware = (?P<firmware>.*)$")
+# the facts line of a block device (a loop device: then what it is over)
+# or of a file (docs/log-format.md, "The identity block")
+FACTS_LINE_RE = re.compile(
+    r"^(?P<name>\S+) (?:rdev = (?P<rdev>\d+:\d+), wwid = (?P<wwid>.*?)"
+    r"(?:, backing_dev = (?P<backing_dev>\d+), backing_ino = "
+    r"(?P<backing_ino>\d+), backing_gen = (?P<backing_gen>\d+|unknown), "
+    r"backing_file = (?P<backing_file>.*))?|dev = (?P<dev>\d+), ino = "
+    r"(?P<ino>\d+), gen = (?P<gen>\d+|unknown))$")
 START_TIME_RE = re.compile(r"^start time = (\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)$")
 BUCKET_LINE_RE = re.compile(r"^( \(\d\d: \d{10,}\)){1,4}$")
 BUCKET_RE = re.compile(r" \((\d\d): (\d{10,})\)")
@@ -371,6 +379,7 @@ class Log:
         self.derived = []     # [(name, value)] in order
         self.devices = []     # device lines
         self.identity = []    # {name, model, serial, firmware} per block dev
+        self.facts = []       # FACTS_LINE_RE's groups per device
         self.start_time = None  # "2026-11-23T03:47:33Z"
         self.names = []       # histogram names
         self.reports = []     # complete reports
@@ -475,8 +484,8 @@ def parse_log(text, heading="ACT-STORAGE CONFIGURATION",
     # Stopped while the devices were set up (docs/log-format.md: a signal,
     # a hung setup I/O, a device error): no device line, no report - what
     # follows is the tail.
-    if line() is not None and (line().startswith("ERROR: ") or
-                               line().startswith("stopped by signal ")):
+    if line() is not None and line().startswith((
+            "ERROR: ", "stopped by signal ", "stopped on request: ")):
         log.tail = lines[i:]
         log.tail_line_no = i + 1
         return log
@@ -491,17 +500,21 @@ def parse_log(text, heading="ACT-STORAGE CONFIGURATION",
     i += 1
 
     # Our identity block (docs/log-format.md): per block device its model,
-    # serial and firmware, then the start time, then an empty line.
-    # Reference logs have none.
+    # serial and firmware and its facts line, per file its facts line,
+    # then the start time, then an empty line. Reference logs have none.
     if line() is not None and line() != "HISTOGRAM NAMES":
         while i < n and lines[i] != "":
             m = IDENTITY_LINE_RE.match(lines[i])
+            f = FACTS_LINE_RE.match(lines[i])
             if m is not None:
                 log.identity.append(m.groupdict())
+            elif f is not None:
+                log.facts.append(f.groupdict())
             else:
                 m = START_TIME_RE.match(lines[i])
                 need(m is not None, "expected '<device> model = M, serial = "
-                     "S, firmware = F' or 'start time = <ISO 8601 UTC>'")
+                     "S, firmware = F', '<device> rdev = ...', '<device> "
+                     "dev = ...' or 'start time = <ISO 8601 UTC>'")
                 need(log.start_time is None, "two start time lines")
                 log.start_time = m.group(1)
             i += 1

@@ -4,7 +4,8 @@ programs (issue 20), on an 8 MiB device file on /dev/shm when usable:
 - fail fast: --seconds 20 (2-second slices), --load 1, 24 service
   threads, the test shim delaying every small read by 2 ms from 5 s on:
   test 1 stops well before its 20 s (its log ends under 14 s with
-  "stopped by signal SIGINT"), FAIL with "stopped after slice N of 10
+  "stopped on request: fail fast: reads ...% over 1 ms (must be under
+  5%) in slice N after S sec", the reason act_certify gave it), FAIL with "stopped after slice N of 10
   (2 s): reads ...% over 1 ms (must be under 5%) in slice N - the
   verdict could not change" (N 3 or 4), state.json's stopped_early,
   summary.json's fail_fast (time saved) and report.html / summary.md
@@ -71,8 +72,12 @@ def check_fail_fast(c, td, root):
     last = last_report(log)
     c.check(last is not None and last < 14, "fail fast: test 1 ran to %s s "
             "of 20" % last)
-    c.check("stopped by signal SIGINT" in tc.read(log), "fail fast: the log "
-            "does not end with the signal line")
+    ends = tc.read(log).rstrip("\n").rsplit("\n", 1)[-1]
+    m = re.match(r"stopped on request: fail fast: reads \d+\.\d\d% over 1 "
+                 r"ms \(must be under 5%\).* in slice ([34]) after \d+ sec$",
+                 ends)
+    c.check(m is not None, "fail fast: the log does not end with the "
+            "request line naming fail fast: %r" % ends)
     c.eq("fail fast: test 2", "skipped", tc.step_by_number(s, 2)["status"])
     c.eq("fail fast: verdict", "not certified at 1x: test 1 (1x on 1 "
          "device) failed", s["verdict"]["text"])
@@ -81,6 +86,8 @@ def check_fail_fast(c, td, root):
     c.eq("fail fast: state.json", (True, 2, 20),
          (state["campaign"].get("fail_fast"), rec.get("slice_sec"),
           rec.get("planned_sec")))
+    c.eq("fail fast: the slice the log's reason names", rec.get("slice"),
+         int(m.group(1)) if m else None)
     ff = st.get("fail_fast") or {}
     c.check(ff.get("saved_sec", 0) >= 6, "fail fast: summary.json's time "
             "saved %r" % ff)

@@ -17,7 +17,7 @@ programs: short campaigns (--seconds 2, --load 1, 8 MiB device files on
   started" / "is not one of the devices held by the parent"), never
   written; the new file is unchanged.
 - renamed: --accept-device NEW=OLD with a new name: the steps still to run
-  use NEW (their configs and logs say it), the campaign certifies.
+  use NEW (their --set items and logs say it), the campaign certifies.
 - loop (root with losetup; skipped otherwise): a campaign on a loop
   device over file A; the loop device is re-attached to file B (same
   size): --resume is refused (exit 2, the backing files named), B is
@@ -183,6 +183,8 @@ def check_renamed(c, td, root):
          state["campaign"]["devices"])
     c.eq("renamed: step 1 keeps its device", [dev],
          state["steps"][0]["devices"])
+    c.eq("renamed: step 2's --set items name the new device",
+         "device-names=%s" % new, state["steps"][1]["set"][0])
     r = tc.certify(["--resume", out, "--accept-device", "/nope=%s" % dev])
     c.eq("renamed: an OLD not in the campaign is a usage error", 64, r.rc,
          r.describe())

@@ -3,10 +3,14 @@
 1, one 8 MiB device file on /dev/shm when usable):
 
 - a base campaign certifies (exit 0): its steps' logs echo the plan;
-- edited: the same campaign's steps set back to "planned" and step 1's
-  config edited (read-reqs-per-sec 20) before --resume: step 1 runs but is
-  INVALID ("step 1 is INVALID: the log says read-reqs-per-sec 20, the
-  plan 2000"), never PASS; the campaign is not certified (exit 1).
+- edited: the same campaign's steps set back to "planned", then resumed
+  with an act_storage that runs another config than the one its --check
+  --print-config echoed (a wrapper adding --set read-reqs-per-sec=20 to
+  the run only - as a base.conf edited between the check and the run):
+  step 1 runs but is INVALID ("step 1 is INVALID: the log says
+  read-reqs-per-sec 20, the plan 2000"), never PASS; the campaign is not
+  certified (exit 1). Its state keeps each step's --set items and the
+  echo of its plan.
 - ended: state.json says step 2's program ended (status "ended", its exit
   status and log size: what act_certify saves before it judges a step) -
   as when act_certify died between the program's end and saving the
@@ -66,19 +70,38 @@ def replan(out, steps=None):
     return state
 
 
+def lying_bin(td):
+    """A directory of programs for ACT_BIN: act_prep and act_index as they
+    are, act_storage a wrapper whose runs (not its --check) get --set
+    read-reqs-per-sec=20 more."""
+    d = td.join("lying-bin")
+    os.mkdir(d)
+    real = itest.bin_dir()
+    for name in ("act_prep", "act_index"):
+        os.symlink(os.path.join(real, name), os.path.join(d, name))
+    path = os.path.join(d, "act_storage")
+    with open(path, "w") as f:
+        f.write('#!/bin/sh\ncase " $* " in *" --check "*) exec %s "$@";; '
+                'esac\nexec %s "$@" --set read-reqs-per-sec=20\n'
+                % ((os.path.join(real, "act_storage"),) * 2))
+    os.chmod(path, 0o755)
+    return d
+
+
 def check_edited_config(c, td, root):
     out = base_campaign(c, td, root, "edited")
     if out is None:
         return
-    replan(out)
-    conf = os.path.join(out, "01-test1-target-1x.conf")
-    text = tc.read(conf)
-    c.check("read-reqs-per-sec: 2000\n" in text, "edited: step 1's config "
-            "sets read-reqs-per-sec 2000", text)
-    with open(conf, "w") as f:
-        f.write(text.replace("read-reqs-per-sec: 2000\n",
-                             "read-reqs-per-sec: 20\n"))
-    r = tc.certify(["--resume", out])
+    state = replan(out)
+    st = state["steps"][0]
+    c.eq("edited: step 1's --set items", [
+        "device-names=%s" % st["devices"][0], "read-reqs-per-sec=2000",
+        "write-reqs-per-sec=1000", "test-duration-sec=2"], st.get("set"))
+    c.eq("edited: step 1's config echo (act_storage's)", "2000",
+         st.get("config_echo", {}).get("read-reqs-per-sec"))
+    env = tc.env_for()
+    env["ACT_BIN"] = lying_bin(td)
+    r = tc.certify(["--resume", out], env=env)
     c.eq("edited: --resume: not certified", 1, r.rc, r.describe())
     c.check("step 1 is INVALID: the log says read-reqs-per-sec 20, the "
             "plan 2000" in r.err, "edited: stderr names the difference",

@@ -6,7 +6,7 @@ act_latency.py reads a log whose body is not an ACT log in bounded memory.
 
 A trial campaign "ok" (1 file device, --load 0.1, --seconds 2), then
 copies of it whose step 1 log is a FIFO ("fifo"), a symbolic link to
-/dev/zero ("zero", with step 2's config linked to /dev/zero too) or a
+/dev/zero ("zero", with its base.conf linked to /dev/zero too) or a
 sparse file of 1 GiB ("huge": more than a 2-second run can write), and
 one whose state.json is a FIFO ("state-fifo"). Each runs with its address
 space limited to 1 GiB and a 60-second timeout:
@@ -65,7 +65,7 @@ def check_all(c, td, root):
         return
     state = tc.load_json(os.path.join(ok, "state.json"))
     log1 = state["steps"][0]["files"]["log"]
-    conf2 = state["steps"][1]["files"]["config"]
+    conf2 = "base.conf"
     copies = {}
     for name in ("fifo", "zero", "huge", "state-fifo"):
         d = copies[name] = td.join(name)

@@ -14,6 +14,13 @@ on stdout. In every case below stdout is empty and the test directory
 - config errors (an unknown item, a bad value, no config file): exit 1,
   the same ERROR line a run prints;
 - a missing device: exit 2, the same ERROR line a run prints;
+- a device the program refuses once open (too small for one large block
+  of act_storage, one index block of act_index): exit 2, the same ERROR
+  line a run prints (--check sizes and probes it as a run would);
+- a device whose probe read hangs (the I/O shim holds it 30 s; max-lag-sec
+  2): exit 3 within 8 s, `ERROR: device DEV is not responding` on stderr,
+  as a run's setup; SIGTERM during that read: exit 143, `ERROR: stopped by
+  signal SIGTERM - nothing was written`;
 - a device held by a running act_storage: exit 2, the run's refusal
   naming act_storage and its pid;
 - a parent that holds the device (ACT_HELD_FDS, flock on the file):
@@ -27,6 +34,7 @@ on stdout. In every case below stdout is empty and the test directory
 import fcntl
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -126,6 +134,41 @@ def main():
                      config(td, "missing", [os.path.join(root, "none")]), 2)
         k.same_error("missing device", "act_index",
                      config(td, "missing", [os.path.join(root, "none")]), 2)
+        tiny = os.path.join(root, "tiny.img")
+        itest.fill_file(tiny, 64 * 1024)
+        k.same_error("too small for a large block", "act_storage",
+                     config(td, "tiny", [tiny]), 2)
+        speck = os.path.join(root, "speck.img")
+        itest.fill_file(speck, 1000)
+        k.same_error("too small for an index block", "act_index",
+                     config(td, "speck", [speck]), 2)
+
+        # A device whose probe read hangs: the setup guard ends --check.
+        hang = itest.shim_env(fault="op=read,offset=0,size=512,count=1,"
+                              "delay_ms=30000")
+        r = k.check("hung probe", "act_storage",
+                    config(td, "hung", [d1], [("max-lag-sec", 2)]), 3,
+                    env=hang)
+        c.check(r.elapsed < 8, "[hung probe] exit after %.1f s" % r.elapsed)
+        c.check(any(l.startswith("ERROR: device %s is not responding" % d1)
+                    for l in errors(r.err)), "[hung probe] no ERROR line "
+                "naming the device", r.describe())
+
+        before = itest.dir_state(root)
+        p = subprocess.Popen([itest.binary(), "--check",
+                              config(td, "hung-sig", [d1])],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             stdin=subprocess.DEVNULL, universal_newlines=True,
+                             env=hang)
+        time.sleep(1)
+        p.send_signal(signal.SIGTERM)
+        out, err, timed_out = itest.communicate(p, 15)
+        c.eq("[signal in the probe] exit status", 143, p.returncode, err)
+        c.eq("[signal in the probe] stdout", "", out)
+        c.check("ERROR: stopped by signal SIGTERM - nothing was written\n"
+                in err, "[signal in the probe] no ERROR line", err)
+        c.eq("[signal in the probe] directory", "",
+             itest.dir_state_diff(before, itest.dir_state(root)))
 
         # A device a running act_storage holds.
         held = td.join("held.img")
@@ -190,7 +233,7 @@ def main():
                 "[--check alone] no error and usage", r.describe())
         for prog in ("act_storage", "act_index"):
             r = itest.run([itest.binary(prog), "--help"], timeout=10)
-            c.check("--check CONFIG-FILE" in r.out and "  --check " in r.out,
+            c.check("%s --check " % prog in r.out and "  --check " in r.out,
                     "%s --help does not list --check" % prog, r.describe())
     c.finish()
 

@@ -2,7 +2,11 @@
 
 - A bad argument is named before the usage: `act_storage --bogus`,
   `act_index a.conf b.conf`, no argument at all: exit 1, stderr starts
-  with an ERROR line saying what was wrong, then the usage.
+  with an ERROR line saying what was wrong, then the usage. A mistyped
+  long option gets the closest one (`--chek`: did you mean '--check'?,
+  act_index and act_prep too); an option close to none (`--bogus`, a
+  short one) gets none. After `--`, an argument starting with '-' is the
+  config file.
 - Each message once per destination: `act_storage CONF > log 2>&1` (and
   act_prep the same way, the README's own recipe) has each ERROR line
   once in the file, not twice.
@@ -28,8 +32,23 @@ def check_bad_args(c, td):
         ("device-names", td.join("d")), ("file-size-mbytes", 8),
         ("test-duration-sec", 1), ("read-reqs-per-sec", 100)])
     cases = [
-        ("act_storage", ["--bogus"], r"^ERROR: unknown option '--bogus'"),
-        ("act_storage", [cfg, "--bogus"], r"^ERROR: unknown option '--bogus'"),
+        ("act_storage", ["--bogus"], r"^ERROR: unknown option '--bogus'\n"),
+        ("act_storage", [cfg, "--bogus"],
+         r"^ERROR: unknown option '--bogus'\n"),
+        ("act_storage", ["--chek", cfg], r"^ERROR: unknown option '--chek' - "
+         r"did you mean '--check'\?\n"),
+        ("act_storage", ["--sett=read-reqs-per-sec=5", cfg],
+         r"^ERROR: unknown option '--sett=read-reqs-per-sec=5' - did you "
+         r"mean '--set'\?\n"),
+        ("act_index", ["--check", "--print_config", cfg],
+         r"^ERROR: unknown option '--print_config' - did you mean "
+         r"'--print-config'\?\n"),
+        ("act_storage", ["-x", cfg], r"^ERROR: unknown option '-x'\n"),
+        ("act_prep", ["--sise", "8M", td.join("d")],
+         r"^ERROR: unknown option '--sise' - did you mean '--size'\?\n"),
+        ("act_prep", ["--max-stal-sec=5", td.join("d")],
+         r"^ERROR: unknown option '--max-stal-sec=5' - did you mean "
+         r"'--max-stall-sec'\?\n"),
         ("act_index", [cfg, cfg], r"^ERROR: one config file expected, got 2"),
         ("act_storage", [], r"^ERROR: no config file given"),
     ]
@@ -43,6 +62,13 @@ def check_bad_args(c, td):
                 % what, r.describe())
         c.check(not os.path.exists(td.join("d")), "%s: a device was created"
                 % what)
+
+    # "--": what follows is the config file, even starting with '-'.
+    r = itest.run([itest.binary(), "--", "-no-such.conf"], timeout=30,
+                  cwd=td.path)
+    c.eq("-- -no-such.conf: exit status", 1, r.rc, r.describe())
+    c.check("ERROR: can't open config file -no-such.conf" in r.err,
+            "-- -no-such.conf: not read as the config file", r.describe())
 
 
 def check_once(c, td):

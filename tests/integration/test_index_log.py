@@ -6,7 +6,8 @@ expected text (banner `Index device IO test`, ACT-INDEX CONFIGURATION in
 docs/act_index.md's echo order with exact values, DERIVED CONFIGURATION with
 service-thread-reads-per-sec 3000 and cache-thread-reads-and-writes-per-sec
 2000, the device line `<name> size = 67108864 bytes`, the identity block
-(a file: only `start time = <UTC>`), HISTOGRAM NAMES
+(a file: its facts line `<name> dev = D, ino = I, gen = G`, then `start
+time = <UTC>`), HISTOGRAM NAMES
 reads, <dev>-reads, writes, <dev>-writes), then reports after 1..6 sec as
 in docs/log-format.md and nothing after them; exit 0. Rates: reads must be
 service 3000 + cache 2000 = 5000/s and writes 2000/s, the mean over
@@ -112,6 +113,7 @@ def check_main(c, r, dev):
     if buffered:
         c.note("the temp file system refused O_DIRECT (', buffered')")
     names = ["reads", dev + "-reads", "writes", dev + "-writes"]
+    st = os.stat(dev)
     want = (["", "ACT version " + log.version, "Index device IO test",
              log.notice, "", "ACT-INDEX CONFIGURATION"] +
             ["%s: %s" % kv for kv in expected_config(dev)] +
@@ -120,7 +122,10 @@ def check_main(c, r, dev):
              "cache-thread-reads-and-writes-per-sec: 2000", "",
              "%s size = 67108864 bytes%s" % (dev, ", buffered" if buffered
                                              else ""),
-             "", "start time = %s" % log.start_time,
+             "", "%s dev = %d, ino = %d, gen = %s" % (
+                 dev, st.st_dev, st.st_ino, log.facts[0]["gen"]
+                 if log.facts else "?"),
+             "start time = %s" % log.start_time,
              "", "HISTOGRAM NAMES"] + names + ["", "after 1 sec:"])
     c.check(log.start_time is not None, "no start time line")
     got = lines[:len(want)]

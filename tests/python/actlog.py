@@ -8,58 +8,122 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "analysis"))
 
-# The stop lines of the C programs, one of each kind (docs/log-format.md,
-# "End of run").
-HOST_LAG = [
-    "ERROR: service threads can't keep up: 10.412 sec behind schedule, "
-    "more than max-lag-sec (10)",
-    "ERROR: ACT can't do the requested load - test stopped - try "
-    "configuring more service-threads (in the 10.4 sec since this thread "
-    "was last on schedule its I/Os took only 3% of the time; the CPUs were "
-    "100% busy)"]
-DRIVE_LAG = [
-    "ERROR: service threads can't keep up: 2.981 sec behind schedule, more "
-    "than max-lag-sec (2)",
-    "ERROR: the drive is the limit: in the 3.0 sec since this thread was "
-    "last on schedule its 2 I/Os took 3.0 sec (100% of the time, average "
-    "1.500 sec; longest 1.500 sec, a 1536-byte read at offset 56176128 on "
-    "/dev/sdb) - drive(s) can't keep up - test stopped"]
-DRIVE_STALL = [
-    "ERROR: device /dev/sdb stalled: a 1536-byte read at offset 4096 took "
-    "11.002 sec, more than max-lag-sec (10) - the drive, not the thread "
-    "count, is the limit",
-    "ERROR: drive(s) can't keep up - test stopped"]
-HUNG = [
-    "ERROR: device /dev/nvme0n1 is not responding: a 1536-byte read at "
-    "offset 39300608 has not completed after 2.004 sec, more than "
-    "max-lag-sec (2) - test stopped"]
-IO_ERRORS = [
-    "ERROR: read failed on device /dev/sdb at offset 4096, size 1536: "
-    "Input/output error (errno 5)",
-    "ERROR: read failed on device /dev/sdb at offset 8192, size 1536: "
-    "Input/output error (errno 5)",
-    "ERROR: stopping: 2 I/O errors, more than io-error-limit 1"]
+# The lines of the C programs, as their own formatters write them: one
+# sample (or a few) of every kind of line of the log's catalogue
+# (src/common/loglines.h), from tests/unit/test_loglines --samples (built
+# by make unit; beside ACT_BIN's target/bin), read once, when first used.
+LOGLINES = os.path.join(os.path.dirname(
+    os.environ.get("ACT_BIN") or os.path.join(ROOT, "target", "bin")),
+    "tests", "test_loglines")
+# the files of the formatters the samples come from
+LOGLINES_SOURCES = (
+    "tests/unit/test_loglines.c", "src/common/loglines.c",
+    "src/common/loglines.h", "src/common/stop.h", "src/common/version.h",
+    "src/common/report.c", "src/common/hist.c", "src/common/cfg.c",
+    "src/storage/storage_cfg.c", "src/index/index_cfg.c")
+
+
+class Sample:
+    """One sample: its kind's token, the line, and the values its
+    formatter was given ({field: text}) - a field the line lacks is not
+    there."""
+
+    def __init__(self, token, line, fields):
+        self.token, self.line, self.fields = token, line, fields
+
+    def __repr__(self):
+        return "Sample(%r, %r)" % (self.token, self.line)
+
+
+_SAMPLES = []
+
+
+def loglines(option):
+    """The output of test_loglines OPTION (--samples, --kinds); fails the
+    test run (RuntimeError) when it is missing or older than its
+    sources."""
+    import subprocess
+    why = None
+    if not os.access(LOGLINES, os.X_OK):
+        why = "%s is missing" % LOGLINES
+    else:
+        for src in LOGLINES_SOURCES:
+            if os.path.getmtime(LOGLINES) < os.path.getmtime(
+                    os.path.join(ROOT, src)):
+                why = "%s is older than %s" % (LOGLINES, src)
+    if why:
+        raise RuntimeError(why + " - run make unit")
+    r = subprocess.run([LOGLINES, option], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, universal_newlines=True)
+    if r.returncode != 0:
+        raise RuntimeError("%s %s: exit status %d\n%s" % (
+            LOGLINES, option, r.returncode, r.stderr))
+    return r.stdout
+
+
+def samples():
+    """Every Sample, in the order the program printed them."""
+    if not _SAMPLES:
+        for text in loglines("--samples").splitlines():
+            token, line, *fields = text.split("\t")
+            _SAMPLES.append(Sample(token, line, dict(
+                f.split("=", 1) for f in fields)))
+    return _SAMPLES
+
+
+def samples_of(token):
+    """The samples of kind token."""
+    return [smp for smp in samples() if smp.token == token]
+
+
+def line(token, **want):
+    """The line of the first sample of kind token whose fields include
+    want (field=text; field=None: a field the sample lacks)."""
+    for smp in samples():
+        if smp.token == token and all(smp.fields.get(k) == v
+                                      for k, v in want.items()):
+            return smp.line
+    raise LookupError("no sample of %s with %r" % (token, want))
+
+
+# The stop lines of the C programs, one pair or line of each kind
+# (docs/log-format.md, "End of run"), as module attributes.
+_STOPS = {
+    "HOST_LAG": lambda: [line("lag"), line("host-limit")],
+    "DRIVE_LAG": lambda: [line("lag"), line("drive-limit", n_io="2")],
+    "DRIVE_STALL": lambda: [line("stall"), line("drive-limit", n_io=None)],
+    "HUNG": lambda: [line("hung-io", stopped="test stopped")],
+    "IO_ERRORS": lambda: [line("io-failed", op="read"),
+                          line("io-failed", op="large-block write"),
+                          line("io-errors")],
+}
+
+
+def __getattr__(name):
+    if name in _STOPS:
+        return _STOPS[name]()
+    raise AttributeError("module %r has no attribute %r" % (__name__, name))
 
 
 def header(duration=5, interval=1, micro=False, commit=False,
            names=("reads", "writes"), identity=True):
-    """The head of an act_storage log, up to the HISTOGRAM NAMES block."""
-    lines = ["", "ACT version 6.7", "Storage device IO test", "",
-             "ACT-STORAGE CONFIGURATION", "device-names: /dev/sdb"]
+    """The head of an act_storage log, up to the HISTOGRAM NAMES block, on
+    the device of the first storage-device sample."""
+    dev = line("storage-device", buffered="no")
+    device = dev.split(" size = ")[0]
+    lines = ["", line("version"), "Storage device IO test", "",
+             line("config-heading", program="ACT-STORAGE"),
+             "device-names: " + device]
     if duration is not None:
         lines.append("test-duration-sec: %d" % duration)
     lines += ["report-interval-sec: %d" % interval,
               "microsecond-histograms: %s" % ("yes" if micro else "no"),
               "commit-to-device: %s" % ("yes" if commit else "no"), "",
-              "DERIVED CONFIGURATION",
-              "internal-read-reqs-per-sec: 2000", "",
-              "/dev/sdb size = 2147483648 bytes, 16384 large blocks, "
-              "minimum IO size = 512 bytes", ""]
+              line("derived-heading"),
+              "internal-read-reqs-per-sec: 2000", "", dev, ""]
     if identity:
-        lines += ["/dev/sdb model = SAMSUNG MZQL21T9HCJR-00A07, serial = "
-                  "S64GNA0T123456, firmware = GDC5602Q",
-                  "start time = 2026-11-23T03:47:33Z", ""]
-    lines += ["HISTOGRAM NAMES"] + list(names) + [""]
+        lines += [line("identity", device=device), line("start-time"), ""]
+    lines += [line("names-heading")] + list(names) + [""]
     return "\n".join(lines) + "\n"
 
 

@@ -1,9 +1,10 @@
 """Description: the little that the Python unit tests of act.certify and
-act.sizing share: analysis/ on sys.path (where the package act is), and a
-checker that collects failures (each printing what was expected and what
+act.sizing share: analysis/ on sys.path (where the package act is), a
+stand-in program, and a checker that collects failures (each printing what was expected and what
 was found), then exits 0 (pass) or 1 (fail) with a summary line."""
 
 import os
+import stat
 import sys
 import time
 
@@ -14,6 +15,16 @@ REPO = os.path.dirname(os.path.dirname(HERE))
 ANALYSIS = os.path.join(REPO, "analysis")
 if ANALYSIS not in sys.path:
     sys.path.insert(0, ANALYSIS)
+
+
+def stub_program(path):
+    """A stand-in for act_storage or act_index whose --check
+    --print-config passes: it prints a config echo (what
+    act.certify.precheck reads of it) and exits 0."""
+    with open(path, "w") as f:
+        f.write("#!/bin/sh\nprintf 'ACT-STORAGE CONFIGURATION\\n"
+                "service-threads: 4\\n\\n'\n")
+    os.chmod(path, stat.S_IRWXU)
 
 
 class Checker:

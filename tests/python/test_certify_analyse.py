@@ -23,9 +23,14 @@ act.logfile and an in-process act.latency, kept since:
 - the plot replaced (a temporary file renamed), never rewritten in place:
   a reader of the old one reads it whole;
 - a step log that is a FIFO, a symbolic link (to /dev/zero too) or larger
-  than its run could write (analyse.log_limit), and a step config linked
-  to /dev/zero: refused at once, naming the file, by the analysis and
-  every act.logfile reader - none waits or reads it."""
+  than its run could write (analyse.log_limit): refused at once, naming
+  the file, by the analysis and every act.logfile reader - none waits or
+  reads it; a step config file linked to /dev/zero is not read at all
+  (the report takes the step's recorded config echo);
+- echo_difference: the log's config echo against the one the program
+  echoed for the step's plan (config_echo): the first item that differs,
+  is missing on either side; nothing for a step an older act_certify ran
+  (no config_echo), whose INVALID stands."""
 
 import os
 import shutil
@@ -219,6 +224,10 @@ def check_analyse(c, td):
         "log": os.path.basename(log), "plot": "01.svg"},
         devices=["/tmp/exdev/dev_x"], reads_per_sec=4000,
         writes_per_sec=2000, duration_sec=10)
+    # the program's echo for the step's plan (precheck): the log's own
+    with open(log, "rb") as f:
+        h = header.scan_header(f)
+    step.config_echo = h.items(h.config)
     state = new_state(step.devices)
     state.steps = [step]
     cache = {}
@@ -236,7 +245,7 @@ def check_analyse(c, td):
     c.eq("step_analysis: the new error line", ["ERROR: late"],
          again["log_errors"])
     c.eq("step_analysis of a planned step", {}, analyse.step_analysis(
-        td, state, make_step(status="planned"), cache))
+        td, state, step.copy(status="planned"), cache))
 
 
 def check_plot_replaced(c, td):
@@ -283,7 +292,7 @@ def check_untrusted_logs(c, td):
     log = os.path.join(d, "01.log")
     limit = analyse.log_limit(step)
     c.check(limit < 64 << 20, "log_limit of a 2-second step: %d" % limit)
-    c.check(analyse.log_limit(make_step(duration_sec=86400)) > 1 << 30,
+    c.check(analyse.log_limit(step.copy(duration_sec=86400)) > 1 << 30,
             "log_limit of a 24-hour step is under 1 GiB")
 
     def fifo():
@@ -331,8 +340,9 @@ def check_untrusted_logs(c, td):
                 % (what, time.monotonic() - t0))
         os.unlink(log)
     os.symlink("/dev/zero", os.path.join(d, "01.conf"))
-    c.eq("a step config that links to /dev/zero: not read", ({}, None),
-         report_config(d, step))
+    c.eq("a step config that links to /dev/zero: not read (a step's "
+         "config is its recorded echo)", ({"a": "1"}, "print-config"),
+         report_config(d, step.copy(config_echo={"a": "1"})))
 
 
 def report_config(d, step):
@@ -341,27 +351,34 @@ def report_config(d, step):
 
 
 def check_echo(c, log, step):
-    """A log whose echoed configuration is not the step's plan (the step
-    config edited, a base config act_certify could not set) makes the
-    step INVALID, naming the first difference - never PASS, whatever the
-    run did; the campaign is not certified."""
+    """A log whose echoed configuration is not the one the program echoed
+    for the step's plan (its --print-config before the run: the step's
+    config_echo) - DIR/base.conf edited during the run, another program -
+    makes the step INVALID, naming the first difference - never PASS,
+    whatever the run did; the campaign is not certified. A step an older
+    act_certify ran has no recorded echo: nothing to compare, and an
+    INVALID it was judged then stands."""
+    echo = step.config_echo
     for what, change, want in (
-            ("reads", {"reads_per_sec": 2000}, "the log says "
+            ("reads", {"read-reqs-per-sec": "2000"}, "the log says "
              "read-reqs-per-sec 4000, the plan 2000"),
-            ("writes", {"writes_per_sec": 1}, "the log says "
-             "write-reqs-per-sec 2000, the plan 1"),
-            ("duration", {"duration_sec": 86400}, "the log says "
+            ("duration", {"test-duration-sec": "86400"}, "the log says "
              "test-duration-sec 10, the plan 86400"),
-            ("device", {"devices": ["/dev/OTHER"]}, "the log says "
-             "device-names /tmp/exdev/dev_x, the plan /dev/OTHER"),
-            ("devices", {"devices": ["/tmp/exdev/dev_x", "/b"]}, "the log "
+            ("devices", {"device-names": "/tmp/exdev/dev_x /b"}, "the log "
              "says device-names /tmp/exdev/dev_x, the plan "
-             "/tmp/exdev/dev_x /b")):
-        got = analyse.echo_difference(log, step.copy(**change))
+             "/tmp/exdev/dev_x /b"),
+            ("an item the plan has not", {"record-bytes": None}, "the log "
+             "says record-bytes 1536, the plan has none"),
+            ("an item the log has not", {"no-such-item": "1"}, "the log "
+             "says no no-such-item, the plan 1")):
+        planned = {k: v for k, v in dict(echo, **change).items()
+                   if v is not None}
+        s = step.copy(config_echo=planned)
+        got = analyse.echo_difference(log, s)
         c.eq("echo_difference: " + what, want, got)
         a = {"echo_difference": got, "doc": {"complete": True, "check": {
             "result": "PASS"}}}
-        s = step.copy(exit_status=0, **change)
+        s.exit_status = 0
         c.eq("judge_step: %s: INVALID, never PASS" % what,
              (judge.RESULT_INVALID, want), judge.judge_step(s, a))
         s.update(status="done", result=judge.RESULT_INVALID, message=want,
@@ -378,6 +395,13 @@ def check_echo(c, log, step):
          "the plan 1", analyse.echo_difference(no_dev, step))
     c.eq("echo_difference: no log", None,
          analyse.echo_difference(log + ".none", step))
+    old = step.copy()
+    del old.config_echo
+    c.eq("echo_difference of a step an older act_certify ran", None,
+         analyse.echo_difference(no_dev, old))
+    c.eq("echo_difference of a step an older act_certify judged INVALID",
+         "was INVALID", analyse.echo_difference(no_dev, old.copy(
+             result="INVALID", message="was INVALID")))
 
 
 def main():

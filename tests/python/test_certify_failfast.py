@@ -32,8 +32,8 @@ synthetic logs (tests/python/actlog.py) analysed in-process:
   (exit 1) saying why; a NOT JUDGED rung ends the ladder with the
   ceiling "limited by the host";
 - thread_warnings: none under 1000 reads/s per service thread, one line
-  naming the steps over it and the service-threads they need; the
-  default service-threads (5 x CPUs) and a base config's own."""
+  naming the steps over it and the service-threads they need, on the
+  service-threads the program echoes (threads.py)."""
 
 import os
 import sys
@@ -44,7 +44,8 @@ import actlog  # noqa: E402
 import expect  # noqa: E402
 
 from certstate import make_step, new_state  # noqa: E402
-from act.certify import analyse, failfast, hostload, judge, plan  # noqa
+from act.certify import analyse, failfast, hostload, judge, plan, \
+    threads  # noqa
 from act.certify.model import FailFastStop  # noqa: E402
 
 RATE = 2000
@@ -301,22 +302,20 @@ def check_verdict(c):
 def check_warnings(c):
     steps = plan.plan_steps(["/dev/sdb"], 1, 2.0, 86400, [2, 4], False)
     c.eq("thread_warnings: 2000-8000 reads/s on 8 threads", [],
-         hostload.thread_warnings(steps, 8))
+         threads.thread_warnings(steps, 8))
     c.eq("thread_warnings: on 2 threads", [
         "warning: steps 2 (2x), 4 (4x) ask each of the 2 service-threads "
         "for more than 1000 reads/s (up to 4000): the host may not issue "
         "the load, and such a step is NOT JUDGED; set service-threads to at "
-        "least 8 in the base config"], hostload.thread_warnings(steps, 2))
+        "least 8 in the base config"], threads.thread_warnings(steps, 2))
     c.eq("thread_warnings: act_index reads once per write too", [
         "warning: step 4 (4x) asks each of the 10 service-threads for more "
         "than 1000 reads/s (up to 1200): the host may not issue the load, "
         "and such a step is NOT JUDGED; set service-threads to at least 12 "
-        "in the base config"], hostload.thread_warnings(steps, 10, True))
-    c.eq("service_threads: the default", 10,
-         hostload.service_threads({}, 2))
-    c.eq("service_threads: the base config's", 3,
-         hostload.service_threads(plan.base_items(
-             "# x\nservice-threads: 3\n"), 2))
+        "in the base config"], threads.thread_warnings(steps, 10, True))
+    c.eq("service_threads: the program's echo", 3,
+         threads.service_threads({"service-threads": "3"}))
+    c.eq("service_threads: none echoed", None, threads.service_threads({}))
 
 
 def main():

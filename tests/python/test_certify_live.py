@@ -35,6 +35,7 @@ from act.certify import cells, html as chtml, markdown  # noqa: E402
 from act.certify import main as cmain  # noqa: E402
 from act.certify import plan, publish, state, summary, watch  # noqa: E402
 from act.cli import UsageError as UserError  # noqa: E402
+from act.logfile.header import scan_header  # noqa: E402
 
 def log_text(step, seconds, slow=0):
     """An act_storage log of a step (its config echoed as the plan says),
@@ -140,9 +141,10 @@ def campaign_dir(td, name, duration=10):
     st = new_state(["/dev/a"], load=2, duration=duration,
                    status="running")
     for s in st.steps:
-        with open(os.path.join(d, s.files["config"]), "w") as f:
-            f.write(plan.step_config("device-names: /dev/a\nservice-threads: "
-                                     "7\nrecord-bytes: 4096\n", "b.conf", s))
+        # as the program echoed it for the step's --set items (precheck):
+        # what its log echoes
+        h = scan_header(io.BytesIO(log_text(s, 0).encode()))
+        s.config_echo = h.items(h.config)
     return d, st
 
 
@@ -258,11 +260,13 @@ def check_skipped_and_error(c, td):
               "can't open /dev/a: EIO")
     s2.update(status="skipped", message="not run")
     st.status = "error"
+    with open(os.path.join(d, s1.files["stderr"]), "w") as f:
+        f.write("ERROR: can't open /dev/a: EIO\n")
     s = summary.build_summary(d, st, {})
-    c.eq("a skipped step lists only files that are there",
-         {"config": s2.files["config"]}, s["steps"][1]["files"])
-    c.eq("a step whose program never ran lists no log", {"config":
-                                                        s1.files["config"]},
+    c.eq("a skipped step lists only files that are there", {},
+         s["steps"][1]["files"])
+    c.eq("a step whose program never ran lists no log", {"stderr":
+                                                        s1.files["stderr"]},
          s["steps"][0]["files"])
     c.check(s["verdict"]["headline"].endswith(
         "stopped with an error - act_storage exit status 2 (setup error): "

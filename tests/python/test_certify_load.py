@@ -35,9 +35,10 @@ layout) analysed in-process:
   before; FAIL stays FAIL. act_certify judges such a criteria step
   INVALID ("not a certification: slices of 7200 s, ...
   (report-interval-sec 7200)"), the campaign "is INVALID (judged on
-  slices longer than an hour)", exit 1; check_interval refuses 7200 and
-  7 (exit 78, naming the file, line and value) and takes 1, 60, 3600 and
-  a value the program will refuse itself."""
+  slices longer than an hour)", exit 1; check_interval, on the items the
+  program echoes, refuses 7200 and 7 (exit 78, naming the config and
+  value) and takes 1, 60, 3600, none and a value the program will refuse
+  itself."""
 
 import contextlib
 import io
@@ -394,27 +395,27 @@ def check_long_slices(c, logs):
 
 
 def check_interval(c):
+    """On the items the program echoes (its --print-config: the value it
+    reads, whatever the file's spelling)."""
     for value in ("7200", "7"):
         c.raises("check_interval: report-interval-sec %s" % value,
-                 UsageError, plan.check_base_config,
-                 "device-names: /dev/sdb\n# x\nreport-interval-sec: %s\n"
-                 % value, "base.conf", expect_status=EXIT_CONFIG,
-                 expect_text="base.conf line 3: report-interval-sec %s "
-                 "cannot give the criteria's one-hour slices (an hour "
+                 UsageError, plan.check_interval,
+                 {"device-names": "/dev/sdb", "report-interval-sec": value},
+                 "the base config base.conf", expect_status=EXIT_CONFIG,
+                 expect_text="the base config base.conf: report-interval-sec "
+                 "%s cannot give the criteria's one-hour slices (an hour "
                  "would be judged on slices of %d s): give a divisor of "
                  "3600 (the default is 1)" % (value, 7200 if value == "7200"
                                               else 3605))
-    for value in ("1", "60", "3600", "x", "0"):
+    for value in ("1", "60", "3600", "x", "0", None):
         try:
-            plan.check_base_config("report-interval-sec: %s\n" % value, "b")
+            plan.check_interval({} if value is None else
+                                {"report-interval-sec": value}, "b")
             ok = True
         except UsageError as e:
             ok = e
         c.eq("check_interval: report-interval-sec %s taken" % value, True,
              ok)
-    # in a banner (a comment to act) or commented out: not the item
-    plan.check_interval("#####\nreport-interval-sec: 7200\n#####\n"
-                        "# report-interval-sec: 7200\n", "b")
 
 
 def main():

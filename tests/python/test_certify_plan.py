@@ -5,10 +5,20 @@ before, two significant digits), --ladder parsing and its refusals, rates
 per load, the analysis slice, durations as text, the steps of a campaign
 (ids, kinds, loads, rates, durations, files; a rung at the stress load
 judged from the last stress run; act_prep first), each step's config (the
-four items act_certify sets replaced, a comment saying what they were,
-missing ones appended), the planned seconds and the time left, and the
-plan's total line. --index: a dry run (main) plans act_index with
-act_index.conf, without --index act_storage with act_storage.conf."""
+base config and the four items act_certify sets, as --set items kept in
+the step; a step an older act_certify planned: its own config file; the
+command line the plan shows), the planned seconds and the time left, and
+the plan's total line. --index: a dry run (main) plans act_index with
+act_index.conf, without --index act_storage with act_storage.conf.
+
+A base config is read by the C program alone (issue 26): one that
+act_certify used to refuse or rewrite - items without a colon, given
+twice, in a '#####' banner, CRLF lines, odd spacing - is planned as
+act_storage reads it; its service-threads is the program's ('080' is 80:
+the plan's warning names 80 threads), '0x10' is refused in the program's
+words (78), and so is a device name the program can't take - naming the
+--set item. Needs target/bin (make); those checks are skipped without
+it."""
 
 import contextlib
 import io
@@ -20,6 +30,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import expect  # noqa: E402
+from certstate import make_step, new_state  # noqa: E402
 
 from act.certify import main as cmain  # noqa: E402
 from act.certify import plan, runner  # noqa: E402
@@ -77,11 +88,8 @@ def check_numbers(c):
         c.eq("fmt_duration(%d)" % sec, want, fmt_duration(sec))
 
 
-def files(base, config=True, plot=True):
-    f = {}
-    if config:
-        f["config"] = base + ".conf"
-    f.update({"log": base + ".log", "stderr": base + ".err"})
+def files(base, plot=True):
+    f = {"log": base + ".log", "stderr": base + ".err"}
     if plot:
         f["plot"] = base + ".svg"
     return f
@@ -99,7 +107,7 @@ ONE_DEVICE = [
 ]
 TWO_DEVICES = [
     (1, "01-prep", "prep", None, None, ["/d/a", "/d/b"], 0, 0, 0, None,
-     None, files("01-prep", config=False, plot=False),
+     None, files("01-prep", plot=False),
      "act_prep on every device (clean, then salt)"),
     (2, "02-test1-target-30x", "target", 1, 30, ["/d/a"], 60000, 30000,
      100, "criteria", None, files("02-test1-target-30x"),
@@ -123,6 +131,11 @@ TWO_DEVICES = [
 STEP_KEYS = ("number", "id", "kind", "test", "load", "devices",
              "reads_per_sec", "writes_per_sec", "duration_sec", "judge",
              "same_run_as", "files", "title")
+# a planned step's keys in state.json, in their order (then "set")
+ORDER = ("number", "id", "kind", "test", "title", "load", "devices",
+         "reads_per_sec", "writes_per_sec", "duration_sec", "slice_sec",
+         "judge", "same_run_as", "status", "result", "exit_status",
+         "message", "started_at", "ended_at", "old_logs", "files")
 
 
 def check_steps(c):
@@ -136,22 +149,32 @@ def check_steps(c):
         c.eq("%s: number of steps" % what, len(want), len(steps))
         for s, w in zip(steps, want):
             c.eq("%s: step %d" % (what, w[0]), dict(zip(STEP_KEYS, w)),
-                 {k: s[k] for k in STEP_KEYS})
+                 {k: getattr(s, k) for k in STEP_KEYS})
+            c.eq("%s: step %d's keys in state.json" % (what, w[0]),
+                 ORDER + (("set",) if s.set else ()), tuple(s.to_json()))
+            wd = dict(zip(STEP_KEYS, w))
+            c.eq("%s: step %d's --set items" % (what, w[0]), [
+                "device-names=%s" % ",".join(wd["devices"]),
+                "read-reqs-per-sec=%d" % wd["reads_per_sec"],
+                "write-reqs-per-sec=%d" % wd["writes_per_sec"],
+                "test-duration-sec=%d" % wd["duration_sec"]]
+                if wd["kind"] != "prep" and not wd["same_run_as"] else None,
+                s.set)
             c.eq("%s: step %d bookkeeping" % (what, w[0]),
                  {"slice_sec": slice_sec, "status": "planned",
                   "result": None, "exit_status": None, "message": None,
                   "started_at": None, "ended_at": None, "old_logs": []},
-                 {k: s[k] for k in ("slice_sec", "status", "result",
-                                    "exit_status", "message", "started_at",
-                                    "ended_at", "old_logs")})
+                 {k: getattr(s, k) for k in (
+                     "slice_sec", "status", "result", "exit_status",
+                     "message", "started_at", "ended_at", "old_logs")})
     steps = plan.plan_steps(["/d/a"], 30, 1.5, 60, [45], False)
     c.eq("stress factor 1.5: titles", [
         "test 1: the target load on one device",
         "test 2: stress at 1.5 x the load on one device",
         "ceiling: 45x on 1 device, judged from step 2's run"],
-        [s["title"] for s in steps])
+        [s.title for s in steps])
     c.eq("a rung at the stress load is no new run", (0, 2),
-         (steps[2]["duration_sec"], steps[2]["same_run_as"]))
+         (steps[2].duration_sec, steps[2].same_run_as))
 
     two = plan.plan_steps(["/d/a", "/d/b"], 30, 2.0, 100, [60, 90], True)
     c.eq("planned_seconds: act_prep and a rung on an earlier run take 0",
@@ -167,31 +190,28 @@ def check_steps(c):
         steps = plan.plan_steps(["/d/a", "/d/b"], 30, 2.0, 100, [60, 90],
                                 True)
         for s in steps:
-            if s["number"] in done:
-                s["status"] = "done"
+            if s.number in done:
+                s.status = "done"
         cur = steps[current - 1] if current is not None else None
         c.eq("remaining_seconds (done %s, step %s running, %d s in)"
              % (list(done), current, elapsed), want,
              runner.remaining_seconds(steps, cur, elapsed))
     steps = plan.plan_steps(["/d/a", "/d/b"], 30, 2.0, 100, [60, 90], True)
-    steps[6]["status"] = "skipped"
+    steps[6].status = "skipped"
     c.eq("remaining_seconds: a skipped step is not counted", 400,
          runner.remaining_seconds(steps, None, 0))
 
-    state = {"campaign": {"program_path": "/bin/act_storage",
-                          "base_config_path": "/c/base.conf",
-                          "devices": ["/d/a", "/d/b"], "load": 30,
-                          "stress_factor": 2.0, "duration_sec": 100,
-                          "ceiling": True, "ladder": [60, 90]},
-             "steps": two}
+    state = new_state(["/d/a", "/d/b"], load=30, duration=100,
+                      ladder=[60, 90])
+    state.steps = two
     text = plan.plan_text(state, "/o", True)
     c.eq("plan_text: the total line",
          "total: 6 min 40 s for the certification (4 tests), at most "
          "1 min 40 s more for the ceiling (1 run; the ladder stops at the "
          "first load that fails), plus act_prep", text.split("\n")[-1])
-    state["steps"] = plan.plan_steps(["/d/a"], 30, 2.0, 86400, [], False)
-    state["campaign"].update(devices=["/d/a"], duration_sec=86400,
-                             ceiling=False, ladder=[])
+    state.steps = plan.plan_steps(["/d/a"], 30, 2.0, 86400, [], False)
+    state.campaign.update(devices=["/d/a"], duration_sec=86400,
+                          ceiling=False, ladder=[])
     text = plan.plan_text(state, "/o", False)
     c.eq("plan_text, one device: the total line",
          "total: 2 d for the certification (2 tests)", text.split("\n")[-1])
@@ -199,48 +219,29 @@ def check_steps(c):
             "a 24-hour plan is called a trial", text)
 
 
-BASE = """# base
-device-names: /dev/old
-read-reqs-per-sec:100 # comment
-service-threads: 8
-device-names: /dev/dup
-"""
-BASE_CONFIGURED = """# act_certify step 3: t
-# = base.conf with the items below set by act_certify
-
-# base
-# act_certify: was device-names: /dev/old
-device-names: /d/a,/d/b
-# act_certify: was read-reqs-per-sec:100 # comment
-read-reqs-per-sec: 2000
-service-threads: 8
-# act_certify: was device-names: /dev/dup
-
-# set by act_certify
-write-reqs-per-sec: 1000
-test-duration-sec: 60
-"""
-
-
 def check_step_config(c):
-    step = {"number": 3, "title": "t", "devices": ["/d/a", "/d/b"],
-            "reads_per_sec": 2000, "writes_per_sec": 1000,
-            "duration_sec": 60}
-    c.eq("step_config: replaced, commented, appended", BASE_CONFIGURED,
-         plan.step_config(BASE, "base.conf", step))
-    full = ("test-duration-sec: 5\nwrite-reqs-per-sec: 7\n"
-            "device-names: x\nread-reqs-per-sec: 9\n")
-    got = plan.step_config(full, "b", step)
-    c.check("# set by act_certify" not in got,
-            "step_config appends items the base already has", got)
-    c.eq("step_config: every item once, in the base's order",
-         ["test-duration-sec: 60", "write-reqs-per-sec: 1000",
-          "device-names: /d/a,/d/b", "read-reqs-per-sec: 2000"],
-         [l for l in got.split("\n") if l and not l.startswith("#")])
-    c.eq("override_summary",
-         "device-names: /d/a,/d/b, read-reqs-per-sec: 2000, "
-         "write-reqs-per-sec: 1000, test-duration-sec: 60",
-         plan.override_summary(step))
+    step = make_step(number=3, title="t", devices=["/d/a", "/d/b"],
+                     reads_per_sec=2000, writes_per_sec=1000,
+                     duration_sec=60)
+    c.eq("step_sets", ["device-names=/d/a,/d/b", "read-reqs-per-sec=2000",
+                       "write-reqs-per-sec=1000", "test-duration-sec=60"],
+         plan.step_sets(step))
+    c.eq("step_sets on other devices", "device-names=/d/x",
+         plan.step_sets(step, ["/d/x"])[0])
+    step.set = plan.step_sets(step)
+    c.eq("config_args: the base config and the --set items",
+         ["/o/base.conf", "--set", "device-names=/d/a,/d/b", "--set",
+          "read-reqs-per-sec=2000", "--set", "write-reqs-per-sec=1000",
+          "--set", "test-duration-sec=60"],
+         plan.config_args(step, "/o/base.conf", "/o"))
+    c.eq("command_text", "act_storage base.conf --set device-names=/d/a,"
+         "/d/b --set read-reqs-per-sec=2000 --set write-reqs-per-sec=1000 "
+         "--set test-duration-sec=60",
+         plan.command_text("act_storage", step, "base.conf"))
+    old = step.copy(files={"config": "03-x.conf"})
+    del old.set
+    c.eq("config_args of a step an older act_certify planned: its file",
+         ["/o/03-x.conf"], plan.config_args(old, "/o/base.conf", "/o"))
 
 
 def check_index(c):
@@ -250,9 +251,7 @@ def check_index(c):
     with tempfile.TemporaryDirectory(prefix="act-plan-test-") as td:
         for prog in ("act_index", "act_storage"):
             path = os.path.join(td, prog)
-            with open(path, "w") as f:
-                f.write("#!/bin/sh\nexit 0\n")
-            os.chmod(path, stat.S_IRWXU)
+            expect.stub_program(path)
         dev = os.path.join(td, "dev")
         with open(dev, "wb") as f:
             f.truncate(1 << 20)
@@ -304,58 +303,73 @@ def check_device_names(c):
     cmain.check_device_names(["/dev/sdb", "/dev/disk/by-id/x-y_z.1"])
 
 
-def check_base_config(c):
-    """A base config act_certify could not set for sure is refused (78)
-    naming its line: an item without a colon (act reads 'name value'
-    too), an item given twice (act keeps the last), a 'name: value' line
-    inside a '#####' banner (act reads it as a comment); the lines are
-    numbered as src/common/cfg.c numbers them (split on '\\n' only).
-    main refuses it before anything is created."""
-    good = ("# c\nread-reqs-per-sec: 5\nrecord-bytes : 1536\n"
-            "###\nact config file (title)\n###\n\ttest-duration-sec:1\n")
-    plan.check_base_config(good, "B")
-    for name in ("act_storage.conf", "act_index.conf",
-                 "examples/paper_final.conf"):
-        path = os.path.join(expect.REPO, "config", name)
-        with open(path) as f:
-            plan.check_base_config(f.read(), path)
-    for what, text, want in (
-            ("no colon", "a: 1\n# x\ndevice-names /dev/OTHER\n",
-             "B line 3: 'device-names /dev/OTHER' has no colon"),
-            ("no colon, no value", "a: 1\ndevice-names\n",
-             "B line 2: 'device-names' has no colon"),
-            ("twice", "read-reqs-per-sec: 1\nx: 2\nread-reqs-per-sec : 3\n",
-             "B line 3: 'read-reqs-per-sec' is given twice (line 1 too)"),
-            ("in a banner", "####\n test-duration-sec: 2\n####\n",
-             "B line 2: 'test-duration-sec: 2' is inside a '#####' banner"),
-            ("\\f is no line break for act", "a: 1\fb 2\nc 3\n",
-             "B line 2: 'c 3' has no colon"),
-            ("CRLF", "a: 1\r\nb 2\r\n", "B line 2: 'b 2' has no colon")):
-        try:
-            plan.check_base_config(text, "B")
-            c.check(False, "base config: %s: not refused" % what)
-        except UserError as e:
-            c.eq("base config: %s: status" % what, 78, e.status)
-            c.check(str(e).startswith(want), "base config: %s: %r does not "
-                    "start with %r" % (what, str(e), want))
+def dry_run(base, dev, load, extra=()):
+    """(exit status, stdout, stderr) of main's --dry-run of a campaign on
+    dev with the base config text base."""
     with tempfile.TemporaryDirectory() as td:
-        base = os.path.join(td, "base.conf")
-        with open(base, "w") as f:
-            f.write("record-bytes: 1536\nread-reqs-per-sec 20\n")
-        dev = os.path.join(td, "dev")
-        with open(dev, "wb") as f:
-            f.write(b"\0" * 4096)
-        out = os.path.join(td, "out")
-        err = io.StringIO()
-        with contextlib.redirect_stderr(err), \
-                contextlib.redirect_stdout(io.StringIO()):
-            rc = cmain.main_status(["--device", dev, "--load", "1",
-                                    "--seconds", "2", "--config", base,
-                                    "--out", out])
-        c.eq("main: a colonless base config: exit 78", 78, rc)
-        c.check("line 2: 'read-reqs-per-sec 20' has no colon" in
-                err.getvalue(), "main names the line: %r" % err.getvalue())
-        c.check(not os.path.exists(out), "main: nothing created")
+        path = os.path.join(td, "base.conf")
+        with open(path, "w", newline="") as f:
+            f.write(base)
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(out):
+            rc = cmain.main_status(["--device", dev, "--load", str(load),
+                                    "--seconds", "2", "--config", path,
+                                    "--out", os.path.join(td, "out"),
+                                    "--dry-run"] + list(extra))
+        return rc, out.getvalue(), err.getvalue()
+
+
+def check_c_decides(c):
+    """The base config as the C program reads it (issue 26): what
+    act_certify used to refuse (78) or rewrite is planned as act_storage
+    takes it; what act_storage refuses is refused in its words."""
+    bin_dir = os.path.join(expect.REPO, "target", "bin")
+    if not os.access(os.path.join(bin_dir, "act_storage"), os.X_OK):
+        print("test_certify_plan: target/bin/act_storage not built: the C "
+              "checks skipped")
+        return
+    old = os.environ.get("ACT_BIN")
+    os.environ["ACT_BIN"] = bin_dir
+    try:
+        with tempfile.TemporaryDirectory() as td:
+            dev = os.path.join(td, "dev")
+            with open(dev, "wb") as f:
+                f.truncate(8 << 20)
+            for what, text in (
+                    ("no colon", "read-reqs-per-sec 20\n"),
+                    ("an item twice", "service-threads: 3\n"
+                     "service-threads: 4\n"),
+                    ("in a banner", "####\n test-duration-sec: 2\n####\n"),
+                    ("CRLF lines", "service-threads: 4\r\n# c\r\n"),
+                    ("odd spacing", "\tservice-threads :\t 4 # c\n"
+                     "  read-reqs-per-sec  : 5\n")):
+                rc, out, err = dry_run(text, dev, 1)
+                c.eq("base config, %s: planned (stderr %r)" % (what, err),
+                     0, rc)
+            rc, out, err = dry_run("service-threads: 080\n", dev, 30)
+            c.eq("service-threads 080: planned (stderr %r)" % err, 0, rc)
+            c.check("each of the 80 service-threads" in out,
+                    "service-threads 080: the plan's warning does not name "
+                    "the 80 threads act_storage runs", out)
+            rc, out, err = dry_run("service-threads: 0x10\n", dev, 1)
+            c.eq("service-threads 0x10: refused as a config error", 78, rc)
+            c.check("config item 'service-threads': '0x10' is not a "
+                    "decimal number (line 1)" in err,
+                    "service-threads 0x10: not the program's words", err)
+            long_dev = os.path.join(td, "d" * 130)
+            with open(long_dev, "wb") as f:
+                f.truncate(8 << 20)
+            rc, out, err = dry_run("service-threads: 4\n", long_dev, 1)
+            c.eq("a device name act_storage can't take: refused (78)", 78,
+                 rc)
+            c.check("at most 127 (--set device-names=%s)" % long_dev in err,
+                    "a device name act_storage can't take: the refusal "
+                    "does not name the --set item", err)
+    finally:
+        if old is None:
+            os.environ.pop("ACT_BIN", None)
+        else:
+            os.environ["ACT_BIN"] = old
 
 
 def check_limits(c):
@@ -463,7 +477,7 @@ def main():
     c = expect.Checker("test_certify_plan")
     check_failed_setup(c)
     check_limits(c)
-    check_base_config(c)
+    check_c_decides(c)
     check_device_names(c)
     check_ladder(c)
     check_numbers(c)

@@ -4,12 +4,16 @@
 target/bin ($ACT_BIN), on file devices:
 
 - check_campaign on the held devices (ACT_HELD_FDS: the program accepts
-  the devices act_certify holds): a usable campaign passes; an unknown
-  item in the base config is refused as a config error (EXIT_CONFIG 78)
-  in the program's words, with the line number of the base config; a
-  step config the program refuses (a device the program can't use) is a
-  setup error (2); --resume's check reads the step configs in DIR and
-  skips finished steps;
+  the devices act_certify holds): a usable campaign passes, each step
+  keeping the config act_storage echoes for its --set items (its
+  --print-config: the step's own rates and duration, the base config's
+  other items) and the base check's header naming the devices' facts; an
+  unknown item in the base config is refused as a config error
+  (EXIT_CONFIG 78) in the program's words, with the line number of the
+  base config; a step whose --set items the program refuses (a device it
+  can't use) is a setup error (2); a step an older act_certify planned
+  runs - and is checked - on its own config file in DIR; --resume's
+  check skips finished steps;
 - hold_devices on a file another process holds (flock): the refusal is
   busy_reason's, the program's own ERROR line naming the holder (this
   script and its pid); without explain, or when the program finds nothing
@@ -19,8 +23,8 @@ target/bin ($ACT_BIN), on file devices:
 - the command line: a base config the program refuses ends a campaign
   (also --dry-run) with exit status 78 and the program's words, before
   DIR is created;
-- set_items without comments keeps every line's number (the program's
-  messages give line numbers of the base config).
+- print_config of a config whose report-interval-sec, as act_storage
+  reads it, cannot give one-hour slices: refused (78), naming the value.
 
 Skipped when target/bin/act_storage is not built."""
 
@@ -55,49 +59,81 @@ def read(path):
 
 def check_campaign(c, td):
     dev = make_file(os.path.join(td, "d1.img"))
-    base_text = read(BASE)
+    base = os.path.join(td, "base.conf")
+    with open(base, "w") as f:
+        f.write(read(BASE) + "service-threads: 6\n")
     steps = plan.plan_steps([dev], 1, 2.0, 5, [], False)
     devices.Held.fds = devices.hold_devices([dev])
     try:
         try:
-            precheck.check_campaign(PROGRAM, base_text, BASE, [dev], steps)
-            c.check(True, "")
+            h = precheck.check_campaign(PROGRAM, base, [dev], steps)
+            c.eq("the base check: the device's facts line", ["dev", "ino",
+                                                             "gen"],
+                 list(h.facts.get(dev, {})))
+            for s in steps:
+                echo = s.config_echo or {}
+                c.eq("step %d's config echo: its --set items and the base "
+                     "config's" % s.number,
+                     (dev, str(s.reads_per_sec), "5", "6"),
+                     (echo.get("device-names"),
+                      echo.get("read-reqs-per-sec"),
+                      echo.get("test-duration-sec"),
+                      echo.get("service-threads")))
         except UsageError as e:
             c.check(False, "a usable campaign was refused: %s" % e)
-        bad = base_text.rstrip("\n").split("\n")
-        bad.insert(3, "bogus-item: 1")          # line 4
+        bad = os.path.join(td, "bad.conf")
+        lines = read(BASE).rstrip("\n").split("\n")
+        lines.insert(3, "bogus-item: 1")          # line 4
+        with open(bad, "w") as f:
+            f.write("\n".join(lines) + "\n")
         c.raises("an unknown item in the base config", UsageError,
-                 precheck.check_campaign, PROGRAM, "\n".join(bad) + "\n",
-                 "/b/base.conf", [dev], steps,
+                 precheck.check_campaign, PROGRAM, bad, [dev], steps,
+                 None, "the base config /b/base.conf",
                  expect_text="act_storage refuses the base config "
                  "/b/base.conf: unknown config item 'bogus-item' (line 4)",
                  expect_status=EXIT_CONFIG)
-        # --resume: the configs in DIR, the finished steps skipped
-        for s in steps:
-            with open(os.path.join(td, s.files["config"]), "w") as f:
-                f.write(plan.step_config(base_text, BASE, s))
+        # --resume: the finished steps skipped; a step an older
+        # act_certify planned: its own config file
         steps[0].status = "done"
-        with open(os.path.join(td, steps[0].files["config"]), "w") as f:
-            f.write("bogus-item: 1\n")
+        steps[0].set = ["bogus-item=1"]
+        old = steps[1]
+        del old.set, old.config_echo
+        old.files["config"] = "02.conf"
+        with open(os.path.join(td, "02.conf"), "w") as f:
+            f.write(read(BASE) + "device-names: %s\n"
+                    "test-duration-sec: 7\n" % dev)
         try:
-            precheck.check_campaign(PROGRAM, None, None, [dev], steps, td)
-            c.check(True, "")
+            precheck.check_campaign(PROGRAM, base, [dev], steps, td)
+            c.eq("--resume: a step an older act_certify planned: its own "
+                 "config file", "7",
+                 (old.config_echo or {}).get("test-duration-sec"))
         except UsageError as e:
             c.check(False, "--resume: a finished step's config was "
                     "checked: %s" % e)
         gone = os.path.join(td, "gone.img")
-        with open(os.path.join(td, steps[1].files["config"]), "w") as f:
-            f.write(plan.step_config(base_text, BASE, steps[1].copy(
-                devices=[gone])))
+        steps[1] = steps[1].copy(devices=[gone], files={})
+        steps[1].set = plan.step_sets(steps[1])
         try:
-            precheck.check_campaign(PROGRAM, None, None, [dev], steps, td)
-            c.check(False, "--resume: a step config on a missing device "
-                    "passed")
+            precheck.check_campaign(PROGRAM, base, [dev], steps, td)
+            c.check(False, "--resume: a step on a missing device passed")
         except UsageError as e:
             c.eq("a device the program can't use: the status", 2, e.status)
             c.check(str(e).startswith("can't use device %s" % gone),
                     "a device the program can't use: not its ERROR line",
                     str(e))
+        interval = os.path.join(td, "interval.conf")
+        with open(interval, "w") as f:
+            f.write("report-interval-sec : 7200 # two hours\n")
+        c.raises("report-interval-sec 7200, as act_storage reads it",
+                 UsageError, precheck.print_config, PROGRAM, "B", [
+                     interval, "--set", "device-names=%s" % dev, "--set",
+                     "read-reqs-per-sec=10", "--set",
+                     "write-reqs-per-sec=10", "--set",
+                     "test-duration-sec=1"],
+                 expect_text="B: report-interval-sec 7200 cannot give the "
+                 "criteria's one-hour slices (an hour would be judged on "
+                 "slices of 7200 s): give a divisor of 3600 (the default "
+                 "is 1)", expect_status=EXIT_CONFIG)
     finally:
         devices.release_devices(devices.Held.fds)
 
@@ -128,8 +164,8 @@ def check_busy(c, td):
 
 
 def check_run_check(c, td):
-    rc, line = precheck.run_check(os.path.join(td, "no-such-program"),
-                                  BASE, held=False)
+    rc, line, _out = precheck.run_check(
+        os.path.join(td, "no-such-program"), [BASE], held=False)
     c.eq("run_check of a missing program: no status", None, rc)
     c.check(line.startswith("can't run "), "run_check of a missing "
             "program: %r" % line)
@@ -137,8 +173,9 @@ def check_run_check(c, td):
     with open(script, "w") as f:
         f.write("#!/bin/sh\necho first >&2\necho 'last words' >&2\nexit 2\n")
     os.chmod(script, stat.S_IRWXU)
-    c.eq("run_check without an ERROR line: the last line", (2, "last words"),
-         precheck.run_check(script, BASE, held=False))
+    c.eq("run_check without an ERROR line: the last line",
+         (2, "last words", b""), precheck.run_check(script, [BASE],
+                                                    held=False))
 
 
 def check_command_line(c, td):
@@ -162,15 +199,6 @@ def check_command_line(c, td):
         c.check(not os.path.exists(out), "%s: DIR created" % what)
 
 
-def check_set_items(c):
-    text = "a: 1\n# c\nread-reqs-per-sec: 5\nb: 2\n"
-    c.eq("set_items without comments: lines kept in place",
-         "a: 1\n# c\nread-reqs-per-sec: 7\nb: 2\n\n# set by act_certify\n"
-         "test-duration-sec: 3\n",
-         plan.set_items(text, [], {"read-reqs-per-sec": "7",
-                                   "test-duration-sec": "3"}))
-
-
 def main():
     c = expect.Checker("test_certify_precheck")
     if not os.access(PROGRAM, os.X_OK):
@@ -182,7 +210,6 @@ def main():
         check_busy(c, td)
         check_run_check(c, td)
         check_command_line(c, td)
-    check_set_items(c)
     c.finish()
 
 

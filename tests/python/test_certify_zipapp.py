@@ -47,12 +47,6 @@ def build(path, entry):
         raise RuntimeError("mkzipapp.py %s %s: %s" % (path, entry, r.stdout))
 
 
-def stub(path):
-    with open(path, "w") as f:
-        f.write("#!/bin/sh\nexit 0\n")
-    os.chmod(path, stat.S_IRWXU)
-
-
 def run(argv, cwd=None):
     env = dict(os.environ)
     env.pop("ACT_BIN", None)
@@ -85,7 +79,7 @@ def main():
         app = os.path.join(tbin, "act_certify.py")
         build(app, "act.certify.main:main")
         for prog in ("act_storage", "act_index"):
-            stub(os.path.join(tbin, prog))
+            expect.stub_program(os.path.join(tbin, prog))
         shutil.copy(os.path.join(expect.ANALYSIS, "act_latency.py"), tbin)
         os.mkdir(os.path.join(tree, "config"))
         for conf in ("act_storage.conf", "act_index.conf"):

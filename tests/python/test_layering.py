@@ -59,23 +59,14 @@ OPENS_ALLOWED = {
     "(file descriptors passed on to the programs, never read)",
     "act.certify.host:_first_line_with": "/etc/os-release and /proc "
     "files: the host's identity",
-    "act.certify.identity:_read_attr": "sysfs attributes: a drive's "
-    "identity",
-    "act.certify.identity:_vpd_serial": "sysfs VPD page 0x80: a drive's "
-    "serial",
-    "act.certify.identity:_open_backing": "a loop device's backing file: "
-    "its name (sysfs), then the file for its identity (never read)",
-    "act.certify.identity:device_identity": "a device opened for its "
-    "identity (fstat, ioctl), never read",
+    "act.certify.identity:_open_same": "a file or loop backing file the "
+    "program identified, opened to read or set its mark (an xattr), "
+    "never read",
     "act.certify.layout:read_text": "a base config",
-    "act.certify.precheck:check_campaign": "the step configs of a "
-    "campaign resumed (the interval check)",
     "act.certify.state:load_state": "state.json",
     "act.certify.state:lock_dir": "DIR/.lock (the campaign's lock file)",
     "act.certify.state:still_running": "/proc/PID/cmdline: whether the "
     "lock's holder is an act_certify",
-    "act.certify.summary:step_config_items": "a step's config file (its "
-    "log's echo is read by act.logfile.header.log_header)",
     "act.certify.watch:PrepProgress.poll": "act_prep's stderr: its "
     "progress line (percent, ETA), not its log",
 }
@@ -112,12 +103,13 @@ KNOWN = {
     ("private", "act.logfile.follow imports act.logfile._AFTER_RE"),
     ("private", "act.logfile.follow imports act.logfile._REPORT_RE"),
     ("private", "act.logfile.header imports act.logfile._AFTER_RE"),
+    ("private", "act.logfile.lines imports act.logfile._AFTER_RE"),
+    ("private", "act.logfile.lines imports act.logfile._BUCKET_RE"),
+    ("private", "act.logfile.lines imports act.logfile._NAME_LINE_RE"),
     ("private", "act.logfile.reports imports act.logfile._AFTER_RE"),
     ("private", "act.logfile.reports imports act.logfile._BUCKET_RE"),
     ("private", "act.logfile.reports imports act.logfile._NAME_LINE_RE"),
     ("private", "act.logfile.reports imports act.logfile._REPORT_RE"),
-    ("private", "act.logfile.reports imports "
-     "act.logfile.stops._SIGNAL_STOP_RE"),
     ("private", "act.logfile.scanner imports act.logfile._AFTER_RE"),
     ("private", "act.logfile.scanner imports act.logfile._REPORT_RE"),
 }

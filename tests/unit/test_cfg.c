@@ -6,11 +6,16 @@
  * suggested: test_cfg_help), and every item of the act_storage
  * table accepted at its limits and rejected just beyond them (and, for
  * power-of-2 items, off a power of 2) with a message naming the item and
- * the value.
+ * the value. Items of the command line (--set NAME=VALUE, cfg_source):
+ * applied after the file, the last one winning, a device list with the
+ * file's separators, a required item given only there, the echo; and each
+ * bad file line of the cases above refused by --set with the same message,
+ * " (--set NAME=VALUE)" in place of " (line N)".
  */
 
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/cfg.h"
 #include "index/index_cfg.h"
@@ -488,6 +493,197 @@ test_warnings(void)
 	free(c);
 }
 
+// --set items over a file (cfg_source): BASE, then the sets in order.
+typedef struct {
+	const char* what;
+	const char* text;          // the file
+	const char* sets[4];       // NULL-terminated
+	const char* error;         // NULL: must parse; else the whole message
+	uint32_t record_bytes;     // when it parses (0: not checked)
+	uint32_t n_devices;        // when it parses (0: not checked)
+} set_case;
+
+static const set_case SETS[] = {
+	{ "override the file", BASE "record-bytes: 5\n",
+		{ "record-bytes=100" }, NULL, 100, 1 },
+	{ "the last --set wins", BASE "record-bytes: 5\n",
+		{ "record-bytes=7", "record-bytes=100" }, NULL, 100, 0 },
+	{ "not given in the file", BASE, { "record-bytes=100" }, NULL, 100, 0 },
+	{ "a device list, the file's separators", BASE,
+		{ "device-names=/dev/a,/dev/b; /dev/c  /dev/d\t/dev/e," }, NULL, 0,
+		5 },
+	{ "a required item given only by --set",
+		"test-duration-sec: 10\nread-reqs-per-sec: 1\nservice-threads: 1\n",
+		{ "device-names=/dev/x" }, NULL, 0, 1 },
+	{ "a comment, as in the file", BASE, { "record-bytes=100 # c" }, NULL,
+		100, 0 },
+	{ "a value with '='", BASE, { "device-names=/dev/a=b" }, NULL, 0, 1 },
+	{ "bad value", BASE, { "read-reqs-per-sec=20x" },
+		"config item 'read-reqs-per-sec': '20x' is not a decimal number "
+		"(--set read-reqs-per-sec=20x)", 0, 0 },
+	{ "bad value after a good one", BASE,
+		{ "record-bytes=100", "large-block-op-kbytes=100" },
+		"config item 'large-block-op-kbytes': 100 is not a power of 2 "
+		"(--set large-block-op-kbytes=100)", 0, 0 },
+	{ "unknown item, close to one", BASE, { "record-byte=100" },
+		"unknown config item 'record-byte' - did you mean 'record-bytes'? "
+		"(--set record-byte=100)", 0, 0 },
+	{ "the other program's item", BASE, { "cache-threads=8" },
+		"config item 'cache-threads' applies to act_index only "
+		"(--set cache-threads=8)", 0, 0 },
+	{ "no value", BASE, { "record-bytes=" },
+		"config item 'record-bytes' has no value (--set record-bytes=)", 0,
+		0 },
+	{ "no '='", BASE, { "record-bytes" },
+		"'record-bytes' is not NAME=VALUE (--set record-bytes)", 0, 0 },
+	{ "no name", BASE, { "=5" }, "'=5' is not NAME=VALUE (--set =5)", 0, 0 },
+	{ "not a name", BASE, { "record bytes=5" },
+		"'record bytes' is not a config item name (--set record bytes=5)", 0,
+		0 },
+	{ "a name with ':'", BASE, { "record-bytes:=5" },
+		"'record-bytes:' is not a config item name (--set record-bytes:=5)",
+		0, 0 },
+	{ "the file's error comes first", BASE "record-bytes: x\n",
+		{ "record-bytes=100" },
+		"config item 'record-bytes': 'x' is not a decimal number (line 6)", 0,
+		0 },
+	{ "still required", "test-duration-sec: 10\nread-reqs-per-sec: 1\n",
+		{ "record-bytes=100" },
+		"config item 'device-names' is required but missing", 0, 0 },
+};
+
+static void
+test_sets(void)
+{
+	for (size_t i = 0; i < sizeof(SETS) / sizeof(SETS[0]); i++) {
+		const set_case* k = &SETS[i];
+		storage_cfg* c = calloc(1, sizeof(*c));
+		char err[CFG_ERR_LEN] = "";
+		cfg_source src = { .text = k->text, .sets = k->sets };
+
+		while (src.n_sets < 4 && k->sets[src.n_sets] != NULL) {
+			src.n_sets++;
+		}
+
+		int rv = storage_cfg_load(c, &src, 2, err, sizeof(err));
+
+		if (k->error != NULL) {
+			CHECK(rv != 0, "%s: expected error '%s', parsed", k->what,
+					k->error);
+			CHECK_STR(k->what, k->error, err);
+			free(c);
+			continue;
+		}
+
+		CHECK(rv == 0, "%s: expected to parse, got error '%s'", k->what,
+				err);
+
+		if (rv == 0 && k->record_bytes != 0) {
+			CHECK_U64(k->what, k->record_bytes, c->record_bytes);
+			CHECK(cfg_is_set(&g_storage_cfg_table, &c->set, "record-bytes"),
+					"%s: record-bytes not marked set", k->what);
+		}
+
+		if (rv == 0 && k->n_devices != 0) {
+			CHECK_U64(k->what, k->n_devices, c->common.devices.n);
+		}
+
+		free(c);
+	}
+
+	// The echo shows the effective values: an item echoed only when given
+	// (CFG_ECHO_SET) is echoed when given by --set.
+	storage_cfg* c = calloc(1, sizeof(*c));
+	char err[CFG_ERR_LEN] = "";
+	const char* sets[] = { "read-reqs-per-sec=3000",
+		"storage-read-histogram=100,50,0", "read-size-offset=50" };
+	int rv = storage_cfg_load(c, &(cfg_source){ .text = BASE,
+			.sets = sets, .n_sets = 3 }, 2, err, sizeof(err));
+	char buf[8192];
+	strbuf sb;
+
+	CHECK(rv == 0, "echo config: %s", err);
+	sb_init(&sb, buf, sizeof(buf));
+	storage_cfg_echo(c, &sb);
+	CHECK_CONTAINS("echo: --set value", "read-reqs-per-sec: 3000\n", buf);
+	CHECK_CONTAINS("echo: --set histogram",
+			"storage-read-histogram: 100.00,50.00,0.00\n", buf);
+	CHECK_CONTAINS("echo: --set item echoed when set",
+			"read-size-offset: 50\n", buf);
+	CHECK_CONTAINS("derived from the --set value",
+			"internal-read-reqs-per-sec: 3000\n", buf);
+
+	// A legacy item by --set is a warning, as in the file.
+	const char* legacy[] = { "use-valloc=yes" };
+
+	rv = storage_cfg_load(c, &(cfg_source){ .text = BASE, .sets = legacy,
+			.n_sets = 1 }, 2, err, sizeof(err));
+	CHECK(rv == 0 && c->set.n_warnings == 1, "legacy --set: %d, %u "
+			"warnings: %s", rv, c->set.n_warnings, err);
+	free(c);
+}
+
+// Every bad one-line case of TEXTS (BASE and one line "NAME: VALUE") is
+// refused by --set NAME=VALUE with the same message: the file's " (line 6)"
+// becomes " (--set NAME=VALUE)".
+static void
+test_set_same_refusal(void)
+{
+	size_t base_len = strlen(BASE);
+	uint32_t compared = 0;
+
+	for (size_t i = 0; i < sizeof(TEXTS) / sizeof(TEXTS[0]); i++) {
+		const text_case* k = &TEXTS[i];
+		const char* suffix = " (line 6)";
+		const char* at;
+
+		if (k->error == NULL || strncmp(k->text, BASE, base_len) != 0) {
+			continue;
+		}
+
+		const char* line = k->text + base_len;
+		const char* colon = strstr(line, ": ");
+
+		if (colon == NULL || strchr(line, '\n') != line + strlen(line) - 1 ||
+				strchr(line, '#') != NULL) {
+			continue;
+		}
+
+		char arg[512];
+		char file_err[CFG_ERR_LEN] = "";
+		char set_err[CFG_ERR_LEN] = "";
+		char want[CFG_ERR_LEN + 600];
+		storage_cfg* c = calloc(1, sizeof(*c));
+
+		// "NAME: VALUE\n" -> "NAME=VALUE"
+		snprintf(arg, sizeof(arg), "%.*s=%.*s", (int)(colon - line), line,
+				(int)(strlen(colon + 2) - 1), colon + 2);
+
+		const char* sets[] = { arg };
+		int file_rv = storage_cfg_load_text(c, k->text, 2, file_err,
+				sizeof(file_err));
+		int set_rv = storage_cfg_load(c, &(cfg_source){ .text = BASE,
+				.sets = sets, .n_sets = 1 }, 2, set_err, sizeof(set_err));
+
+		CHECK(file_rv != 0 && set_rv != 0, "%s: file %d, --set %d",
+				k->what, file_rv, set_rv);
+
+		if ((at = strstr(file_err, suffix)) != NULL) {
+			snprintf(want, sizeof(want), "%.*s (--set %s)%s",
+					(int)(at - file_err), file_err, arg, at + strlen(suffix));
+		}
+		else {
+			snprintf(want, sizeof(want), "%s", file_err);
+		}
+
+		CHECK_STR(k->what, want, set_err);
+		compared++;
+		free(c);
+	}
+
+	CHECK(compared >= 10, "only %u cases compared", compared);
+}
+
 int
 main(void)
 {
@@ -500,6 +696,8 @@ main(void)
 	test_unknown();
 	test_legacy();
 	test_warnings();
+	test_sets();
+	test_set_same_refusal();
 
 	return unit_end("test_cfg");
 }

@@ -157,7 +157,8 @@ test_echo(void)
 	index_cfg_echo(c, &sb);
 	CHECK_STR("act_index echo", ECHO, buf);
 
-	rv = index_cfg_load(c, "config/act_index.conf", 2, err, sizeof(err));
+	rv = index_cfg_load(c, &(cfg_source){ .path = "config/act_index.conf" },
+			2, err, sizeof(err));
 	CHECK(rv == 0, "config/act_index.conf: %s", err);
 	CHECK(c->common.read_reqs_per_sec == 2000 &&
 			c->common.write_reqs_per_sec == 1000 && c->common.devices.n == 1,

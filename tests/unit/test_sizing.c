@@ -326,7 +326,8 @@ test_paper_file(void)
 	char err[CFG_ERR_LEN] = "";
 	static char buf[16384];
 	strbuf sb;
-	int rv = storage_cfg_load(c, "config/examples/paper_final.conf", 2, err,
+	int rv = storage_cfg_load(c, &(cfg_source){ .path =
+			"config/examples/paper_final.conf" }, 2, err,
 			sizeof(err));
 
 	CHECK(rv == 0, "config/examples/paper_final.conf: %s", err);

@@ -329,7 +329,8 @@ test_example_file(void)
 {
 	storage_cfg* c = calloc(1, sizeof(*c));
 	char err[CFG_ERR_LEN] = "";
-	int rv = storage_cfg_load(c, "config/act_storage.conf", 2, err,
+	int rv = storage_cfg_load(c, &(cfg_source){ .path =
+			"config/act_storage.conf" }, 2, err,
 			sizeof(err));
 
 	CHECK(rv == 0, "config/act_storage.conf: %s", err);

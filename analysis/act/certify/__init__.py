@@ -4,12 +4,17 @@ One concept per module:
 
   main      options and the three entry points (new, --resume, --report)
   plan      loads, the ceiling ladder, the steps, each step's config
+            (the base config and its --set items)
+  precheck  the C programs asked: --check --print-config of the base
+            config and of each step (its config echo, the devices'
+            identity lines); a busy device's reason
   model     the campaign model: state.json's records (State, Campaign,
             Step, ...), read (checked as untrusted) and written back
   state     state.json, the directory lock, resume bookkeeping
   devices   the devices, held exclusively for the whole campaign, and
             checked to be the drives it started on
-  identity  which drive a device name stands for (recorded, compared)
+  identity  which drive a device name stands for (from the program's
+            identity lines; recorded, compared)
   replace   a drive replaced (--accept-device), the file devices' marks
   host      the host's identity and the program's version
   runner    the supervised child, signals, the loop over the steps
@@ -20,7 +25,8 @@ One concept per module:
             its first slice over a limit; judging its partial log
   hostload  every planned stream of a step against its plan: a load
             the host did not issue (NOT JUDGED) or the drive did not
-            take (FAIL); the plan's service-threads warning
+            take (FAIL)
+  threads   the plan's service-threads warning, on the program's echo
   trend     each step's hourly share of reads over 1 ms, its slope, the
             degrading flag
   summary   the campaign's summary (summary.json's document): the model

@@ -19,7 +19,6 @@ from act.latency.plot import svg_document
 from act.latency.text import check_lines, judged_lists, long_slice_note
 from act.logfile.follow import last_report
 from act.certify.failfast import slice_view
-from act.certify.plan import step_echo
 from act.logfile.header import (
     HEADER_LIMIT, judged_histograms, read_header, scan_header)
 from act.logfile.ioerrors import count_io_errors
@@ -150,8 +149,15 @@ def slices_so_far(log, slice_sec):
 
 def echo_difference(log, step):
     """The first item of the configuration the log echoes that is not the
-    step's plan, as "the log says NAME VALUE, the plan VALUE" - or None
-    (no difference, or no echo to compare: such a log has no analysis)."""
+    one the program echoed for the step's plan (step["config_echo"], its
+    --print-config before the step ran: precheck.py), as "the log says
+    NAME VALUE, the plan VALUE" - or None (no difference, or nothing to
+    compare: a log with no echo has no analysis; a step an older
+    act_certify ran has no recorded echo - an INVALID it was judged then
+    stands)."""
+    want = step.get("config_echo")
+    if want is None:
+        return step["message"] if step.get("result") == "INVALID" else None
     try:
         with open_regular(log) as f:
             header = scan_header(f)
@@ -160,12 +166,14 @@ def echo_difference(log, step):
     if not header.config:
         return None
     echo = header.items(header.config)
-    for name, want in step_echo(step).items():
-        got = echo.get(name)
+    for name in list(want) + [n for n in echo if n not in want]:
+        got, planned = echo.get(name), want.get(name)
         if got is None:
-            return "the log says no %s, the plan %s" % (name, want)
-        if got.split() != want.split():
-            return "the log says %s %s, the plan %s" % (name, got, want)
+            return "the log says no %s, the plan %s" % (name, planned)
+        if planned is None:
+            return "the log says %s %s, the plan has none" % (name, got)
+        if got != planned:
+            return "the log says %s %s, the plan %s" % (name, got, planned)
     return None
 
 

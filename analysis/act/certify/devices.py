@@ -1,7 +1,8 @@
 """The devices of a campaign: checked (exist, a block device or a regular
 file, not in use) and held exclusively for the whole campaign - between
 steps too - and passed to every program it runs (ACT_HELD_FDS,
-docs/beyond.md); each one's identity recorded at the start and checked
+docs/beyond.md); each one's identity - from the lines the campaign's
+program prints for it (precheck.py) - recorded at the start and checked
 before every step and at --resume (identity.py)."""
 
 import errno
@@ -152,28 +153,30 @@ def held_env():
     return env, tuple(fds)
 
 
-def identities_now(devices):
-    """{device: its identity now} (identity.py); a device that cannot be
-    identified is refused."""
+def identities_now(devices, header):
+    """{device: its identity now} (identity.py) from the LogHeader of the
+    program's --print-config on them (precheck.base_check); a device that
+    cannot be identified is refused."""
     out = {}
     for dev in devices:
         try:
-            out[dev] = device_identity(dev)
+            out[dev] = device_identity(header, dev)
         except (OSError, ValueError) as e:
             _refuse("can't identify device %s: %s"
                     % (dev, getattr(e, "strerror", None) or e))
     return out
 
 
-def check_identities(state, dirpath):
-    """Every device of the campaign is the drive recorded at its start,
-    or a UsageError (status 2) prints both identities - before any byte
-    is written. A device with no recorded identity (a state from an older
+def check_identities(state, dirpath, header):
+    """Every device of the campaign is the drive recorded at its start
+    (its identity now: from header, the program's --print-config on the
+    campaign's devices), or a UsageError (status 2) prints both
+    identities - before any byte is written. A device with no recorded identity (a state from an older
     act_certify, or edited) is refused too, with what is there now: only
     --accept-device says it is the drive (replace.accept_devices)."""
     c = state["campaign"]
     recorded = c.setdefault("identities", {})
-    now = identities_now(c["devices"])
+    now = identities_now(c["devices"], header)
     unknown = [dev for dev in c["devices"] if dev not in recorded]
     if unknown:
         _refuse("%s %s: no identity recorded (a state from an older "

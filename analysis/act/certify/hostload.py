@@ -5,8 +5,7 @@ threads' reads and writes (act_index) - at the rate of the log's own
 derived configuration; the slices whose achieved rate fell short of it;
 for each such slice, whether the drive or the host held the load back
 (the share of their threads' time the stream's I/Os took, from the
-histograms); the plan's warning when a load needs more requests per
-service thread than one thread can plausibly issue.
+histograms).
 
 A slice short of its plan because the host did not issue the load makes
 the step NOT JUDGED: its latencies say nothing about the drive at the
@@ -14,7 +13,6 @@ configured load, so it is neither a drive FAIL nor a PASS. A slice short
 because the drive's I/Os kept the threads busy - they issued what the
 drive let them - is the drive's: a FAIL, never NOT JUDGED."""
 
-from act.certify.fmt import fmt_load
 from act.cli import UsageError
 from act.logfile import MAX_BUCKET
 from act.logfile.header import read_header
@@ -44,11 +42,6 @@ DRIVE_BOUND_SHARE = 0.4
 # act_index's cache threads issue their read+write pairs in bundles of
 # this many, back to back (docs/act_index.md, "Threads and pacing").
 CACHE_BUNDLE = 100
-# The plan warns when a step asks each service thread for more than this
-# many reads per second: a thread does its requests one after another, so
-# it then has under 1 ms for each, and every read over 1 ms (the criteria
-# allow 5% of them) puts it behind schedule.
-MAX_READS_PER_THREAD = 1000
 
 HOST_ADVICE = "the host, not the drive, is the limit"
 
@@ -364,40 +357,3 @@ def host_stop_text():
     return "the host could not issue the load (act stopped: it can't do " \
         "the requested load; try more service-threads)"
 
-
-def service_threads(base_items, cpus):
-    """The service-threads of a base config's items ({name: value}), or
-    the programs' default, 5 x the online CPUs; None when not a number."""
-    value = base_items.get("service-threads")
-    if value is None:
-        return 5 * max(1, cpus or 1)
-    try:
-        n = int(value, 0)
-    except ValueError:
-        return None
-    return n if n > 0 else None
-
-
-def thread_warnings(steps, threads, index=False):
-    """The plan's warning (a list of at most one line): the steps that run
-    and ask a service thread for more than MAX_READS_PER_THREAD reads/s
-    (act_index: its service threads also read once per write)."""
-    if not threads:
-        return []
-
-    def reads(s):
-        return s["reads_per_sec"] + (s["writes_per_sec"] if index else 0)
-    busy = [s for s in steps if s["kind"] != "prep" and not s["same_run_as"]
-            and reads(s) / threads > MAX_READS_PER_THREAD]
-    if not busy:
-        return []
-    top = max(reads(s) for s in busy)
-    return ["warning: step%s %s ask%s each of the %d service-threads for "
-            "more than %d reads/s (up to %d): the host may not issue the "
-            "load, and such a step is NOT JUDGED; set service-threads to "
-            "at least %d in the base config" % (
-                "" if len(busy) == 1 else "s",
-                ", ".join("%d (%s)" % (s["number"], fmt_load(s["load"]))
-                          for s in busy), "s" if len(busy) == 1 else "",
-                threads, MAX_READS_PER_THREAD, top // threads,
-                -(-top // MAX_READS_PER_THREAD))]

@@ -5,17 +5,18 @@ started on (names move after a reboot; a loop device can be re-attached to
 another file; a trial file can be replaced by another of the same size).
 The rules are docs/certify.md's "The drives it started on".
 
-An identity is a dict of facts the kernel gives without writing anything:
+An identity is a dict of facts, as the campaign's program prints them
+(`--check --print-config`, precheck.py: the device and identity lines of
+its log, docs/log-format.md, "The identity block") - nothing is written,
+nothing read here but the campaign's mark:
 
   block device  kind "block", rdev "MAJ:MIN", size (bytes), and where
                 sysfs has them (the disk, for a partition) model, serial,
-                firmware and wwid - the rules of act's log header
-                (src/common/blkdev.c); for a loop device the backing
-                file's name, device and inode (LOOP_GET_STATUS64) and,
-                read from the backing file itself (opened by its name and
-                taken only when it is that device and inode), its
-                generation and the campaign's mark (below), as
-                backing_gen and backing_mark;
+                firmware and wwid; for a loop device the backing file's
+                name, device and inode and, read from the backing file
+                itself (when its name leads to that device and inode),
+                its generation as backing_gen - and the campaign's mark
+                (below) as backing_mark;
   regular file  kind "file", dev, ino, size, gen and the campaign's mark.
 
 The mark is an extended attribute (user.act_certify.campaign, the
@@ -32,28 +33,16 @@ numbers instead).
 Two identities are the same drive when every fact both record is equal
 (a fact one of them lacks is not compared), except:
 - the mark: a file that was marked must still carry the same mark;
-- a file's size is not compared: the campaign's own program sizes a
-  file device to the base config's file-size-mbytes, grown or shrunk
+- a file's size is not compared: the campaign's own program sizes a file
+  device to the base config's file-size-mbytes, grown or shrunk
   (act_storage.md, "Devices"), and the inode, generation and mark already
   say which file it is. A block
   device's size is compared (a drive's size does not change)."""
 
 import errno
-import fcntl
 import os
 import stat
-import struct
 import uuid
-
-LOOP_GET_STATUS64 = 0x4C05
-# FS_IOC_GETVERSION is _IOR('v', 1, long); the file systems write an int
-FS_IOC_GETVERSION = (2 << 30) | (struct.calcsize("l") << 16) | \
-    (ord("v") << 8) | 1
-# struct loop_info64: lo_device, lo_inode, lo_rdevice, lo_offset,
-# lo_sizelimit (u64 each), lo_number, lo_encrypt_type, lo_encrypt_key_size,
-# lo_flags (u32 each), lo_file_name[64], lo_crypt_name[64],
-# lo_encrypt_key[32], lo_init[2] (u64)
-_LOOP_INFO64 = struct.Struct("=QQQQQIIII64s64s32sQQ")
 
 # the facts compared, in the order they are printed
 FIELDS = ("kind", "rdev", "size", "model", "serial", "firmware", "wwid",
@@ -62,136 +51,78 @@ FIELDS = ("kind", "rdev", "size", "model", "serial", "firmware", "wwid",
 # the facts that must still be there when they were recorded
 MARKS = ("mark", "backing_mark")
 MARK_XATTR = "user.act_certify.campaign"
+# the facts that are numbers (as state.json has always kept them)
+_NUMBERS = ("size", "backing_dev", "backing_ino", "backing_gen", "dev",
+            "ino", "gen")
+UNKNOWN = "unknown"             # a value the kernel does not have
 
 
-def _read_attr(path):
-    """A sysfs attribute tidied as act's log header does, or None."""
-    try:
-        with open(path, "rb") as f:
-            raw = f.read(256)
-    except OSError:
-        return None
-    return _tidy(raw)
+def device_identity(header, device):
+    """The identity of device (see the module's comment) from the LogHeader
+    of the program's --print-config (precheck.print_config) - its facts
+    line, identity line and device line - and the campaign's mark read
+    from the file itself. Raises ValueError when the program printed no
+    facts line for it."""
+    facts = header.facts.get(device)
+    if facts is None:
+        raise ValueError("the program printed no identity for it")
+    ident = {"kind": "block" if "rdev" in facts else "file",
+             "size": header.devices.get(device)}
+    ident.update(header.identity.get(device, {}))
+    ident.update(facts)
+    ident = {k: v for k, v in ident.items() if k in FIELDS and
+             v is not None and v != UNKNOWN}
+    for k in _NUMBERS:
+        if k in ident:
+            try:
+                ident[k] = int(ident[k])
+            except (TypeError, ValueError):
+                del ident[k]
+    if ident["kind"] == "file":
+        fd = _open_same(device, ident, "dev", "ino")
+    else:
+        fd = _open_backing(ident)
+    if fd is not None:
+        try:
+            mark = _file_mark(fd)
+        finally:
+            os.close(fd)
+        if mark:
+            ident["mark" if ident["kind"] == "file" else "backing_mark"] = \
+                mark
+    return ident
 
 
-def _tidy(raw):
-    """White space trimmed at both ends, anything not printable '?'."""
-    text = "".join(ch if ch.isprintable() else "?"
-                   for ch in raw.decode("latin-1").strip())
-    return text or None
-
-
-def _vpd_serial(dev_dir):
-    """SCSI/SATA: the unit serial number VPD page (0x80)."""
-    try:
-        with open(os.path.join(dev_dir, "vpd_pg80"), "rb") as f:
-            buf = f.read(256)
-    except OSError:
-        return None
-    if len(buf) <= 4 or buf[1] != 0x80:
-        return None
-    return _tidy(buf[4:4 + min(buf[3], len(buf) - 4)])
-
-
-def _disk_dir(rdev):
-    """The sysfs directory of the disk of rdev (the parent of a
-    partition), or None."""
-    d = "/sys/dev/block/%d:%d" % (os.major(rdev), os.minor(rdev))
-    try:
-        d = os.path.realpath(d)
-    except OSError:
-        return None
-    if not os.path.isdir(d):
-        return None
-    if os.path.exists(os.path.join(d, "partition")):
-        d = os.path.dirname(d)
-    return d
-
-
-def _first(dirpath, names):
-    for n in names:
-        v = _read_attr(os.path.join(dirpath, n))
-        if v:
-            return v
-    return None
-
-
-def _loop_backing(fd, ident, disk):
-    ident["backing_file"] = _read_attr(os.path.join(disk, "loop",
-                                                    "backing_file"))
-    try:
-        raw = fcntl.ioctl(fd, LOOP_GET_STATUS64, bytes(_LOOP_INFO64.size))
-        info = _LOOP_INFO64.unpack(raw)
-        ident["backing_dev"], ident["backing_ino"] = info[0], info[1]
-    except OSError:
-        return
-    bfd = _open_backing(disk, ident)
-    if bfd is None:
-        return
-    try:
-        ident["backing_gen"] = _file_gen(bfd)
-        ident["backing_mark"] = _file_mark(bfd)
-    finally:
-        os.close(bfd)
-
-
-def _open_backing(disk, ident):
-    """A read-only descriptor of the loop device's backing file, opened by
-    the name sysfs gives, when it is a regular file and the very device and
-    inode the loop device uses (LOOP_GET_STATUS64); else None (the file
-    was deleted or renamed, another mount namespace...)."""
-    if "backing_dev" not in ident:
+def _open_same(path, ident, dev_key, ino_key):
+    """A read-only descriptor of the regular file at path when it is the
+    very file the identity's facts name (its device and inode: the one
+    the program identified), else None."""
+    if dev_key not in ident or ino_key not in ident:
         return None
     try:
-        with open(os.path.join(disk, "loop", "backing_file"), "rb") as f:
-            name = f.read(8192).rstrip(b"\n")
-        bfd = os.open(name, os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW |
-                      os.O_NONBLOCK | os.O_NOCTTY)
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK |
+                     os.O_NOCTTY)
     except (OSError, ValueError):
         return None
     try:
-        st = os.fstat(bfd)
+        st = os.fstat(fd)
     except OSError:
         st = None
     if st is None or not stat.S_ISREG(st.st_mode) or \
-            (st.st_dev, st.st_ino) != (ident["backing_dev"],
-                                       ident["backing_ino"]):
-        os.close(bfd)
-        return None
-    return bfd
-
-
-def device_identity(path):
-    """The identity of the device at path now (see the module's comment);
-    raises OSError when it cannot be opened or is neither a block device
-    nor a regular file (ValueError). Nothing is written."""
-    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK)
-    try:
-        st = os.fstat(fd)
-        if stat.S_ISREG(st.st_mode):
-            ident = {"kind": "file", "dev": st.st_dev, "ino": st.st_ino,
-                     "size": st.st_size, "gen": _file_gen(fd),
-                     "mark": _file_mark(fd)}
-            return {k: v for k, v in ident.items() if v is not None}
-        if not stat.S_ISBLK(st.st_mode):
-            raise ValueError("%s is neither a block device nor a regular "
-                             "file" % path)
-        ident = {"kind": "block", "rdev": "%d:%d" % (
-            os.major(st.st_rdev), os.minor(st.st_rdev)),
-            "size": os.lseek(fd, 0, os.SEEK_END)}
-        disk = _disk_dir(st.st_rdev)
-        if disk:
-            dev_dir = os.path.join(disk, "device")
-            ident["model"] = _read_attr(os.path.join(dev_dir, "model"))
-            ident["firmware"] = _first(dev_dir, ("firmware_rev", "rev"))
-            ident["serial"] = _vpd_serial(dev_dir) or \
-                _read_attr(os.path.join(dev_dir, "serial"))
-            ident["wwid"] = _first(disk, ("wwid", "device/wwid"))
-            if os.path.isdir(os.path.join(disk, "loop")):
-                _loop_backing(fd, ident, disk)
-        return {k: v for k, v in ident.items() if v is not None}
-    finally:
+            (st.st_dev, st.st_ino) != (ident[dev_key], ident[ino_key]):
         os.close(fd)
+        return None
+    return fd
+
+
+def _open_backing(ident):
+    """A read-only descriptor of a loop device's backing file, opened by the
+    name the program printed, when it is a regular file and the very device
+    and inode the loop device uses; else None (the file was deleted or
+    renamed, another mount namespace...)."""
+    name = ident.get("backing_file")
+    return _open_same(name, ident, "backing_dev", "backing_ino") \
+        if name else None
 
 
 def _file_mark(fd):
@@ -199,16 +130,6 @@ def _file_mark(fd):
         return os.getxattr(fd, MARK_XATTR).decode("ascii", "replace") or None
     except OSError:
         return None
-
-
-def _file_gen(fd):
-    """The inode's generation number (FS_IOC_GETVERSION), or None where
-    the file system has none."""
-    try:
-        raw = fcntl.ioctl(fd, FS_IOC_GETVERSION, bytes(8))
-    except OSError:
-        return None
-    return struct.unpack("=I", raw[:4])[0]
 
 
 def new_mark():
@@ -219,25 +140,21 @@ def new_mark():
 def mark_file(path, ident, mark):
     """Sets the campaign's mark on a file device - or on a loop device's
     backing file - and adds it to its identity (mark, backing_mark);
-    nothing for another block device, a loop device whose backing file is
-    not reachable by its name (identity.py's _open_backing), or where the
-    file system has no user extended attributes. Raises OSError for other
-    failures."""
+    nothing for another block device, a file that is not the one the
+    identity names (_open_same), or where the file system has no user
+    extended attributes. Raises OSError for other failures."""
     if ident.get("kind") == "file":
-        if _set_mark(path, mark):
-            ident["mark"] = mark
-        return
-    disk = _disk_dir(os.stat(path).st_rdev) \
-        if "backing_ino" in ident else None
-    bfd = _open_backing(disk, ident) if disk else None
-    if bfd is None:
+        fd, key, also = _open_same(path, ident, "dev", "ino"), "mark", ()
+    else:
+        # a backing file on a read-only file system is left unmarked
+        fd, key, also = _open_backing(ident), "backing_mark", (errno.EROFS,)
+    if fd is None:
         return
     try:
-        # a backing file on a read-only file system is left unmarked
-        if _set_mark(bfd, mark, (errno.EROFS,)):
-            ident["backing_mark"] = mark
+        if _set_mark(fd, mark, also):
+            ident[key] = mark
     finally:
-        os.close(bfd)
+        os.close(fd)
 
 
 def _set_mark(target, mark, also=()):

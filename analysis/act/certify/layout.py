@@ -71,7 +71,10 @@ def find_base_config(index):
 
 def read_text(path, what, status):
     try:
-        with open(path, encoding="utf-8", errors="surrogateescape") as f:
+        # newline="": the text as it is (DIR/base.conf is a copy, byte
+        # for byte, of what the programs read)
+        with open(path, encoding="utf-8", errors="surrogateescape",
+                  newline="") as f:
             return f.read()
     except OSError as e:
         raise UsageError("can't read %s %s: %s" % (what, path,

@@ -34,10 +34,14 @@ at its first slice over a limit (fail fast; --no-fail-fast runs it to
 its end); every planned stream (reads, large-block writes and reads,
 act_index's cache writes) is checked against its plan: a test whose load
 the host did not issue is NOT JUDGED, one whose drive could not take it
-FAIL (certify/failfast.py, certify/hostload.py).  Every step's config, log,
-stderr and plot are kept in DIR, with DIR/state.json (the plan and what
-finished), and the reports: report.html (self-contained), summary.json
-and summary.md.  --resume DIR continues an interrupted campaign: finished
+FAIL (certify/failfast.py, certify/hostload.py).  Every step runs the
+program on DIR/base.conf (a copy of the base config) with the four items
+it sets given as --set NAME=VALUE: the C program reads and checks them
+as it does the file's (certify/precheck.py asks it, with --check
+--print-config, before anything starts).  Every step's log, stderr and
+plot are kept in DIR, with DIR/state.json (the plan, each step's --set
+items and config echo, and what finished), and the reports: report.html
+(self-contained), summary.json and summary.md.  --resume DIR continues an interrupted campaign: finished
 steps are kept, the interrupted one runs again from the start (its old
 log is renamed, not deleted).  --report DIR renders the reports again.
 --compare DIR... puts several campaigns side by side (certify/compare.py).
@@ -77,26 +81,26 @@ from act.certify.devices import (
     release_devices)
 from act.certify.fmt import say, utc_now, warn
 from act.certify.host import host_identity, program_version
-from act.certify.hostload import service_threads, thread_warnings
 from act.certify.judge import campaign_verdict
 from act.certify.layout import (
     find_base_config, find_program, read_text)
 from act.certify.plan import (
-    DEFAULT_HOURS, DEFAULT_STRESS_FACTOR, HOUR, base_items, check_base_config,
-    check_duration, check_loads, default_ladder, parse_ladder,
-    parse_positive, plan_steps, plan_text, step_config)
-from act.certify.precheck import busy_reason, check_campaign
+    BASE_NAME, DEFAULT_HOURS, DEFAULT_STRESS_FACTOR, HOUR, check_duration,
+    check_loads, default_ladder, parse_ladder, parse_positive, plan_steps,
+    plan_text)
+from act.certify.precheck import (
+    busy_reason, check_campaign, check_new_campaign)
 from act.certify.replace import (
-    accept_devices, check_accept, mark_devices, rename_devices,
-    write_step_config)
+    accept_devices, check_accept, mark_devices, rename_devices)
 from act.certify.cells import headline
-from act.certify.model import STATE_FORMAT, Campaign, Resume, State
 from act.certify.runner import install_signal_handlers, run_campaign
 from act.certify.watch import Progress
 from act.cli import ArgumentParser, UsageError
+from act.certify.threads import service_threads, thread_warnings
+from act.certify.model import STATE_FORMAT, Campaign, Resume, State
 from act.certify.state import (
-    BASE_NAME, LOCK_NAME, check_private_dir, load_state, lock_dir,
-    save_state, setup_leftovers, state_path, still_running, unlock_dir)
+    LOCK_NAME, check_private_dir, load_state, lock_dir, save_state,
+    setup_leftovers, state_path, still_running, unlock_dir)
 from act.safefile import remove_stale, write_file
 
 
@@ -280,7 +284,6 @@ def new_campaign(args):
     base_path = os.path.abspath(args.config) if args.config \
         else find_base_config(args.index)
     base_text = read_text(base_path, "the base config", EXIT_CONFIG)
-    check_base_config(base_text, base_path)
     devices = [os.path.abspath(d) if not d.startswith("/") else d
                for d in args.devices]
     missing = dry_run_missing(args, devices)
@@ -292,10 +295,10 @@ def new_campaign(args):
                        args.ladder, args.prep)
     # the program's own checks of every config on the held devices,
     # before anything is written (--dry-run too, when every device is
-    # here)
-    if not missing:
-        check_campaign(tools["program"], base_text, base_path, devices,
-                       steps)
+    # here): what identifies the devices, and the service-threads the
+    # runs get, as the program reads the base config
+    header = check_new_campaign(tools["program"], base_text, base_path,
+                                devices, steps) if not missing else None
     state = State(
         format=STATE_FORMAT, status="planned",
         command=[PROG] + list(args.argv), created_at=None, ended_at=None,
@@ -309,20 +312,21 @@ def new_campaign(args):
             load=args.load, stress_factor=args.stress_factor,
             duration_sec=args.duration, ceiling=args.ceiling,
             ladder=args.ladder, prep=args.prep,
-            identities=identities_now(
-                [d for d in devices if d not in missing]),
+            identities=identities_now(devices, header)
+            if header and not args.dry_run else {},
             fail_fast=not args.no_fail_fast),
         host=None, resumes=[], steps=steps, device_changes=[])
     warnings = thread_warnings(steps, service_threads(
-        base_items(base_text), os.cpu_count()), args.index)
+        header.items(header.config)), args.index) if header else []
     if args.dry_run:
         release_devices(Held.fds)
         say(plan_text(state, dirpath, True, warnings))
         if missing:
             say("")
             say("not found here: %s - planned anyway (for another host); "
-                "the programs' checks of the configs were not run, and a "
-                "real run refuses a device it can't find"
+                "the programs' checks of the configs were not run (nor "
+                "the service-threads warning: the program says how many "
+                "it runs), and a real run refuses a device it can't find"
                 % ", ".join(missing))
         return 0
     if os.path.lexists(state_path(dirpath)):
@@ -359,10 +363,6 @@ def new_campaign(args):
         remove_stale(dirpath)
         mark_devices(state.campaign)
         write_file(dirpath, BASE_NAME, base_text)
-        for s in steps:
-            if "config" in s.files:
-                write_file(dirpath, s.files["config"],
-                           step_config(base_text, base_path, s))
         state.host = host_identity()
         state.campaign.program_version = program_version(
             tools["program"])
@@ -436,15 +436,16 @@ def resume_campaign(dirpath, accept=()):
                 raise UsageError("step %d's program is still running (pid "
                                  "%d) - stop it first" % (s.number, pid),
                                  status=EXIT_SETUP)
-        renamed = rename_devices(state, accept)
+        rename_devices(state, accept)
         Held.fds = hold_devices(c.devices, explain=lambda dev:
                                 busy_reason(tools["program"], dev))
-        accept_devices(state, accept)
-        check_identities(state, dirpath)
-        for s in renamed:
-            write_step_config(dirpath, state, s)
-        check_campaign(tools["program"], None, None, c.devices,
-                       state.steps, dirpath)
+        # the program's checks of DIR/base.conf and of every step still to
+        # run, on the held devices: what identifies the devices now, each
+        # step's config echo
+        header = check_campaign(tools["program"], os.path.join(
+            dirpath, BASE_NAME), c.devices, state.steps, dirpath)
+        accept_devices(state, accept, header)
+        check_identities(state, dirpath, header)
         state.resumes.append(Resume(at=utc_now(), host=host_identity()))
         todo = [s for s in state.steps if s.to_do]
         say("%s: resuming the campaign in %s at step %d of %d (%d finished "

@@ -41,7 +41,8 @@ def render_markdown(s):
     out.append("- **Load:** %s = %d reads/s and %d writes/s per device; "
                "stress load %s; tests of %s" % (
                    md_text(c["load_text"]), c["reads_per_sec_per_device"],
-                   c["writes_per_sec_per_device"], md_text(stress_text(c)),
+                   c["writes_per_sec_per_device"],
+                   md_text(stress_text(c["load"], c["stress_factor"])),
                    md_text(fmt_duration(c["step_duration_sec"]))))
     for d in s["drives"]:
         out.append("- **Drive** %s (%s): %s; identity recorded: %s" % (
@@ -71,7 +72,8 @@ def render_markdown(s):
         out.append("Every step (%s): %s" % (
             "as the logs echo it" if all(st["config_source"] == "log"
                                          for st, _ in own)
-            else "from the logs and step configs",
+            else "from the logs, and for the steps not run the program's "
+            "--print-config",
             md_text(config_text(common))))
         out.append("")
         for st, items in own:

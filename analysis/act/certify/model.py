@@ -409,10 +409,12 @@ class Campaign(Record):
 class Step(Record):
     """One step: the plan (plan.plan_steps: its number, id, kind, test
     number, load, devices, rates, duration, slice, how it is judged, the
-    step whose run it is judged from) and what became of it (status,
-    result, exit status, message, times, old logs, files; while its
-    program runs its pid; once it ended its log's size, the kind of its
-    stop, its failed I/Os, and where fail fast stopped it)."""
+    step whose run it is judged from, its files, the --set items it runs
+    the base config with; precheck: the config its program echoes) and
+    what became of it (status, result, exit status, message, times, old
+    logs; while its program runs its pid; once it ended its log's size,
+    the kind of its stop, its failed I/Os, and where fail fast stopped
+    it)."""
     number: int = field(is_int)
     id: str = field(is_str)
     kind: str = field(one_of(*STEP_KINDS))
@@ -435,6 +437,12 @@ class Step(Record):
     old_logs: list = field(list_of(record_of(OldLog)), OldLog, many=True)
     files: dict = field(dict_of(is_str))
     pid: int = optional_field(optional(is_int))
+    # the step's --set items, and the config the program echoes for them
+    # (--print-config; plan.py, precheck.py); a step planned by an older
+    # act_certify has neither (it runs its own config file)
+    set: list = optional_field(list_of(is_str))
+    config_echo: dict = optional_field(lambda v: is_dict(v) and all(
+        is_str(k) and is_str(x) for k, x in v.items()))
     log_size: int = optional_field(optional(lambda v: is_int(v) and v >= 0))
     stop: str = optional_field(optional(is_str))
     io_errors: int = optional_field(optional(is_int))
@@ -500,6 +508,11 @@ class State(Record):
             self.device_changes = []
         self.device_changes.append(change)
 
+    def fail_fast_stops(self):
+        """The finished steps fail fast stopped early."""
+        return [s for s in self.steps if s.stopped_early and
+                s.status == "done"]
+
     def run_of(self, step):
         """The step whose run a step's log is: itself, or the step it is
         judged from (same_run_as)."""
@@ -559,7 +572,7 @@ def _step_problem(s, number):
     need = ("log", "stderr") if s["same_run_as"] is None else ()
     need += ("plot",) if s["kind"] != "prep" else ()
     need += ("config",) if s["kind"] != "prep" and \
-        s["same_run_as"] is None else ()
+        s["same_run_as"] is None and "set" not in s else ()
     for key in need:
         if key not in s["files"]:
             return "%s has no %r file" % (where, key)

@@ -1,7 +1,11 @@
-"""The plan of a campaign: loads and the ceiling ladder, the steps (dicts,
-as kept in state.json), each step's config (the base config with the four
-items act_certify sets), and the plan as text (--dry-run and the start of
-a campaign)."""
+"""The plan of a campaign: loads and the ceiling ladder, the steps
+(model.Step), each step's config (the base config, and the four
+items act_certify sets given to the program with --set: the C program
+reads and checks them, as it does the file), and the plan as text
+(--dry-run and the start of a campaign)."""
+
+import os
+import shlex
 
 from act.certify.fmt import fmt_duration, fmt_load, fmt_num
 from act.certify.model import ONE_X_READS, ONE_X_WRITES, Step
@@ -16,15 +20,13 @@ DEFAULT_STRESS_FACTOR = 2.0
 LADDER_RUNGS = 6                # default ladder: 2 x load, then x 1.5 ...
 LADDER_STEP = 1.5
 HOUR = 3600
-OVERRIDDEN = ("device-names", "read-reqs-per-sec", "write-reqs-per-sec",
-              "test-duration-sec")
-C_SPACE = " \t\n\v\f\r"          # isspace() in the C locale
 # The C programs' limits (src/common/shared_cfg.h: read-reqs-per-sec,
 # write-reqs-per-sec and test-duration-sec are CFG_U32 items up to
 # UINT32_MAX; src/storage/storage_cfg.c refuses rates that give more than
 # UINT32_MAX requests per second); tests/python/test_certify_plan.py checks
 # them against the C source.
 MAX_U32 = 4294967295
+BASE_NAME = "base.conf"         # the base config's copy in DIR
 
 
 def round2(x):
@@ -111,170 +113,56 @@ def parse_ladder(text, load):
     return loads
 
 
-def _is_banner_rule(line):
-    """cfg.c's is_banner_rule: three or more '#' alone on a line."""
-    rest = line.lstrip(" \t")
-    hashes = len(rest) - len(rest.lstrip("#"))
-    return hashes >= 3 and rest[hashes:].strip(" \t\r") == ""
-
-
-def config_lines(text):
-    """The lines of a config as src/common/cfg.c reads them: split on
-    '\n' only, each up to a NUL; yields (line number, line, in_banner,
-    item) where item is None for a comment or blank line, else (name,
-    value, colon) - the name up to ':' or white space, colon False for
-    'name value'."""
-    in_banner = False
-    lines = text.split("\n")
-    if lines[-1] == "":
-        lines.pop()                 # after the last '\n': no line
-    for no, line in enumerate(lines, 1):
-        cut = line.split("\0", 1)[0]
-        if _is_banner_rule(cut):
-            in_banner = not in_banner
-        body = cut.split("#", 1)[0].strip(C_SPACE)
-        if not body:
-            yield no, line, in_banner, None
-            continue
-        i = 0
-        while i < len(body) and body[i] != ":" and body[i] not in C_SPACE:
-            i += 1
-        name, rest = body[:i], body[i:]
-        colon = rest.startswith(":")
-        value = rest[1:].lstrip(C_SPACE) if rest else ""
-        if not colon and value.startswith(":"):
-            colon = True            # "name : value"
-            value = value[1:].lstrip(C_SPACE)
-        yield no, line, in_banner, (name, value, colon)
-
-
-def check_base_config(text, path):
-    """Refuses (exit 78, naming the line) a base config whose items
-    act_certify could not set for sure: an item written without a colon
-    (act reads 'name value' too, and act_certify sets 'name: value'
-    lines), an item given twice (act keeps the last one), a 'name: value'
-    line inside a '#####' banner (act reads it as a comment); and one
-    whose report-interval-sec cannot give the criteria's one-hour slices
-    (check_interval)."""
-    seen = {}
-    for no, line, in_banner, item in config_lines(text):
-        if item is None:
-            continue
-        name, _value, colon = item
-        if in_banner and not colon:
-            continue
-        where = "%s line %d" % (path, no)
-        if in_banner and colon:
-            # a "name: value" line act reads as a comment (the banner's
-            # title text, e.g. paper_final.conf's, is fine)
-            raise UsageError("%s: '%s' is inside a '#####' banner (act reads "
-                             "it as a comment): move it out or comment it "
-                             "out with '#'" % (where, line.strip()),
-                             status=EXIT_CONFIG)
-        if not colon:
-            raise UsageError("%s: '%s' has no colon: write '%s: ...'"
-                             % (where, line.strip(), name),
-                             status=EXIT_CONFIG)
-        if name in seen:
-            raise UsageError("%s: '%s' is given twice (line %d too): keep "
-                             "one" % (where, name, seen[name]),
-                             status=EXIT_CONFIG)
-        seen[name] = no
-    check_interval(text, path)
-
-
-def check_interval(text, path):
-    """Refuses (exit 78, naming the line) a config whose
-    report-interval-sec does not divide 3600: act_latency.py rounds the
+def check_interval(echo, what):
+    """Refuses (exit 78, naming the config and value) a config whose
+    report-interval-sec - as the program reads it: echo, the items of its
+    --print-config - does not divide 3600: act_latency.py rounds the
     criteria's one-hour slice up to a multiple of it, and a longer slice
-    dilutes the worst hour (act.latency.judge.hourly_interval). A value
-    that is not a number is left to the program's own check."""
-    for no, line, in_banner, item in config_lines(text):
-        if item is None or in_banner or item[0] != "report-interval-sec":
-            continue
-        value = item[1]
-        if not value.isdigit() or not value.isascii():
-            continue
-        interval = int(value)
-        if interval and not hourly_interval(interval):
-            raise UsageError(
-                "%s line %d: report-interval-sec %d cannot give the "
-                "criteria's one-hour slices (an hour would be judged on "
-                "slices of %d s): give a divisor of 3600 (the default is "
-                "1)" % (path, no, interval, round_up_slice(HOUR, interval)),
-                status=EXIT_CONFIG)
-
-
-def base_items(text):
-    """The items of a config as act reads them: {name: value} (the last
-    one of a name; banners skipped)."""
-    out = {}
-    for _no, _line, in_banner, item in config_lines(text):
-        if item is not None and not in_banner:
-            out[item[0]] = item[1]
-    return out
-
-
-def step_config(base_text, base_name, step):
-    """The base config with the four items act_certify sets replaced (a
-    comment says what they were); every other line kept as it is."""
-    return set_items(base_text, [
-        "# act_certify step %d: %s" % (step["number"], step["title"]),
-        "# = %s with the items below set by act_certify" % base_name],
-        step_items(step))
+    dilutes the worst hour (act.latency.judge.hourly_interval)."""
+    value = echo.get("report-interval-sec", "")
+    if not value.isdigit() or not value.isascii():
+        return
+    interval = int(value)
+    if interval and not hourly_interval(interval):
+        raise UsageError(
+            "%s: report-interval-sec %d cannot give the criteria's one-hour "
+            "slices (an hour would be judged on slices of %d s): give a "
+            "divisor of 3600 (the default is 1)"
+            % (what, interval, round_up_slice(HOUR, interval)),
+            status=EXIT_CONFIG)
 
 
 def step_items(step):
-    """The values of the four items act_certify sets in a step's config."""
-    return {"device-names": ",".join(step["devices"]),
-            "read-reqs-per-sec": str(step["reads_per_sec"]),
-            "write-reqs-per-sec": str(step["writes_per_sec"]),
-            "test-duration-sec": str(step["duration_sec"])}
+    """The values of the four items act_certify sets for a step:
+    {name: value}."""
+    return {"device-names": ",".join(step.devices),
+            "read-reqs-per-sec": str(step.reads_per_sec),
+            "write-reqs-per-sec": str(step.writes_per_sec),
+            "test-duration-sec": str(step.duration_sec)}
 
 
-def step_echo(step):
-    """What a step's log must echo (its configuration block, as
-    src/common/cfg.c's cfg_echo writes it) for the items act_certify
-    sets: {name: value}."""
+def step_sets(step, devices=None):
+    """The --set items of a step's run ("NAME=VALUE", kept in the step as
+    "set"); devices: on these devices instead of the step's."""
     items = step_items(step)
-    items["device-names"] = " ".join(step["devices"])
-    items["num-devices"] = str(len(step["devices"]))
-    return items
+    if devices is not None:
+        items["device-names"] = ",".join(devices)
+    return ["%s=%s" % kv for kv in items.items()]
 
 
-def set_items(base_text, comments, values):
-    """base_text with the items of values ({name: value}) set: replaced
-    where they are (a comment says what they were), appended otherwise;
-    the comment lines first, then a blank line. Without comments every
-    line keeps its number: an item is replaced on its line, no comment
-    added (a repeated item becomes a comment)."""
-    out = list(comments) + [""] if comments else []
-    done = set()
-    for _no, line, in_banner, item in config_lines(base_text):
-        name = item[0] if item and item[2] and not in_banner else None
-        if name in values:
-            if comments:
-                out.append("# act_certify: was %s" % line.strip())
-            if name not in done:
-                out.append("%s: %s" % (name, values[name]))
-                done.add(name)
-            elif not comments:
-                out.append("# act_certify: was %s" % line.strip())
-            continue
-        out.append(line)
-    missing = [n for n in values if n not in done]
-    if missing:
-        out += ["", "# set by act_certify"]
-        out += ["%s: %s" % (n, values[n]) for n in missing]
-    return "\n".join(out) + "\n"
+def config_args(step, base, dirpath=None):
+    """A step's config on the program's command line: the base config and
+    the step's --set items; a step planned by an older act_certify (no
+    "set"): its own config file in dirpath."""
+    if step.set is None:
+        return [os.path.join(dirpath, step.files["config"])]
+    return [base] + [a for item in step.set for a in ("--set", item)]
 
 
-def override_summary(step):
-    return ("device-names: %s, read-reqs-per-sec: %d, write-reqs-per-sec: "
-            "%d, test-duration-sec: %d" % (",".join(step["devices"]),
-                                           step["reads_per_sec"],
-                                           step["writes_per_sec"],
-                                           step["duration_sec"]))
+def command_text(program, step, base):
+    """A step's run as a command line a user can give (the plan)."""
+    return " ".join(shlex.quote(a) for a in [program] + config_args(
+        step, base))
 
 
 def plan_steps(devices, load, stress_factor, duration, ladder, prep):
@@ -290,13 +178,13 @@ def plan_steps(devices, load, stress_factor, duration, ladder, prep):
         if load_x:
             slug += "-" + fmt_load(load_x)
         step_id = "%02d-%s" % (n, slug)
-        if kind == "prep":
-            files = {"log": step_id + ".log", "stderr": step_id + ".err"}
-        elif same_run_as:
+        if same_run_as:
             files = {"plot": step_id + ".svg"}
+        elif kind == "prep":
+            files = {"log": step_id + ".log", "stderr": step_id + ".err"}
         else:
-            files = {"config": step_id + ".conf", "log": step_id + ".log",
-                     "stderr": step_id + ".err", "plot": step_id + ".svg"}
+            files = {"log": step_id + ".log", "stderr": step_id + ".err",
+                     "plot": step_id + ".svg"}
         step = Step(
             number=n, id=step_id, kind=kind, test=test, title=title,
             load=load_x, devices=list(devs), reads_per_sec=r,
@@ -308,6 +196,8 @@ def plan_steps(devices, load, stress_factor, duration, ladder, prep):
             same_run_as=same_run_as, status="planned", result=None,
             exit_status=None, message=None, started_at=None, ended_at=None,
             old_logs=[], files=files)
+        if runs_program(step):
+            step.set = step_sets(step)
         steps.append(step)
         return step
 
@@ -338,96 +228,104 @@ def plan_steps(devices, load, stress_factor, duration, ladder, prep):
     return steps
 
 
+def runs_program(step):
+    """Whether a step runs the campaign's program (its config checked,
+    its run's echo compared): not act_prep, not a step judged from
+    another's run."""
+    return step.kind != "prep" and not step.same_run_as
+
+
 def devices_text(devices):
     return "1 device" if len(devices) == 1 else "%d devices" % len(devices)
 
 
 def planned_seconds(steps):
-    return sum(s["duration_sec"] for s in steps)
+    return sum(s.duration_sec for s in steps)
 
 
-def stress_text(c):
+def stress_text(load, stress_factor):
     """'4x (2x the target)'."""
-    return "%s (%s the target)" % (fmt_load(c["load"] * c["stress_factor"]),
-                                   fmt_load(c["stress_factor"]))
+    return "%s (%s the target)" % (fmt_load(load * stress_factor),
+                                   fmt_load(stress_factor))
 
 
 def plan_text(state, dirpath, dry_run, warnings=()):
     """The plan, for --dry-run and at the start of a campaign; warnings
     (hostload.thread_warnings) end it."""
-    c = state["campaign"]
+    c = state.campaign
     lines = []
     lines.append("act_certify plan%s" % (" (dry run: nothing is written)"
                                          if dry_run else ""))
-    lines.append("  program:     %s" % c["program_path"])
-    lines.append("  base config: %s (every item but the four below keeps "
-                 "its value)" % c["base_config_path"])
+    lines.append("  program:     %s" % c.program_path)
+    lines.append("  base config: %s (copied to %s; each test sets the "
+                 "four items below with --set, every other item keeps its "
+                 "value)" % (c.base_config_path, BASE_NAME))
     lines.append("  devices:     %s   ALL DATA ON THEM IS DESTROYED"
-                 % ", ".join(c["devices"]))
-    r, w = rates(c["load"], 1)
+                 % ", ".join(c.devices))
+    r, w = rates(c.load, 1)
     lines.append("  load:        %s = %d reads/s, %d writes/s per device; "
-                 "stress load %s" % (fmt_load(c["load"]), r, w,
-                                     stress_text(c)))
+                 "stress load %s" % (fmt_load(c.load), r, w,
+                                     stress_text(c.load, c.stress_factor)))
     lines.append("  each test:   %s%s" % (
-        fmt_duration(c["duration_sec"]),
-        "" if c["duration_sec"] >= 24 * HOUR else
+        fmt_duration(c.duration_sec),
+        "" if c.duration_sec >= 24 * HOUR else
         "  (shorter than 24 h: a trial, not a certification)"))
-    if c["ceiling"]:
+    if c.ceiling:
         lines.append("  ceiling:     ladder %s (stops at the first load that "
-                     "fails)" % ", ".join(fmt_load(x) for x in c["ladder"]))
+                     "fails)" % ", ".join(fmt_load(x) for x in c.ladder))
     lines.append("  fail fast:   %s" % (
         "on - a test judged on the criteria stops at its first %s over a "
         "limit (its verdict could not change); --no-fail-fast runs it to "
-        "its end" % ("hour" if slice_for(c["duration_sec"]) == HOUR
+        "its end" % ("hour" if slice_for(c.duration_sec) == HOUR
                      else "slice")
-        if c.get("fail_fast") else "off (--no-fail-fast): every test runs "
+        if c.fail_fast else "off (--no-fail-fast): every test runs "
         "to its end"))
     lines.append("  directory:   %s%s" % (dirpath, " (not created)"
                                           if dry_run else ""))
     lines.append("")
     pad = " " * 9
-    for s in state["steps"]:
-        lines.append(("step %d" % s["number"]).ljust(9) + s["title"])
-        if s["kind"] == "prep":
+    for s in state.steps:
+        lines.append(("step %d" % s.number).ljust(9) + s.title)
+        if s.kind == "prep":
             lines.append(pad + "act_prep %s; time depends on the drives "
                          "(about 2 x capacity / write speed)"
-                         % " ".join(s["devices"]))
+                         % " ".join(s.devices))
             continue
-        if s["same_run_as"]:
+        if s.same_run_as:
             lines.append(pad + "no new run: the read criteria on step "
-                         "%d's log" % s["same_run_as"])
+                         "%d's log" % s.same_run_as)
             continue
         lines.append(pad + "load %s on %s: %s" % (
-            fmt_load(s["load"]), devices_text(s["devices"]),
-            ", ".join(s["devices"])))
-        lines.append(pad + "config: %s" % override_summary(s))
+            fmt_load(s.load), devices_text(s.devices),
+            ", ".join(s.devices)))
+        lines.append(pad + "runs: %s" % command_text(c.program, s,
+                                                     BASE_NAME))
         lines.append(pad + "%s%s; passes %s" % (
-            fmt_duration(s["duration_sec"]),
-            " (less if it fails: fail fast)" if c.get("fail_fast") and
-            s["judge"] == "criteria" else "",
+            fmt_duration(s.duration_sec),
+            " (less if it fails: fail fast)" if c.fail_fast and
+            s.judge == "criteria" else "",
             "if it meets the read criteria (act_latency.py --check)"
-            if s["judge"] == "criteria" else
+            if s.judge == "criteria" else
             "if it runs to completion (act_latency.py --check --stress)"))
-    cert = [s for s in state["steps"] if s["kind"] != "ceiling"]
-    ladder = [s for s in state["steps"] if s["kind"] == "ceiling"]
+    cert = [s for s in state.steps if s.kind != "ceiling"]
+    ladder = [s for s in state.steps if s.kind == "ceiling"]
     lines.append("")
-    tests = len([s for s in cert if s["kind"] != "prep"])
+    tests = len([s for s in cert if s.kind != "prep"])
     total = "total: %s for the certification (%d test%s)" % (
         fmt_duration(planned_seconds(cert)), tests,
         "" if tests == 1 else "s")
     if ladder:
-        runs = len([s for s in ladder if not s["same_run_as"]])
+        runs = len([s for s in ladder if not s.same_run_as])
         total += ", at most %s more for the ceiling (%d run%s; the ladder " \
             "stops at the first load that fails)" % (
                 fmt_duration(planned_seconds(ladder)), runs,
                 "" if runs == 1 else "s")
-    if any(s["kind"] == "prep" for s in cert):
+    if any(s.kind == "prep" for s in cert):
         total += ", plus act_prep"
     lines.append(total)
-    saved = [s["stopped_early"] for s in state["steps"]
-             if s.get("stopped_early") and s["status"] == "done"]
+    saved = state.fail_fast_stops()
     if saved:
         lines.append("fail fast saved %s so far" % fmt_duration(sum(
-            max(0, r["planned_sec"] - r["end_sec"]) for r in saved)))
+            s.stopped_early.saved_sec for s in saved)))
     lines += list(warnings)
     return "\n".join(lines)

@@ -1,12 +1,22 @@
-"""The C programs' own checks before a campaign starts: `PROG --check
-CONFIG` (docs/beyond.md) loads and validates a config and claims every
-device as a run would, writing nothing. act_certify runs it on the base
-config and on each step's config, with the devices it holds (ACT_HELD_FDS,
-as for a run), so that a config or a device the program would refuse ends
-the campaign before anything is written, with the program's own ERROR
-line; and, where its own hold of a device fails (busy), to say why in the
-program's words (who holds it, where it is mounted)."""
+"""The C programs are the authority on configs and devices; act_certify
+asks them (docs/act_storage.md, the command line): `PROG --check
+--print-config CONFIG [--set NAME=VALUE]...` loads and validates a config
+with the items given on the command line, and claims every device as a run
+would, writing nothing; it prints the configuration the run's log would
+echo, and each device's size and identity lines.
 
+act_certify runs it, with the devices it holds (ACT_HELD_FDS, as for a
+run), before a campaign starts and at --resume: on the base config with
+the campaign's devices (what identifies them, identity.py, and the
+service-threads the runs get) and on each step still to run (its config
+echo, kept in the step: its log must echo the same, analyse.py) - so that
+a config or a device the program would refuse ends the campaign before
+anything is written, with the program's own ERROR line; and before every
+step, to identify the devices again. Where its own hold of a device fails
+(busy), --check says why in the program's words (who holds it, where it is
+mounted)."""
+
+import io
 import os
 import subprocess
 import tempfile
@@ -14,103 +24,122 @@ import tempfile
 from act import EXIT_SETUP, EXIT_USAGE as PROGRAM_CONFIG_ERROR
 from act.certify import EXIT_CONFIG
 from act.certify.devices import held_env
-from act.certify.plan import check_interval, set_items, step_config, \
-    step_items
+from act.certify.plan import (
+    BASE_NAME, check_interval, config_args, runs_program, step_sets)
 from act.cli import UsageError
+from act.logfile.header import scan_header
 
 CHECK_TIMEOUT = 120               # seconds for one --check
-CONFIG_LIMIT = 1 << 20            # characters of a step config read
+OUTPUT_LIMIT = 16 << 20           # bytes of --print-config output read
 
 
-def run_check(program, config, held=True):
-    """(exit status, its first ERROR line without "ERROR: " or None) of
-    `program --check config`; held: with the devices act_certify holds
-    (ACT_HELD_FDS), else without any."""
+def run_check(program, args, held=True, print_config=False):
+    """(exit status, its first ERROR line without "ERROR: " or None, its
+    stdout as bytes) of `program --check [--print-config] ARGS`; held:
+    with the devices act_certify holds (ACT_HELD_FDS), else without any."""
     if held:
         env, fds = held_env()
     else:
         env, fds = dict(os.environ), ()
         env.pop("ACT_HELD_FDS", None)
         env.pop("ACT_HELD_PID", None)
+    argv = [program, "--check"] + (["--print-config"] if print_config
+                                   else []) + list(args)
     try:
-        r = subprocess.run([program, "--check", config],
-                           stdin=subprocess.DEVNULL,
-                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                           env=env, pass_fds=fds, timeout=CHECK_TIMEOUT,
-                           universal_newlines=True, errors="replace")
+        r = subprocess.run(argv, stdin=subprocess.DEVNULL,
+                           stdout=subprocess.PIPE if print_config
+                           else subprocess.DEVNULL, stderr=subprocess.PIPE,
+                           env=env, pass_fds=fds, timeout=CHECK_TIMEOUT)
     except subprocess.TimeoutExpired:
         return None, "%s --check did not end in %d s" % (
-            os.path.basename(program), CHECK_TIMEOUT)
+            os.path.basename(program), CHECK_TIMEOUT), b""
     except OSError as e:
-        return None, "can't run %s: %s" % (program, e.strerror or e)
-    for line in r.stderr.split("\n"):
+        return None, "can't run %s: %s" % (program, e.strerror or e), b""
+    err = r.stderr.decode("utf-8", "replace").split("\n")
+    out = (r.stdout or b"")[:OUTPUT_LIMIT]
+    for line in err:
         if line.startswith("ERROR:"):
-            return r.returncode, line[len("ERROR:"):].strip()
-    last = [line for line in r.stderr.split("\n") if line.strip()]
-    return r.returncode, last[-1].strip() if last else None
+            return r.returncode, line[len("ERROR:"):].strip(), out
+    last = [line for line in err if line.strip()]
+    return r.returncode, last[-1].strip() if last else None, out
 
 
-def check_configs(program, configs):
-    """Run program --check on each (what, path) of configs, with the held
-    devices; the first refusal raises UsageError: a config error (the
-    program's exit status 1) EXIT_CONFIG, any other EXIT_SETUP."""
+def print_config(program, what, args):
+    """The LogHeader of `program --check --print-config ARGS` (its config
+    echo, device and identity lines: act.logfile.header), with the held
+    devices; a refusal raises UsageError: a config error (the program's
+    exit status 1) EXIT_CONFIG, any other EXIT_SETUP. what names the
+    config in the messages."""
+    rc, line, out = run_check(program, args, print_config=True)
     name = os.path.basename(program)
-    for what, path in configs:
-        rc, line = run_check(program, path)
-        if rc == 0:
-            continue
-        if rc == PROGRAM_CONFIG_ERROR:
-            raise UsageError("%s refuses %s: %s" % (name, what, line),
-                             status=EXIT_CONFIG)
+    if rc == PROGRAM_CONFIG_ERROR:
+        raise UsageError("%s refuses %s: %s" % (name, what, line),
+                         status=EXIT_CONFIG)
+    if rc != 0:
         raise UsageError(line or "%s --check %s: exit status %s"
                          % (name, what, rc), status=EXIT_SETUP)
+    header = scan_header(io.BytesIO(out))
+    if not header.config:
+        raise UsageError("%s --check --print-config %s printed no "
+                         "configuration" % (name, what), status=EXIT_SETUP)
+    echo = header.items(header.config)
+    check_interval(echo, what)
+    return header
 
 
-def check_campaign(program, base_text, base_path, devices, steps,
-                   dirpath=None):
-    """--check the base config (with the campaign's devices) and every
-    step's config: those in dirpath (a campaign being resumed: its steps
-    not finished), or written to a temporary directory (a new campaign,
-    --dry-run too: nothing is written in DIR before the checks pass)."""
-    if dirpath is not None:
-        configs = [
-            ("step %d's config %s" % (s["number"], s["files"]["config"]),
-             os.path.join(dirpath, s["files"]["config"])) for s in steps
-            if "config" in s["files"] and s["status"] not in ("done",
-                                                              "skipped")]
-        for _what, path in configs:
-            # a step config edited before --resume: the base config's
-            # rule (plan.check_interval); one that can't be read is the
-            # program's to refuse
-            if not os.path.isfile(path):
-                continue
-            try:
-                with open(path, encoding="utf-8",
-                          errors="surrogateescape") as f:
-                    text = f.read(CONFIG_LIMIT)
-            except OSError:
-                continue
-            check_interval(text, path)
-        check_configs(program, configs)
-        return
+def base_check(program, base, devices, steps, what=None):
+    """The base config on all the campaign's devices, with the other
+    three --set items of its first test (a refusal of the file names its
+    line, of an item the --set): the LogHeader of its --print-config -
+    the devices' identity lines, the service-threads the runs get."""
+    first = [s for s in steps if runs_program(s)]
+    args = [base]
+    if first:
+        args += [a for item in step_sets(first[0], devices)
+                 for a in ("--set", item)]
+    return print_config(program, what or "the base config %s" % base, args)
+
+
+def campaign_header(program, dirpath, state):
+    """base_check of the campaign in dirpath (DIR/base.conf): what
+    identifies its devices now."""
+    return base_check(program, os.path.join(dirpath, BASE_NAME),
+                      state["campaign"]["devices"], state["steps"])
+
+
+def check_campaign(program, base, devices, steps, dirpath=None,
+                   what=None):
+    """--check the base config (with the campaign's devices: base_check;
+    what names it) and every step's config still to run - a new
+    campaign's (check_new_campaign), or the steps not finished of one
+    being resumed (base: DIR/base.conf, or a step's own config file in
+    dirpath if an older act_certify planned it). Each step checked keeps
+    the configuration the program echoes for it (step["config_echo"]: its
+    log must echo the same). Returns base_check's LogHeader."""
+    header = base_check(program, base, devices, steps, what)
+    for s in steps:
+        if not runs_program(s) or s["status"] in ("done", "skipped"):
+            continue
+        what = "step %d's config" % s["number"]
+        if "set" not in s:
+            what += " %s" % os.path.join(dirpath, s["files"]["config"])
+        h = print_config(program, what, config_args(s, base, dirpath))
+        s["config_echo"] = h.items(h.config)
+    return header
+
+
+def check_new_campaign(program, base_text, base_path, devices, steps):
+    """check_campaign of a new campaign (--dry-run too: nothing is written
+    in DIR before the checks pass), on the very text that becomes
+    DIR/base.conf (base_text, read from base_path), in a temporary
+    directory."""
     with tempfile.TemporaryDirectory(prefix="act_certify-check-") as td:
-        configs = []
-        first = [s for s in steps if "config" in s["files"]]
-        if first:
-            # the base config with the four items of the first test, but on
-            # all the campaign's devices, its lines where they are in the
-            # file (the program's messages give line numbers)
-            path = os.path.join(td, "base.conf")
-            items = step_items(first[0])
-            items["device-names"] = ",".join(devices)
-            _write(path, set_items(base_text, [], items))
-            configs.append(("the base config %s" % base_path, path))
-        for s in steps:
-            if "config" in s["files"]:
-                path = os.path.join(td, s["files"]["config"])
-                _write(path, step_config(base_text, base_path, s))
-                configs.append(("step %d's config" % s["number"], path))
-        check_configs(program, configs)
+        copy = os.path.join(td, BASE_NAME)
+        with open(copy, "w", encoding="utf-8", errors="surrogateescape",
+                  newline="") as f:
+            f.write(base_text)
+        return check_campaign(program, copy, devices, steps,
+                              what="the base config %s" % base_path)
 
 
 def busy_reason(program, device):
@@ -118,14 +147,12 @@ def busy_reason(program, device):
     --check (without the held devices) refuses a config of that device
     alone, else None (it found nothing wrong, or could not run)."""
     with tempfile.TemporaryDirectory(prefix="act_certify-check-") as td:
-        path = os.path.join(td, "device.conf")
-        _write(path, "device-names: %s\nread-reqs-per-sec: 2000\n"
-                     "write-reqs-per-sec: 1000\ntest-duration-sec: 1\n"
-               % device)
-        rc, line = run_check(program, path, held=False)
+        path = os.path.join(td, "empty.conf")
+        with open(path, "w"):
+            pass
+        rc, line, _out = run_check(program, [
+            path, "--set", "device-names=%s" % device,
+            "--set", "read-reqs-per-sec=2000", "--set",
+            "write-reqs-per-sec=1000", "--set", "test-duration-sec=1"],
+            held=False)
     return line if rc == EXIT_SETUP and line else None
-
-
-def _write(path, text):
-    with open(path, "w", encoding="utf-8", errors="surrogateescape") as f:
-        f.write(text)

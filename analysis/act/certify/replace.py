@@ -3,18 +3,14 @@ and the marks that tell a campaign's file devices apart (identity.py):
 the new drive's identity is recorded, the change kept in the state for the
 report, and the steps still to run moved to NEW's name."""
 
-import os
-
-from act.certify import EXIT_CONFIG, EXIT_USAGE, PROG
+from act.certify import EXIT_USAGE, PROG
 from act.certify.devices import check_device_names, identities_now
 from act.certify.fmt import say, utc_now
 from act.certify.identity import (
     MARKS, identity_difference, identity_text, mark_file, new_mark)
-from act.certify.layout import read_text
 from act.certify.model import DeviceChange
-from act.certify.plan import step_config
+from act.certify.plan import step_sets
 from act.cli import UsageError
-from act.safefile import write_file
 
 
 def mark_devices(c, devices=None):
@@ -48,10 +44,11 @@ def check_accept(state, accept):
 
 def rename_devices(state, accept):
     """--accept-device NEW=OLD with NEW a new name: the campaign's device
-    OLD is NEW from now on (in the steps still to run too). Returns the
-    steps whose config must be written again. In memory only."""
+    OLD is NEW from now on (in the steps still to run too: their --set
+    items; a step an older act_certify planned with its own config file
+    runs on the base config with --set from now on, as a new one does).
+    In memory only."""
     c = state.campaign
-    renamed = []
     for new, old in accept:
         if new == old:
             continue
@@ -65,18 +62,20 @@ def rename_devices(state, accept):
                     old not in s.devices:
                 continue
             s.devices = [new if d == old else d for d in s.devices]
-            if "config" in s.files:
-                renamed.append(s)
-    return renamed
+            if s.set is not None or "config" in s.files:
+                s.files.pop("config", None)
+                s.set = step_sets(s)
 
 
-def accept_devices(state, accept):
+def accept_devices(state, accept, header):
     """The drives now at the accepted names replace the recorded ones:
-    their identity is recorded, and the change is kept in the state (the
-    report says it). Nothing when the drive is the one recorded."""
+    their identity (from header, the program's --print-config on the
+    campaign's devices: precheck.base_check) is recorded, and the change is
+    kept in the state (the report says it). Nothing when the drive is the
+    one recorded."""
     c = state.campaign
     recorded = c.recorded_identities()
-    now = identities_now([new for new, _ in accept])
+    now = identities_now([new for new, _ in accept], header)
     first = state.next_step().number if state.next_step() else None
     for new, old in accept:
         was = recorded.get(new)
@@ -97,11 +96,3 @@ def accept_devices(state, accept):
             "\n  was: %s\n  now: %s" % (PROG, new, old, first, was_text,
                                         identity_text(now[new])))
 
-
-def write_step_config(dirpath, state, step):
-    """A step's config written again from DIR/base.conf (its devices were
-    renamed by --accept-device)."""
-    base = read_text(os.path.join(dirpath, "base.conf"), "the base config",
-                     EXIT_CONFIG)
-    write_file(dirpath, step.files["config"], step_config(
-        base, state.campaign.base_config_path, step))

@@ -13,8 +13,10 @@ import time
 from act.certify.analyse import (
     analyse_step_log, slices_so_far, step_analysis)
 from act.certify.failfast import (
-    FailFast, saved_text, stop_message)
+    FailFast, request_reason, saved_text, stop_message)
 from act.certify.devices import check_identities, held_env
+from act.certify.plan import BASE_NAME, config_args
+from act.certify.precheck import campaign_header
 from act.certify.fmt import (
     fmt_duration, say, say_both, signame, utc_now, warn)
 from act.certify.judge import (
@@ -33,6 +35,9 @@ from act.certify.watch import LiveReport, PrepProgress
 
 
 STOP_WAIT = 60                  # seconds a program gets to stop cleanly
+# The pipe through which a program is told why it is stopped (docs/
+# beyond.md, "A parent that stops the run"), believed with ACT_HELD_PID.
+STOP_FD_ENV = "ACT_STOP_FD"
 
 
 class _Stop:
@@ -99,16 +104,25 @@ def run_program(argv, log_path, err_path, step, steps, progress, save,
     global _PRCTL
     if _PRCTL is None:
         _PRCTL = _prctl()
+    # the reason of a stop (fail fast's) goes into this pipe just before
+    # the SIGINT: the program's log then says it (tell_stop)
+    stop_r, stop_w = os.pipe()
     try:
         # new files (never through a name planted in DIR: safefile)
         with create_new(log_path) as log, create_new(err_path) as err:
             env, fds = held_env()
+            env.update({STOP_FD_ENV: str(stop_r),
+                        "ACT_HELD_PID": str(os.getpid())})
             proc = subprocess.Popen(argv, stdout=log, stderr=err,
                                     stdin=subprocess.DEVNULL, env=env,
-                                    pass_fds=fds, preexec_fn=_child_setup)
+                                    pass_fds=fds + (stop_r,),
+                                    preexec_fn=_child_setup)
     except OSError as e:
+        os.close(stop_w)
         raise UsageError("can't run %s: %s" % (argv[0], e.strerror or e),
                          status=EXIT_SETUP) from None
+    finally:
+        os.close(stop_r)
     _Stop.child = proc
     step.pid = proc.pid
     save()
@@ -151,6 +165,7 @@ def run_program(argv, log_path, err_path, step, steps, progress, save,
                 progress.line("%s: step %d: %s" % (PROG, step.number,
                                                    stop_message(rec)))
                 stop_sent = time.monotonic()
+                tell_stop(stop_w, request_reason(rec))
                 try:
                     proc.send_signal(signal.SIGINT)
                 except OSError:
@@ -158,6 +173,7 @@ def run_program(argv, log_path, err_path, step, steps, progress, save,
         elapsed = time.monotonic() - t0
         progress.tick(step, total, elapsed, follower,
                       remaining_seconds(steps, step, elapsed))
+    os.close(stop_w)
     _Stop.child = None
     del step.pid
     rc = proc.returncode
@@ -167,6 +183,16 @@ def run_program(argv, log_path, err_path, step, steps, progress, save,
         # own end is the step's (e.g. a drive-limit stop)
         del step.stopped_early
     return rc
+
+
+def tell_stop(fd, reason):
+    """Write the reason of a stop, one line, into the pipe the program
+    reads when the SIGINT that follows arrives (its log then ends with
+    "stopped on request: REASON after S sec")."""
+    try:
+        os.write(fd, (reason + "\n").encode("ascii", "replace"))
+    except OSError:
+        pass                    # the program has ended: nothing to tell
 
 
 def fail_fast_watch(step, log_path, fail_fast):
@@ -202,7 +228,8 @@ def execute_step(dirpath, state, step, tools, progress, cache):
     if step.kind == "prep":
         argv = [tools["act_prep"]] + step.devices
     else:
-        argv = [tools["program"], os.path.join(dirpath, files["config"])]
+        argv = [tools["program"]] + config_args(
+            step, os.path.join(dirpath, BASE_NAME), dirpath)
     prog = os.path.basename(argv[0])
     if step.status == "running" and step.kind != "prep":
         # act_certify was killed while the step ran (its program is gone:
@@ -266,13 +293,13 @@ def end_from_log(dirpath, state, step):
     log is a complete run (its last report at test-duration-sec, no stop
     line after it: act_latency's "complete"), 128+SIGINT when fail fast
     had stopped it (stopped_early saved) and the log ends with the
-    program's "stopped by signal" line; None otherwise - the step runs
-    again."""
+    program's "stopped on request" line (or, by an older act_storage,
+    "stopped by signal"); None otherwise - the step runs again."""
     a = analyse_step_log(dirpath, state, step, plot=False)
     doc = a.get("doc")
     if doc is not None and doc.get("complete") and a.get("stop") is None:
         return 0
-    if step.stopped_early and a.get("stop") == "signal":
+    if step.stopped_early and a.get("stop") in ("request", "signal"):
         return 128 + signal.SIGINT
     return None
 
@@ -372,7 +399,8 @@ def run_campaign(dirpath, state, tools, progress):
             # the drive each name stands for is still the one recorded
             # (a file replaced, a loop device re-attached): not one byte
             # to another drive
-            check_identities(state, dirpath)
+            check_identities(state, dirpath, campaign_header(
+                tools["program"], dirpath, state))
         except UsageError as e:
             warn("error: step %d not started: %s" % (step.number, e))
             state.status = "error"
@@ -405,8 +433,8 @@ def run_campaign(dirpath, state, tools, progress):
     elif status == EXIT_CONFIG:
         say_both("%s: stopped: the program refused the config (exit status "
                  "%d) - fix the base config and start a new campaign (or "
-                 "fix the step configs in %s and continue with --resume %s)"
-                 % (PROG, status, dirpath, dirpath))
+                 "fix %s and continue with --resume %s)"
+                 % (PROG, status, os.path.join(dirpath, BASE_NAME), dirpath))
     elif status is not None:
         say_both("%s: stopped by an error (exit status %d); fix it, then "
                  "continue with:" % (PROG, status))
@@ -415,8 +443,7 @@ def run_campaign(dirpath, state, tools, progress):
         say("verdict: %s" % headline(v))
         for r in v["reasons"]:
             say("  " + r)
-        saved = [s for s in state.steps if s.stopped_early and
-                 s.status == "done"]
+        saved = state.fail_fast_stops()
         if saved:
             say("  fail fast saved %s (%s)" % (fmt_duration(sum(
                 s.stopped_early.saved_sec for s in saved)), ", ".join(

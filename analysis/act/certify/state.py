@@ -15,6 +15,7 @@ from act import EXIT_SETUP
 from act.certify import PROG
 from act.certify.model import (
     MAX_DEPTH, STATE_FORMAT, Damaged, NotAState, OldLog, State)
+from act.certify.plan import BASE_NAME
 from act.cli import UsageError
 from act.safefile import (
     is_temporary, open_regular, private_dir_problem, user_text, write_file)
@@ -72,7 +73,6 @@ def load_state(dirpath):
 
 
 LOCK_NAME = ".lock"
-BASE_NAME = "base.conf"
 _STEP_CONFIG_RE = re.compile(r"^\d\d-[A-Za-z0-9.-]+\.conf$")
 
 

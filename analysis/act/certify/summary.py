@@ -13,12 +13,10 @@ from act.certify.hostload import short_streams
 from act.certify.identity import identity_text
 from act.certify.judge import campaign_verdict, host_limited, rejudge
 from act import PROGRAM_STATUS
-from act.certify.plan import config_lines, rates
+from act.certify.plan import rates
 from act.certify.trend import headline as trend_headline, step_trend
 from act.logfile.header import log_header, log_identity
-from act.safefile import open_regular
 
-CONFIG_LIMIT = 1 << 20          # bytes of a step's config read at most
 
 
 def step_summary(dirpath, state, step, cache):
@@ -103,24 +101,15 @@ def existing_files(dirpath, files):
 def step_config_items(dirpath, step):
     """A step's effective config, {name: value}, and where it comes from:
     the configuration its log echoes (every item, defaults too, as the
-    program read it), else its config file (the items written in it)."""
+    program read it), else the one the program echoed for its plan
+    (--print-config before it ran: step.config_echo, precheck.py)."""
     files = step.files
     if files.get("log"):
         header = log_header(os.path.join(dirpath, files["log"]))
         if header is not None and header.config:
             return header.items(header.config), "log"
-    if files.get("config"):
-        try:
-            with open_regular(os.path.join(dirpath, files["config"]),
-                              CONFIG_LIMIT) as f:
-                text = f.read().decode("utf-8", "replace")
-        except OSError:
-            return {}, None
-        items = {}
-        for _no, _line, in_banner, item in config_lines(text):
-            if item and item[2] and not in_banner:
-                items[item[0]] = item[1]
-        return items, "config"
+    if step.config_echo:
+        return dict(step.config_echo), "print-config"
     return {}, None
 
 

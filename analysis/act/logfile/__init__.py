@@ -5,6 +5,8 @@
     reports.py  one interval report, and how the run ended (RunEnd)
     scanner.py  the fast path: stream a whole body, batch by batch
     stops.py    the fixed phrases of the stop lines, and their kinds
+    lines.py    every kind of line a reader parses, by the token of the
+                C programs' catalogue (src/common/loglines.h)
     follow.py   follow a log still being written
 
 Logs are bytes: a device name need not be UTF-8.  Undecodable bytes become

@@ -8,15 +8,15 @@ import re
 
 from act.cli import UsageError
 from act.safefile import open_regular
-from act.logfile import ENC_ERRORS, _AFTER_RE
+from act.logfile import ENC_ERRORS, _AFTER_RE, lines
 
 MIN_VERSION, MAX_VERSION = 6.0, 7.0
 HEADER_LIMIT = 16 << 20           # bytes of header to read before giving up
 
-_IDENTITY_RE = re.compile(r"(.+?) model = (.*), serial = (.*), "
-                          r"firmware = (.*)$")
-_START_RE = re.compile(r"start time = (\S+)$")
-_DEVICE_RE = re.compile(r"(.+?) size = (\d+) bytes(,|$)")
+# a device's facts line: a block device's "rdev = ...", a file's "dev =
+# ..." (a loop device's backing_file, a path, comes last)
+_FACTS_RE = re.compile(r"(\S+) ((?:rdev|dev) = .*)$")
+_BACKING_FILE = ", backing_file = "
 
 
 class LogHeader:
@@ -36,18 +36,19 @@ class LogHeader:
         # Device lines and the identity block (not needed by the analysis):
         self.devices = {}           # device -> size in bytes
         self.identity = {}          # device -> {model, serial, firmware}
+        self.facts = {}             # device -> {fact: value} (its facts line)
         self.start = None           # start time, as written (UTC, ISO 8601)
         self.size = 0               # bytes of the header read
         self.binary = False         # a NUL byte in them: not a text file
 
     @staticmethod
-    def items(lines):
+    def items(block):
         """The "name: value" lines of a block as a dict (heading skipped)."""
         d = {}
-        for line in lines[1:]:
-            key, sep, value = line.partition(":")
-            if sep:
-                d[key.strip()] = value.strip()
+        for line in block[1:]:
+            f = lines.item(line)
+            if f is not None:
+                d[f["key"]] = f["value"]
         return d
 
 
@@ -76,16 +77,17 @@ def scan_header(f):
                 break               # the reports follow
             block = None
             continue
-        if line.startswith("ACT version") and h.version is None:
-            h.version = line[len("ACT version"):].strip()
-        elif line == "DERIVED CONFIGURATION" and not h.derived:
+        version = lines.parse("version", line)
+        if version is not None and h.version is None:
+            h.version = version["version"]
+        elif line == lines.DERIVED_HEADING and not h.derived:
             block = h.derived
             block.append(line)
-        elif line == "HISTOGRAM NAMES" and not h.names_block:
+        elif line == lines.NAMES_HEADING and not h.names_block:
             block = h.names_block
             block.append(line)
-        elif (line.endswith(" CONFIGURATION") and line.startswith("ACT")
-              and not h.config):
+        elif lines.parse("config-heading", line) is not None and \
+                not h.config:
             block = h.config
             block.append(line)
         elif " = " in line:
@@ -190,15 +192,32 @@ def judged_histograms(header):
 
 def _device_line(h, line):
     """Note a device line, identity line or the start time in h."""
-    m = _IDENTITY_RE.match(line)
-    if m:
-        h.identity[m.group(1)] = {"model": m.group(2), "serial": m.group(3),
-                                  "firmware": m.group(4)}
+    f = lines.parse("identity", line)
+    if f is not None:
+        h.identity[f.pop("device")] = f
         return
-    m = _START_RE.match(line)
+    m = _FACTS_RE.match(line)
     if m:
-        h.start = m.group(1)
+        h.facts[m.group(1)] = _facts(m.group(2))
         return
-    m = _DEVICE_RE.match(line)
-    if m:
-        h.devices[m.group(1)] = int(m.group(2))
+    f = lines.parse("start-time", line)
+    if f is not None:
+        h.start = f["start"]
+        return
+    f = lines.device_size(line)
+    if f is not None:
+        h.devices[f[0]] = f[1]
+
+
+def _facts(text):
+    """{fact: value} of a facts line's "name = value, ..." (log-format.md,
+    "The identity block"); values as written ("unknown" too)."""
+    text, sep, backing = text.partition(_BACKING_FILE)
+    facts = {}
+    for part in text.split(", "):
+        name, eq, value = part.partition(" = ")
+        if eq:
+            facts[name] = value
+    if sep:
+        facts["backing_file"] = backing
+    return facts

@@ -7,18 +7,13 @@ io-error-limit a run goes on, and each failure is an ERROR: line -
 (OP: read, write, large-block read, large-block write, tomb-raider read)
     ERROR: N more I/O errors were not shown
 
-(at most 10 shown a second; the others counted in the second form). The
-count is every shown line plus every "not shown" count, or the highest
-running total a shown line gives, whichever is larger."""
+(at most 10 shown a second; the others counted in the second form: the
+kinds io-failed and io-hidden of lines.py). The count is every shown line
+plus every "not shown" count, or the highest running total a shown line
+gives, whichever is larger."""
 
-import re
-
-from act.logfile import ENC_ERRORS, MAX_LINE
+from act.logfile import ENC_ERRORS, MAX_LINE, lines
 from act.safefile import open_regular, read_lines
-
-_FAILED_RE = re.compile(rb"^ERROR: [a-z -]+ failed on device (.+?) at offset \d+"
-                        rb"(?:.*- failed I/Os: (\d+))?")
-_HIDDEN_RE = re.compile(rb"^ERROR: (\d+) more I/O errors were not shown")
 
 
 def count_io_errors(path, max_bytes=None):
@@ -33,17 +28,16 @@ def count_io_errors(path, max_bytes=None):
             for line in read_lines(f, MAX_LINE):
                 if not line.startswith(b"ERROR: "):
                     continue
-                m = _FAILED_RE.match(line)
-                if m:
+                text = line.decode("utf-8", ENC_ERRORS).rstrip("\r\n")
+                m = lines.parse("io-failed", text)
+                if m is not None:
                     shown += 1
-                    dev = m.group(1).decode("utf-8", ENC_ERRORS)
-                    devices[dev] = devices.get(dev, 0) + 1
-                    if m.group(2):
-                        running = max(running, int(m.group(2)))
+                    devices[m["device"]] = devices.get(m["device"], 0) + 1
+                    running = max(running, m["count"] or 0)
                     continue
-                m = _HIDDEN_RE.match(line)
-                if m:
-                    hidden += int(m.group(1))
+                m = lines.parse("io-hidden", text)
+                if m is not None:
+                    hidden += m["count"]
     except OSError:
         return None
     return {"total": max(shown + hidden, running), "devices": devices}

@@ -14,8 +14,8 @@ bucket lines " (BB: COUNT) ...", anything else ignored.
 import os
 
 from act.logfile import (ENC_ERRORS, MAX_BUCKET, _AFTER_RE, _BUCKET_RE,
-                         _NAME_LINE_RE, _REPORT_RE, after_last_report)
-from act.logfile.stops import STOP_KINDS, _SIGNAL_STOP_RE, stop_kind_of
+                         _NAME_LINE_RE, _REPORT_RE, after_last_report, lines)
+from act.logfile.stops import STOP_KINDS, stop_kind_of
 from act.safefile import open_regular, read_lines
 
 
@@ -93,8 +93,8 @@ class RunEnd:
     or damaged report inside the log).
 
     stop is the kind of a stop (stops.STOP_KINDS: "host-limit",
-    "drive-limit", "hung-io", "io-errors", "signal"), None when the stop
-    line names none of them or the run did not stop.
+    "drive-limit", "hung-io", "io-errors", "signal", "request"), None when
+    the stop line names none of them or the run did not stop.
     """
 
     def __init__(self, kind, planned, ran, reason=None, stop=None):
@@ -131,19 +131,22 @@ def _report_extent(lines, known):
     return end
 
 
-def stop_line(lines):
+def stop_line(block):
     """The stop among the lines that follow the last complete report:
     (reason, seconds or None), or None if they hold no stop.
 
-    A `stopped by signal NAME after S sec` line is the stop; otherwise the
-    first `ERROR:` line that no later report (a report being written)
-    follows - lag, I/O-error and hung-I/O stops print ERROR lines and end.
+    A `stopped by signal NAME after S sec` line is the stop, or a `stopped
+    on request: REASON after S sec` line (the parent that ran the program
+    stopped it, and said why); otherwise the first `ERROR:` line that no
+    later report (a report being written) follows - lag, I/O-error and
+    hung-I/O stops print ERROR lines and end.
     """
-    texts = [line.decode("utf-8", ENC_ERRORS).strip() for line in lines]
+    texts = [line.decode("utf-8", ENC_ERRORS).strip() for line in block]
     for text in texts:
-        m = _SIGNAL_STOP_RE.match(text)
-        if m:
-            return m.group(0), int(m.group(2))
+        for kind in ("request", "signal"):
+            f = lines.parse(kind, text)
+            if f is not None:
+                return text, f["sec"]
     for text in after_last_report(texts):
         if text.startswith("ERROR:"):
             return text[len("ERROR:"):].strip(), None
@@ -155,9 +158,10 @@ FIRST_ERROR_LINE = 1 << 16        # bytes of a line first_error() reads
 
 
 def last_errors(path, limit=3):
-    """The last `limit` ERROR: and "stopped by signal" lines of the log at
-    path (in its last 64 KiB), as str; [] when it cannot be read (or is
-    not a regular file: safefile.open_regular)."""
+    """The last `limit` ERROR:, "stopped by signal" and "stopped on
+    request" lines of the log at path (in its last 64 KiB), as str; []
+    when it cannot be read (or is not a regular file:
+    safefile.open_regular)."""
     try:
         with open_regular(path) as f:
             f.seek(0, os.SEEK_END)
@@ -167,7 +171,7 @@ def last_errors(path, limit=3):
         return []
     found = [line for line in text.split("\n")
              if line.startswith("ERROR:") or
-             line.startswith(STOP_KINDS["signal"])]
+             line.startswith((STOP_KINDS["signal"], STOP_KINDS["request"]))]
     return found[-limit:]
 
 
@@ -190,7 +194,7 @@ def first_error(err_path, log_path):
     return last
 
 
-FELL_BEHIND = b"WARNING: the host fell behind at the end of the run: "
+FELL_BEHIND = lines.FELL_BEHIND.encode()
 
 
 def run_end(tail, known, duration, fallback_ran=None):

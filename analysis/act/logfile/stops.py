@@ -3,14 +3,14 @@ run"): the fixed phrases of the stop lines, and the kind of stop each
 names.
 
 STOP_KINDS maps a kind to the exact phrase the C programs print in its
-line (src/common/harness.c, guard.c, run.c and the programs' lag_advice);
-a test of the C side checks this table against the C sources, so a
-reworded message cannot silently change a kind.
+line (src/common/stop.h, the first rows of the log's catalogue,
+loglines.h); tests/integration/test_stop_kinds.py checks this table
+against stop.h, and tests/python/test_log_grammar.py reads the C
+formatters' own stop lines with it - a reworded message cannot silently
+change a kind.
 """
 
-import re
-
-from act.logfile import ENC_ERRORS, after_last_report
+from act.logfile import ENC_ERRORS, after_last_report, lines
 
 STOP_KINDS = {
     # lag, the host the limit: "ERROR: ACT can't do the requested load -
@@ -31,9 +31,6 @@ STOP_KINDS = {
     # program (act_certify) stopped it and gave the reason
     "request": "stopped on request",
 }
-
-_SIGNAL_STOP_RE = re.compile(r"stopped by signal (\S+) after (\d+) sec")
-_REQUEST_STOP_RE = re.compile(r"stopped on request: (.*) after (\d+) sec$")
 
 
 def stop_kind(line):
@@ -58,14 +55,15 @@ def stop_kind(line):
     return None
 
 
-def stop_kind_of(lines):
+def stop_kind_of(block):
     """The kind of the stop among the lines that follow a log's last
-    complete report (as reports.stop_line() reads them), or None: a request
-    line anywhere, else a signal line anywhere; otherwise the first ERROR: line naming a kind that no
-    later report follows (a lag's first line names none: its second does).
+    complete report (as reports.stop_line() reads them), or None: a
+    request line anywhere, else a signal line anywhere; otherwise the
+    first ERROR: line naming a kind that no later report follows (a lag's
+    first line names none: its second does).
     """
     texts = [line.decode("utf-8", ENC_ERRORS).strip()
-             if isinstance(line, bytes) else line.strip() for line in lines]
+             if isinstance(line, bytes) else line.strip() for line in block]
     for kind in ("request", "signal"):
         if any(stop_kind(text) == kind for text in texts):
             return kind
@@ -76,13 +74,14 @@ def stop_kind_of(lines):
     return None
 
 
-def request_reason(lines):
-    """The reason a "stopped on request" line among lines gives (the text
-    between "stopped on request: " and " after S sec"), or None."""
-    for line in lines:
+def request_reason(block):
+    """The reason a "stopped on request" line among the lines of block
+    gives (the text between "stopped on request: " and " after S sec"), or
+    None."""
+    for line in block:
         if isinstance(line, bytes):
             line = line.decode("utf-8", ENC_ERRORS)
-        m = _REQUEST_STOP_RE.match(line.strip())
-        if m:
-            return m.group(1)
+        f = lines.parse("request", line.strip())
+        if f is not None:
+            return f["reason"]
     return None

@@ -1,0 +1,236 @@
+/*
+ * loglines.h - the log's grammar: every kind of line a reader of the log
+ * parses (analysis/act/logfile, and people's scripts: docs/log-format.md),
+ * its token, its words, and the formatter that writes it - so that the
+ * English of each line is written once, here, and the analysis is tested
+ * against the lines themselves.
+ *
+ * ll_kinds[] is the catalogue: one row per kind, { token, words }. The
+ * token names the kind on both sides (Python: act.logfile.lines.
+ * LINE_KINDS, token -> parser); the words are the line in printf form
+ * (LL_* below, each used by one formatter) - for a stop, the phrase its
+ * line carries (stop.h, whose STOP_KIND_TABLE are the catalogue's first
+ * rows). The formatters are the functions below, and for the lines of the
+ * config echo and the reports the programs' echo functions, cfg_echo,
+ * report_names and report_format / hist_format. ERROR lines are formatted
+ * without their "ERROR: " (log_error adds it).
+ *
+ * tests/unit/test_loglines.c links these formatters and prints a sample of
+ * every kind (it fails when a kind of the catalogue has none), and
+ * tests/python/test_log_grammar.py parses every sample with act.logfile
+ * (it fails when a kind has no parser, or a parser reads other fields
+ * than the sample was made from). To add a kind: docs/hacking.md, "A log
+ * line".
+ */
+#pragma once
+
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/stop.h"
+#include "common/strbuf.h"
+
+//==========================================================
+// The words of each line.
+//
+
+// Header (docs/log-format.md, sections 1-4).
+#define LL_VERSION "ACT version %s"
+#define LL_CONFIG_HEADING "%s CONFIGURATION"        // ACT-STORAGE, ACT-INDEX
+#define LL_CONFIG_ITEM "NAME: VALUE"                // cfg_echo
+#define LL_DERIVED_HEADING "DERIVED CONFIGURATION"
+#define LL_DERIVED_ITEM "KEY: VALUE"                // LL_KEY_* below
+#define LL_DEVICE "%s size = %" PRIu64 " bytes"
+#define LL_PREP_DEVICE LL_DEVICE ", %" PRIu64 " large blocks"
+#define LL_STORAGE_DEVICE LL_PREP_DEVICE ", minimum IO size = %" PRIu32 \
+		" bytes%s"
+#define LL_INDEX_DEVICE LL_DEVICE "%s"
+#define LL_BUFFERED ", buffered"
+#define LL_IDENTITY "%s model = %s, serial = %s, firmware = %s"
+#define LL_START_TIME "start time = %s"
+#define LL_NAMES_HEADING "HISTOGRAM NAMES"
+#define LL_HIST_NAME "NAME"                         // report_names
+
+// The keys of the derived configuration (act_storage.md, act_index.md).
+#define LL_KEY_RECORD_STORED "record-stored-bytes"
+#define LL_KEY_INTERNAL_READS "internal-read-reqs-per-sec"
+#define LL_KEY_INTERNAL_WRITES "internal-write-reqs-per-sec"
+#define LL_KEY_LB_READS "large-block-reads-per-sec"
+#define LL_KEY_LB_WRITES "large-block-writes-per-sec"
+#define LL_KEY_AVG_READ "avg-read-bytes"
+#define LL_KEY_AVG_WRITE "avg-write-bytes"
+#define LL_KEY_SERVICE_READS "service-thread-reads-per-sec"
+#define LL_KEY_CACHE_OPS "cache-thread-reads-and-writes-per-sec"
+
+// Reports (sections 5-6).
+#define LL_REPORT "after %" PRIu32 " sec:"
+#define LL_HIST_TOTAL "%s (%" PRIu64 " total)"
+#define LL_BUCKET " (%02u: %010" PRIu64 ")"
+
+// The lines about the run (section 7): I/O errors (beyond.md, "I/O
+// errors"), the host's end of the run, lags, hung I/Os, stops.
+#define LL_AN_IO "a %" PRIu64 "-byte %s at offset %" PRIu64
+#define LL_IO_FAILED "%s failed on device %s at offset %" PRIu64 ", size %" \
+		PRIu64 ": %s (errno %d)"
+#define LL_IO_COUNT " - failed I/Os: %" PRIu64 ", io-error-limit: %" PRIu64
+#define LL_IO_HIDDEN "%" PRIu64 " more I/O errors were not shown"
+#define LL_FELL_BEHIND "the host fell behind at the end of the run: %s " \
+		"still owed %" PRIu64 " requests due before %" PRIu32 " sec (%" \
+		PRIu32 " thread%s, up to %.3f sec behind schedule) - the last " \
+		"report lacks them"
+#define LL_LAG "%s can't keep up: %.3f sec behind schedule, more than " \
+		"max-lag-sec (%" PRIu32 ")"
+#define LL_HOST_LIMIT "%s (in the %.1f sec since this thread was last on " \
+		"schedule its I/Os took only %.0f%% of the time%s)"
+#define LL_CPUS_BUSY "; the CPUs were %.0f%% busy"
+// The advice of LL_HOST_LIMIT: a thread kind's lag_advice.
+#define LL_HOST_ADVICE(what) STOP_PHRASE_HOST_LIMIT " - test stopped - " what
+#define LL_MORE_SERVICE_THREADS \
+		LL_HOST_ADVICE("try configuring more service-threads")
+#define LL_MORE_CACHE_THREADS \
+		LL_HOST_ADVICE("try configuring more cache-threads")
+#define LL_HOST_NOT_DRIVE \
+		LL_HOST_ADVICE("the host, not the drive, is the limit")
+#define LL_STALL "device %s stalled: " LL_AN_IO " took %.3f sec, more than " \
+		"max-lag-sec (%" PRIu32 ") - the drive, not the thread count, is " \
+		"the limit"
+#define LL_DRIVE_LIMIT_END STOP_PHRASE_DRIVE_LIMIT " - test stopped"
+#define LL_DRIVE_LIMIT "the drive is the limit: in the %.1f sec since this " \
+		"thread was last on schedule its %" PRIu64 " I/Os took %.1f sec " \
+		"(%.0f%% of the time, average %.3f sec; longest %.3f sec, " LL_AN_IO \
+		" on %s) - " LL_DRIVE_LIMIT_END
+#define LL_HUNG_IO "device %s " STOP_PHRASE_HUNG_IO ": " LL_AN_IO " has not " \
+		"completed after %.3f sec, %s"
+#define LL_HUNG_OVER "more than %s - %s"           // the limit, what stopped
+#define LL_HUNG_ENDED "still outstanding when the run ended"
+#define LL_IO_ERRORS "stopping: %" PRIu64 " I/O errors, " \
+		STOP_PHRASE_IO_ERRORS " %" PRIu32
+#define LL_SIGNAL STOP_PHRASE_SIGNAL " %s after %" PRIu64 " sec"
+#define LL_REQUEST STOP_PHRASE_REQUEST ": %s after %" PRIu64 " sec"
+
+// The operations an I/O is named by in the lines ("a 1536-byte read").
+#define LL_OP_READ "read"
+#define LL_OP_WRITE "write"
+#define LL_OP_LB_READ "large-block read"
+#define LL_OP_LB_WRITE "large-block write"
+#define LL_OP_TOMB_READ "tomb-raider read"
+
+// The reason of a request stop: one line of printable ASCII, at most this
+// many bytes (longer is cut).
+#define LL_REASON_MAX 200
+
+// A message line (an ERROR line's text) fits this.
+#define LL_MSG_LEN 1024
+
+//==========================================================
+// Typedefs.
+//
+
+typedef struct ll_kind_s {
+	const char* token;
+	const char* words;
+} ll_kind;
+
+// One I/O, as the lines name it: "a 1536-byte read at offset 4096".
+typedef struct ll_io_s {
+	const char* device;
+	const char* op;            // "read", "large-block write"...
+	uint64_t size;
+	uint64_t off;
+} ll_io;
+
+//==========================================================
+// The catalogue.
+//
+
+extern const ll_kind ll_kinds[];
+extern const uint32_t ll_n_kinds;
+
+// The LL_OP_* names, NULL-terminated.
+extern const char* const ll_ops[];
+
+//==========================================================
+// Lines appended to a block of the log (with their newline).
+//
+
+// The banner: a blank line, LL_VERSION (ACT_VERSION), the test's kind
+// ("Storage device IO test"), the notice, a blank line.
+void ll_banner(strbuf* sb, const char* test_kind);
+
+// LL_STORAGE_DEVICE, LL_INDEX_DEVICE, LL_PREP_DEVICE (act_prep's log).
+void ll_storage_device(strbuf* sb, const char* device, uint64_t size,
+		uint64_t n_large_blocks, uint32_t min_io, bool buffered);
+void ll_index_device(strbuf* sb, const char* device, uint64_t size,
+		bool buffered);
+void ll_prep_device(strbuf* sb, const char* device, uint64_t size,
+		uint64_t n_large_blocks);
+
+// LL_IDENTITY, LL_START_TIME.
+void ll_identity(strbuf* sb, const char* device, const char* model,
+		const char* serial, const char* firmware);
+void ll_start_time(strbuf* sb, const char* when);
+
+//==========================================================
+// Messages: one line's text, without its prefix and newline, into out
+// (len bytes; cut if longer). Each returns out.
+//
+
+// LL_IO_FAILED; with counted, LL_IO_COUNT after it (n failed I/Os so far,
+// of io-error-limit limit).
+char* ll_io_failed(char* out, size_t len, const ll_io* io, int err,
+		bool counted, uint64_t n, uint64_t limit);
+
+// LL_IO_HIDDEN.
+char* ll_io_hidden(char* out, size_t len, uint64_t n);
+
+// LL_FELL_BEHIND (the WARNING: line, its text): what threads (a thread
+// kind's name) still owed when the test's duration_sec ended.
+char* ll_fell_behind(char* out, size_t len, const char* threads,
+		uint64_t owed, uint32_t duration_sec, uint32_t n_behind,
+		double most_sec);
+
+// LL_LAG: threads (a thread kind's name) behind_sec behind schedule.
+char* ll_lag(char* out, size_t len, const char* threads, double behind_sec,
+		uint32_t max_lag_sec);
+
+// LL_HOST_LIMIT: advice is the thread kind's lag_advice (it carries
+// STOP_PHRASE_HOST_LIMIT); busy_pct < 0 when the CPUs' use is unknown.
+char* ll_host_limit(char* out, size_t len, const char* advice,
+		double window_sec, double io_pct, double busy_pct);
+
+// LL_STALL: io took took_sec.
+char* ll_stall(char* out, size_t len, const ll_io* io, double took_sec,
+		uint32_t max_lag_sec);
+
+// LL_DRIVE_LIMIT_END, the line after LL_STALL.
+char* ll_drive_limit_end(char* out, size_t len);
+
+// LL_DRIVE_LIMIT: n_io I/Os took io_sec of window_sec, the longest one
+// longest (longest_sec).
+char* ll_drive_limit(char* out, size_t len, double window_sec,
+		uint64_t n_io, double io_sec, const ll_io* longest,
+		double longest_sec);
+
+// LL_HUNG_IO: io outstanding for waited_sec, more than limit ("max-lag-sec
+// (2)", "10 sec") - stopped ("test stopped"): LL_HUNG_OVER; with limit
+// NULL, LL_HUNG_ENDED.
+char* ll_hung_io(char* out, size_t len, const ll_io* io, double waited_sec,
+		const char* limit, const char* stopped);
+
+// LL_IO_ERRORS: n failed I/Os, more than io-error-limit limit.
+char* ll_io_errors(char* out, size_t len, uint64_t n, uint32_t limit);
+
+// LL_SIGNAL: signal (its name) stopped the run after secs.
+char* ll_signal(char* out, size_t len, const char* signal, uint64_t secs);
+
+// LL_REQUEST: the run's parent stopped it after secs, for reason (as
+// ll_reason makes it).
+char* ll_request(char* out, size_t len, const char* reason, uint64_t secs);
+
+// A request's reason from the n bytes a parent gave (in): its first line,
+// without surrounding blanks, a byte that is not printable ASCII written
+// '?', cut at LL_REASON_MAX bytes - into out (len bytes). Returns its
+// length (0: no reason).
+size_t ll_reason(const char* in, size_t n, char* out, size_t len);
