@@ -149,15 +149,15 @@ def slices_so_far(log, slice_sec):
 
 def echo_difference(log, step):
     """The first item of the configuration the log echoes that is not the
-    one the program echoed for the step's plan (step["config_echo"], its
+    one the program echoed for the step's plan (step.config_echo, its
     --print-config before the step ran: precheck.py), as "the log says
     NAME VALUE, the plan VALUE" - or None (no difference, or nothing to
     compare: a log with no echo has no analysis; a step an older
     act_certify ran has no recorded echo - an INVALID it was judged then
     stands)."""
-    want = step.get("config_echo")
+    want = step.config_echo
     if want is None:
-        return step["message"] if step.get("result") == "INVALID" else None
+        return step.message if step.result == "INVALID" else None
     try:
         with open_regular(log) as f:
             header = scan_header(f)
@@ -180,9 +180,8 @@ def echo_difference(log, step):
 def step_log(state, step):
     """The step whose run a step's log is (itself, or the run it is judged
     from), and that log's name in DIR."""
-    src = state["steps"][step["same_run_as"] - 1] if step["same_run_as"] \
-        else step
-    return src, src["files"]["log"]
+    src = state.run_of(step)
+    return src, src.files["log"]
 
 
 def analysis_key(dirpath, state, step):
@@ -190,9 +189,9 @@ def analysis_key(dirpath, state, step):
     size and time."""
     try:
         st = os.stat(os.path.join(dirpath, step_log(state, step)[1]))
-        return (step["number"], st.st_size, st.st_mtime_ns)
+        return (step.number, st.st_size, st.st_mtime_ns)
     except OSError:
-        return (step["number"], None, None)
+        return (step.number, None, None)
 
 
 def log_limit(step):
@@ -204,8 +203,8 @@ def log_limit(step):
     ERROR lines of a second (10 I/O errors shown, and the count of the
     others). A log larger than that was not written by the run: it is
     refused as damaged, not read (a file made huge, sparse)."""
-    reports = step["duration_sec"] + 2
-    per_report = (16 + 4 * max(1, len(step["devices"]))) * HIST_LINE_LIMIT
+    reports = step.duration_sec + 2
+    per_report = (16 + 4 * max(1, len(step.devices))) * HIST_LINE_LIMIT
     return HEADER_LIMIT + reports * (per_report + OTHER_LINES_LIMIT)
 
 
@@ -218,8 +217,8 @@ def analyse_step_log(dirpath, state, step, plot=True):
     src, name = step_log(state, step)
     log = os.path.join(dirpath, name)
     limit = log_limit(src)
-    a = analyse_log(log, step["slice_sec"], step["judge"] == "stress",
-                    os.path.join(dirpath, step["files"]["plot"]) if plot
+    a = analyse_log(log, step.slice_sec, step.judge == "stress",
+                    os.path.join(dirpath, step.files["plot"]) if plot
                     else None, limit)
     a["log_errors"] = last_errors(log)
     a["io_errors"] = count_io_errors(log, limit)
@@ -233,12 +232,12 @@ def analyse_step_log(dirpath, state, step, plot=True):
 def step_analysis(dirpath, state, step, cache):
     """The analysis of a step's log (analyse_step_log), cached per log
     size for a finished step."""
-    if step["kind"] == "prep" or step["status"] in ("planned", "skipped"):
+    if not step.analysable:
         return {}
     key = analysis_key(dirpath, state, step)
     if key in cache:
         return cache[key]
     a = analyse_step_log(dirpath, state, step)
-    if step["status"] == "done":
+    if step.status == "done":
         cache[key] = a
     return a

@@ -268,43 +268,6 @@ class Record:
                                            if k not in specs})
         return obj
 
-    # TRANSITIONAL (issue 26): dict access while the users are converted
-    # to attributes; removed with the last user.
-    def __getitem__(self, k):
-        if k in self.__dict__.get("_extra", {}):
-            return self._extra[k]
-        if k not in self._specs() or not self.has(k):
-            raise KeyError(k)
-        return getattr(self, k)
-
-    def __setitem__(self, k, v):
-        if k in self._specs():
-            setattr(self, k, v)
-        else:
-            if k not in self.__dict__.setdefault("_keys", []):
-                self._keys.append(k)
-            self.__dict__.setdefault("_extra", {})[k] = v
-
-    def __contains__(self, k):
-        return self.has(k)
-
-    def get(self, k, default=None):
-        try:
-            return self[k]
-        except KeyError:
-            return default
-
-    def pop(self, k, default=None):
-        v = self.get(k, default)
-        if k in self._specs():
-            delattr(self, k)
-        return v
-
-    def setdefault(self, k, default):
-        if not self.has(k):
-            self[k] = default
-        return self[k]
-
     def to_json(self):
         """The object state.json holds: the keys in their order."""
         extra = self.__dict__.get("_extra", {})
@@ -448,6 +411,13 @@ class Step(Record):
     io_errors: int = optional_field(optional(is_int))
     stopped_early: FailFastStop = optional_field(
         optional(record_of(FailFastStop)), record=FailFastStop)
+
+    @property
+    def runs_program(self):
+        """Whether the step runs the campaign's program (its config
+        checked, its run's echo compared): not act_prep, not a step judged
+        from another's run."""
+        return self.kind != "prep" and not self.same_run_as
 
     @property
     def analysable(self):

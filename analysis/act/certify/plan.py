@@ -196,7 +196,7 @@ def plan_steps(devices, load, stress_factor, duration, ladder, prep):
             same_run_as=same_run_as, status="planned", result=None,
             exit_status=None, message=None, started_at=None, ended_at=None,
             old_logs=[], files=files)
-        if runs_program(step):
+        if step.runs_program:
             step.set = step_sets(step)
         steps.append(step)
         return step
@@ -226,13 +226,6 @@ def plan_steps(devices, load, stress_factor, duration, ladder, prep):
             add("ceiling", None, "ceiling: %s on %s"
                 % (fmt_load(rung), devices_text(devices)), rung, devices)
     return steps
-
-
-def runs_program(step):
-    """Whether a step runs the campaign's program (its config checked,
-    its run's echo compared): not act_prep, not a step judged from
-    another's run."""
-    return step.kind != "prep" and not step.same_run_as
 
 
 def devices_text(devices):

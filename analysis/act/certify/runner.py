@@ -83,7 +83,7 @@ def _child_setup():
 
 
 def remaining_seconds(steps, current, elapsed):
-    left = max(0, current["duration_sec"] - elapsed) if current else 0
+    left = max(0, current.duration_sec - elapsed) if current else 0
     after = False
     for s in steps:
         if s is current:

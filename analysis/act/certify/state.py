@@ -33,9 +33,8 @@ def save_state(dirpath, state):
     """state.json replaced atomically (safefile.write_file: a temporary
     file, fsynced, renamed, then DIR fsynced - or a crash can leave the old
     state.json, and a finished step run again on --resume)."""
-    doc = state.to_json() if isinstance(state, State) else state  # TRANSITIONAL
-    write_file(dirpath, STATE_NAME, json.dumps(doc, indent=1) + "\n",
-               durable=True)
+    write_file(dirpath, STATE_NAME, json.dumps(state.to_json(), indent=1) +
+               "\n", durable=True)
 
 
 def load_state(dirpath):
