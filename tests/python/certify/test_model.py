@@ -5,12 +5,14 @@ campaigns run with act_certify on file devices (paths made neutral) -
 finished (1 drive), two-ceiling (2 drives, --ceiling, a rung judged from
 the stress run), ladder (--ladder, --no-fail-fast), notjudged (a rung
 that fails), failfast (the test shim slowing reads: stopped_early),
-ioerrors (failed reads: io_errors), error (every read failing: the
-program's error), interrupted (SIGINT), resumed (then --resume
---accept-device: old_logs, resumes, device_changes), running (copied while
-step 1 ran: its pid), prep-index (--prep --index) - and older (finished
-without what an older act_certify did not write: identities, fail_fast,
-device_changes).
+ioerrors (failed reads: io_errors), interrupted (SIGINT), resumed (then
+--resume --accept-device: old_logs, resumes, device_changes), running
+(copied while step 1 ran: its pid), prep-index (--prep --index); and
+old-* from the act_certify before --set (steps with their own config
+file, no set or config_echo): old-error (every read failing: the
+program's error), old-failfast, old-resumed, old-running,
+old-no-identities (no identities, fail_fast or device_changes, as an
+older one wrote).
 
 - State.from_json then to_json, dumped as save_state dumps, gives each
   file back byte for byte; the records are typed (Campaign, Step,
@@ -80,7 +82,7 @@ def golden_reasons():
 class RoundTrip(unittest.TestCase):
 
     def test_fixtures_there(self):
-        self.assertGreaterEqual(len(fixture_names()), 12)
+        self.assertGreaterEqual(len(fixture_names()), 15)
 
     def test_byte_for_byte(self):
         for name in fixture_names():
@@ -129,7 +131,7 @@ class RoundTrip(unittest.TestCase):
 
     def test_an_older_state(self):
         """No identities, fail_fast or device_changes: absent values."""
-        st = State.from_json(fixture("older"))
+        st = State.from_json(fixture("old-no-identities"))
         c = st.campaign
         self.assertEqual((False, {}, ()), (c.fail_fast, dict(c.identities),
                                            st.device_changes))
@@ -235,7 +237,8 @@ class Damage(unittest.TestCase):
         """The old check's reason for each (fixtures/damaged.txt)."""
         reasons = golden_reasons()
         n = 0
-        for name in ("finished", "failfast", "resumed", "running"):
+        for name in ("finished", "failfast", "resumed", "running",
+                     "old-resumed", "old-failfast"):
             for what, doc in damaged(fixture(name)):
                 if what.endswith(" format"):
                     continue
@@ -247,7 +250,7 @@ class Damage(unittest.TestCase):
                     else:
                         self.refused(doc, reasons[what])
                     n += 1
-        self.assertGreater(n, 400)
+        self.assertGreater(n, 800)
 
     def test_bounds(self):
         reasons = golden_reasons()
@@ -273,8 +276,13 @@ class Damage(unittest.TestCase):
                  "step 1 has no 'config' file")):
             doc = copy.deepcopy(base)
             doc["steps"][k][key] = value
+            if key == "files":
+                del doc["steps"][k]["set"]  # as an older act_certify's
             with self.subTest(step=k + 1, key=key, value=value):
                 self.refused(doc, why)
+        doc = copy.deepcopy(base)
+        doc["steps"][0]["files"] = {"log": "a", "stderr": "b", "plot": "c"}
+        State.from_json(doc)                # --set: no config file
 
     def test_not_a_state(self):
         for doc in ([], "x", None, {}, {"format": "act_certify/2"},
