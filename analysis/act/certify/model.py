@@ -20,10 +20,10 @@ print ("step 2 has a bad 'load': 1e+308").
 
 to_json gives back the same keys in the same order as the file had (keys
 act_certify does not know included), and a record made here has its keys
-in the order act_certify always wrote them: a key that is set appears
-where it was, a key set anew goes last, a key removed (del record.key)
-goes - as in the dicts state.json was written from. So state.json stays byte for
-byte what json.dumps(..., indent=1) of the old dicts wrote.
+in the order act_certify always wrote them: a key that is set stays where
+it was, a key set anew goes last, a key removed (del record.key) goes -
+as in the dicts state.json was written from. So state.json stays byte
+for byte what json.dumps(..., indent=1) of those dicts wrote.
 
 An optional key that is absent reads as its "absent" value (None, False,
 an empty read-only list or mapping): set it to have it in the file."""
