@@ -19,9 +19,16 @@
 # a failed test is shown; every test's output is kept in target/test-logs/.
 #
 # A unit test runs only when its binary is current: target/tests/<name>
-# missing, or older than tests/unit/<name>.c or tests/unit/unit.h, is a FAIL
-# ("not built from current sources - run make unit"); binaries in
+# missing, or older than tests/unit/<name>.c, tests/unit/unit.h or what it
+# links (target/lib/libact.a and the two programs' config objects), is a
+# FAIL ("not built from current sources - run make unit"); binaries in
 # target/tests without a source are not run.
+#
+# A test that passes without some of its parts (root only, a tool missing)
+# says so in lines of its output, as tests/lib/checker.py's skip_part
+# prints them: `skipped without root: PART` and `skipped: PART (WHY)`; the
+# PASS line names those parts, e.g.
+#   PASS  integration/test_x.py   1.2s  (skipped without root: loop device)
 #
 # Each test gets ACT_TEST_TIMEOUT seconds (default 300). It runs in a
 # process group of its own (coreutils timeout); at the timeout the whole
@@ -132,6 +139,25 @@ show_log() {
 	sed 's/^/      | /' "$1" | tail -n 40
 }
 
+# The parts a passing test skipped, from the lines of log $1: "skipped
+# without root: A, B; skipped: C" (empty when none).
+skipped_parts() {
+	awk '
+	function add(list, part) { return list (list == "" ? "" : ", ") part }
+	sub(/^skipped without root: /, "") { root = add(root, $0); next }
+	sub(/^skipped: /, "") { sub(/ \(.*$/, ""); other = add(other, $0) }
+	END {
+		if (root != "") out = "skipped without root: " root
+		if (other != "") out = out (out == "" ? "" : "; ") "skipped: " other
+		print out
+	}' "$1"
+}
+
+# What every unit binary is built from besides its own source (the
+# Makefile's $(TBIN)/% rule): one missing here is not checked.
+unit_deps=(tests/unit/unit.h "$target/lib/libact.a"
+	"$target/obj/storage/storage_cfg.o" "$target/obj/index/index_cfg.o")
+
 # tests: "name<TAB>path"; unit tests are listed from their sources.
 tests=()
 for src in tests/unit/test_*.c; do
@@ -156,16 +182,18 @@ for entry in "${tests[@]}"; do
 
 	case "$name" in
 	unit/*)
-		src="tests/unit/${name#unit/}.c"
 		why=
 		if [ ! -e "$t" ]; then
 			why="$t does not exist"
 		elif [ ! -x "$t" ]; then
 			why="$t is not executable"
-		elif [ "$t" -ot "$src" ]; then
-			why="$t is older than $src"
-		elif [ "$t" -ot tests/unit/unit.h ]; then
-			why="$t is older than tests/unit/unit.h"
+		else
+			for dep in "tests/unit/${name#unit/}.c" "${unit_deps[@]}"; do
+				if [ -e "$dep" ] && [ "$t" -ot "$dep" ]; then
+					why="$t is older than $dep"
+					break
+				fi
+			done
 		fi
 		if [ -n "$why" ]; then
 			printf '%s: not built from current sources - run make unit\n' \
@@ -206,7 +234,8 @@ for entry in "${tests[@]}"; do
 	secs=$(printf '%d.%d' $((ms / 1000)) $((ms % 1000 / 100)))
 
 	if [ $rc -eq 0 ]; then
-		printf 'PASS  %-44s %6ss\n' "$name" "$secs"
+		parts=$(skipped_parts "$log")
+		printf 'PASS  %-44s %6ss%s\n' "$name" "$secs" "${parts:+  ($parts)}"
 		passed=$((passed + 1))
 		[ -z "$leftover" ] || echo "      | $leftover"
 	elif [ $rc -eq 77 ]; then

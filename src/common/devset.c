@@ -36,7 +36,8 @@
 static int parent_held(dev_held* held, char* err, size_t len);
 static void fd_name(int fd, char* out, size_t len);
 static void undo_first(devset* s, uint32_t n);
-static void loop_facts(const dev* d, dev_t rdev, strbuf* sb);
+static const ll_loop* loop_facts(const dev* d, dev_t rdev, ll_loop* loop,
+		char* name, size_t name_len, char* gen, size_t gen_len);
 static void file_gen(int fd, char* out, size_t len);
 
 //==========================================================
@@ -210,8 +211,8 @@ devset_identity_lines(const devset* s, strbuf* sb)
 			char gen[16];
 
 			file_gen(d->fd, gen, sizeof(gen));
-			sb_printf(sb, "%s dev = %ju, ino = %ju, gen = %s\n", d->name,
-					(uintmax_t)st.st_dev, (uintmax_t)st.st_ino, gen);
+			ll_file_facts(sb, d->name, (uintmax_t)st.st_dev,
+					(uintmax_t)st.st_ino, gen);
 			continue;
 		}
 
@@ -219,10 +220,14 @@ devset_identity_lines(const devset* s, strbuf* sb)
 
 		blk_identify(st.st_rdev, &id);
 		ll_identity(sb, d->name, id.model, id.serial, id.firmware);
-		sb_printf(sb, "%s rdev = %u:%u, wwid = %s", d->name,
-				major(st.st_rdev), minor(st.st_rdev), id.wwid);
-		loop_facts(d, st.st_rdev, sb);
-		sb_printf(sb, "\n");
+
+		char name[PATH_MAX];
+		char gen[16] = "unknown";
+		ll_loop loop;
+
+		ll_block_facts(sb, d->name, major(st.st_rdev), minor(st.st_rdev),
+				id.wwid, loop_facts(d, st.st_rdev, &loop, name, sizeof(name),
+				gen, sizeof(gen)));
 	}
 }
 
@@ -374,32 +379,35 @@ undo_first(devset* s, uint32_t n)
 	s->n = 0;
 }
 
-// The rest of a loop device's facts line: what it is over (device and
-// inode, as LOOP_GET_STATUS64 gives them), the backing file's generation
-// when the name sysfs gives leads to that very file, and the name.
-static void
-loop_facts(const dev* d, dev_t rdev, strbuf* sb)
+// A loop device's part of its facts line (LL_LOOP_FACTS), into *loop
+// (name and gen: its buffers): what it is over (device and inode, as
+// LOOP_GET_STATUS64 gives them), the backing file's generation when the
+// name sysfs gives leads to that very file, and the name. NULL for a
+// device that is not a loop device.
+static const ll_loop*
+loop_facts(const dev* d, dev_t rdev, ll_loop* loop, char* name,
+		size_t name_len, char* gen, size_t gen_len)
 {
 	if (! d->id.loop) {
-		return;
+		return NULL;
 	}
 
-	char name[PATH_MAX];
-	char gen[16] = "unknown";
-	int bfd = alias_open_backing(rdev, &d->id, name, sizeof(name));
+	int bfd = alias_open_backing(rdev, &d->id, name, name_len);
 
 	if (bfd >= 0) {
 		if (d->id.back_rdev == 0) {
-			file_gen(bfd, gen, sizeof(gen));
+			file_gen(bfd, gen, gen_len);
 		}
 
 		close(bfd);
 	}
 
 	blk_tidy(name);
-	sb_printf(sb, ", backing_dev = %ju, backing_ino = %ju, backing_gen = %s, "
-			"backing_file = %s", (uintmax_t)d->id.back_dev,
-			(uintmax_t)d->id.back_ino, gen, name[0] != '\0' ? name : "unknown");
+	*loop = (ll_loop){ .dev = (uintmax_t)d->id.back_dev,
+			.ino = (uintmax_t)d->id.back_ino, .gen = gen,
+			.file = name[0] != '\0' ? name : "unknown" };
+
+	return loop;
 }
 
 // The inode's generation number (FS_IOC_GETVERSION: ext4, XFS, btrfs,

@@ -26,6 +26,8 @@ const ll_kind ll_kinds[] = {
 	{ "index-device", LL_INDEX_DEVICE },
 	{ "prep-device", LL_PREP_DEVICE },
 	{ "identity", LL_IDENTITY },
+	{ "file-facts", LL_FILE_FACTS },
+	{ "block-facts", LL_BLOCK_FACTS LL_LOOP_FACTS },
 	{ "start-time", LL_START_TIME },
 	{ "names-heading", LL_NAMES_HEADING },
 	{ "hist-name", LL_HIST_NAME },
@@ -85,6 +87,27 @@ ll_identity(strbuf* sb, const char* device, const char* model,
 		const char* serial, const char* firmware)
 {
 	sb_printf(sb, LL_IDENTITY "\n", device, model, serial, firmware);
+}
+
+void
+ll_file_facts(strbuf* sb, const char* device, uintmax_t dev, uintmax_t ino,
+		const char* gen)
+{
+	sb_printf(sb, LL_FILE_FACTS "\n", device, dev, ino, gen);
+}
+
+void
+ll_block_facts(strbuf* sb, const char* device, unsigned int major,
+		unsigned int minor, const char* wwid, const ll_loop* loop)
+{
+	sb_printf(sb, LL_BLOCK_FACTS, device, major, minor, wwid);
+
+	if (loop != NULL) {
+		sb_printf(sb, LL_LOOP_FACTS, loop->dev, loop->ino, loop->gen,
+				loop->file);
+	}
+
+	sb_printf(sb, "\n");
 }
 
 void

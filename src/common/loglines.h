@@ -49,6 +49,13 @@
 #define LL_INDEX_DEVICE LL_DEVICE "%s"
 #define LL_BUFFERED ", buffered"
 #define LL_IDENTITY "%s model = %s, serial = %s, firmware = %s"
+// A device's facts line, after its identity (log-format.md, "The identity
+// block"): a file's, or a block device's, with a loop device's backing
+// file last (its name may hold anything).
+#define LL_FILE_FACTS "%s dev = %ju, ino = %ju, gen = %s"
+#define LL_BLOCK_FACTS "%s rdev = %u:%u, wwid = %s"
+#define LL_LOOP_FACTS ", backing_dev = %ju, backing_ino = %ju, " \
+		"backing_gen = %s, backing_file = %s"
 #define LL_START_TIME "start time = %s"
 #define LL_NAMES_HEADING "HISTOGRAM NAMES"
 #define LL_HIST_NAME "NAME"                         // report_names
@@ -170,6 +177,20 @@ void ll_prep_device(strbuf* sb, const char* device, uint64_t size,
 // LL_IDENTITY, LL_START_TIME.
 void ll_identity(strbuf* sb, const char* device, const char* model,
 		const char* serial, const char* firmware);
+
+// LL_FILE_FACTS; LL_BLOCK_FACTS, with LL_LOOP_FACTS when loop is not NULL.
+// gen: the inode's generation, or "unknown".
+typedef struct ll_loop_s {
+	uintmax_t dev;             // the backing file's device and inode
+	uintmax_t ino;
+	const char* gen;
+	const char* file;          // its name, or "unknown"
+} ll_loop;
+
+void ll_file_facts(strbuf* sb, const char* device, uintmax_t dev,
+		uintmax_t ino, const char* gen);
+void ll_block_facts(strbuf* sb, const char* device, unsigned int major,
+		unsigned int minor, const char* wwid, const ll_loop* loop);
 void ll_start_time(strbuf* sb, const char* when);
 
 //==========================================================

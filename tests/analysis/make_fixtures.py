@@ -13,29 +13,15 @@ examples and are not generated.
 
 import os
 import random
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FIXTURES = os.path.join(HERE, "fixtures")
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "lib"))
+import synthlog  # noqa: E402  (tests/lib/synthlog.py)
 
-STORAGE_ITEMS = [
-    ("num-devices", None), ("service-threads", "8"),
-    ("test-duration-sec", None), ("report-interval-sec", None),
-    ("microsecond-histograms", None), ("read-reqs-per-sec", "2000"),
-    ("write-reqs-per-sec", "1000"), ("record-bytes", "1536"),
-    ("record-bytes-range-max", "0"), ("large-block-op-kbytes", "128"),
-    ("replication-factor", "1"), ("update-pct", "0"),
-    ("defrag-lwm-pct", "50"), ("no-defrag-reads", "no"),
-    ("compress-pct", "100"), ("disable-odsync", "no"),
-    ("commit-to-device", None), ("tomb-raider", "no"),
-    ("tomb-raider-sleep-usec", "0"), ("max-lag-sec", "10"),
-]
-STORAGE_DERIVED = [
-    "record-stored-bytes: 1536 ... 1536",
-    "internal-read-reqs-per-sec: 2000",
-    "internal-write-reqs-per-sec: {w}",
-    "large-block-reads-per-sec: 23.53",
-    "large-block-writes-per-sec: 23.53",
-]
+# A reference 6.x act_index echo (num-queues x threads-per-queue), not
+# today's.
 INDEX_ITEMS = [
     ("num-devices", None), ("num-queues", "4"), ("threads-per-queue", "4"),
     ("test-duration-sec", None), ("report-interval-sec", None),
@@ -45,80 +31,61 @@ INDEX_ITEMS = [
     ("max-lag-sec", "10"),
 ]
 INDEX_DERIVED = [
-    "read-req-threads: 16",
-    "cache-thread-reads-and-writes-per-sec: 1200.00",
+    ("read-req-threads", "16"),
+    ("cache-thread-reads-and-writes-per-sec", "1200.00"),
 ]
-
-
-def histogram_lines(name, counts):
-    """A histogram as act_storage prints it (docs/log-format.md, section 5)."""
-    lines = ["%s (%d total)" % (name, sum(counts))]
-    entries = [" (%02d: %010d)" % (b, c) for b, c in enumerate(counts) if c]
-    for i in range(0, len(entries), 4):
-        lines.append("".join(entries[i:i + 4]))
-    return lines
+DEVICE_BYTES = 2147483648
 
 
 def make_log(program, devices, duration, interval, scale, hists, seed,
              commit=False, version="6.6", extra=None, ran=None, end=()):
     """A whole log.  hists: (name, ops per second, bucket shares) in
-    order; extra(t, lines) may add lines to the report at t.  Reports come
-    every interval up to ran (default: the whole test-duration-sec, with a
-    last report at duration when the interval does not divide it); the
-    lines of end follow the last one (a stop line, ERROR lines)."""
+    order; extra: {t: {name: lines}}, lines after a histogram of the
+    report at t.  Reports come every interval up to ran (default: the
+    whole test-duration-sec, with a last report at duration when the
+    interval does not divide it); the lines of end follow the last one (a
+    stop line, ERROR lines)."""
     rnd = random.Random(seed)
-    out = ["", "ACT version %s" % version,
-           "Storage device IO test" if program == "storage"
-           else "Index device IO test",
-           "Fixture log written by tests/analysis/make_fixtures.py", ""]
-    items = STORAGE_ITEMS if program == "storage" else INDEX_ITEMS
-    values = {"num-devices": str(len(devices)),
-              "test-duration-sec": str(duration),
-              "report-interval-sec": str(interval),
-              "microsecond-histograms": scale,
-              "commit-to-device": "yes" if commit else "no"}
-    out.append("ACT-STORAGE CONFIGURATION" if program == "storage"
-               else "ACT-INDEX CONFIGURATION")
-    out.append("device-names: " + " ".join(devices))
-    for key, value in items:
-        value = values.get(key, value)
-        if value is not None:
-            out.append("%s: %s" % (key, value))
-    out.append("")
-    out.append("DERIVED CONFIGURATION")
-    for line in (STORAGE_DERIVED if program == "storage" else INDEX_DERIVED):
-        out.append(line.format(w=1000 if commit else 0))
-    out.append("")
-    for d in devices:
-        if program == "storage":
-            out.append("%s size = 2147483648 bytes, 16384 large blocks, "
-                       "minimum IO size = 512 bytes" % d)
-        else:
-            out.append("%s size = 2147483648 bytes" % d)
-    out.append("")
-    out.append("HISTOGRAM NAMES")
-    out.extend(name for name, _, _ in hists)
-    out.append("")
-    cum = [[0] * 65 for _ in hists]
+    if program == synthlog.STORAGE:
+        items = synthlog.config_items(
+            program, devices, service_threads=8, test_duration_sec=duration,
+            report_interval_sec=interval, microsecond_histograms=scale,
+            commit_to_device="yes" if commit else "no")
+        derived = synthlog.storage_derived(2000, 1000 if commit else 0,
+                                           "23.53", "23.53")
+    else:
+        values = {"num-devices": str(len(devices)),
+                  "test-duration-sec": str(duration),
+                  "report-interval-sec": str(interval),
+                  "microsecond-histograms": scale}
+        items = [("device-names", " ".join(devices))] + [
+            (k, values.get(k, v)) for k, v in INDEX_ITEMS]
+        derived = INDEX_DERIVED
+    out = synthlog.header(
+        program, items, derived,
+        [synthlog.device_line(program, d, DEVICE_BYTES) for d in devices],
+        [name for name, _, _ in hists], version=version,
+        notice="Fixture log written by tests/analysis/make_fixtures.py")
     times = list(range(interval, (ran or duration) + 1, interval))
     if ran is None and duration % interval:
         times.append(duration)              # the last report, at the end
-    for t in times:
-        out.append("after %d sec:" % t)
-        for h, (name, rate, shares) in enumerate(hists):
+    slices = []
+    for _ in times:
+        now = []
+        for name, rate, shares in hists:
             n = rate * interval
+            counts = {}
             for b, share in shares.items():
                 x = n * share * (0.5 + rnd.random())
                 k = int(x)
                 if rnd.random() < x - k:
                     k += 1
-                cum[h][b] += k
-            out.extend(histogram_lines(name, cum[h]))
-            if extra:
-                extra(t, name, out)
-        out.append("")
+                counts[b] = k
+            now.append((name, counts))
+        slices.append(now)
+    out += synthlog.reports(slices, times=times, extra=extra)
     out.extend(end)
-    return "\n".join(out) + "\n"
+    return synthlog.text(out)
 
 
 READS = {0: 0.97, 1: 0.02, 2: 0.006, 3: 0.003, 5: 0.0008, 7: 0.0002}
@@ -156,12 +123,10 @@ def interval2():
 
 def messy():
     """ERROR/WARNING lines in and between reports, a stop line at the end."""
-    def extra(t, name, out):
-        if t == 2 and name == "reads":
-            out.append("ERROR: read /dev/sdb offset 4096 size 1536: "
-                       "errno 5 (Input/output error)")
-        if t == 3 and name == "large-block-reads":
-            out.append("WARNING: large-block reads are 2 sec behind")
+    extra = {2: {"reads": ["ERROR: read /dev/sdb offset 4096 size 1536: "
+                           "errno 5 (Input/output error)"]},
+             3: {"large-block-reads": ["WARNING: large-block reads are 2 "
+                                       "sec behind"]}}
     hists = [("reads", 2000, READS), ("/dev/sdb-reads", 2000, READS),
              ("large-block-reads", 24, LARGE),
              ("large-block-writes", 24, LARGE)]
@@ -170,7 +135,7 @@ def messy():
     text = text.replace("\nafter 4 sec:\n",
                         "\nERROR: drive /dev/sdb stalled 1200 ms on a read"
                         "\nafter 4 sec:\n")
-    return text + "stopped by signal SIGINT after 5 sec\n"
+    return text + synthlog.text([synthlog.stop_signal(5)])
 
 
 def live():
@@ -227,7 +192,7 @@ STORAGE_HISTS = [("reads", 2000, PERFECT), ("/dev/sdb-reads", 2000, PERFECT),
 def stopped_sigint():
     """A 24-hour test stopped by Ctrl-C after 8 sec: perfect latencies."""
     return make_log("storage", ["/dev/sdb"], DAY, 1, "no", STORAGE_HISTS, 10,
-                    ran=8, end=["stopped by signal SIGINT after 8 sec"])
+                    ran=8, end=[synthlog.stop_signal(8)])
 
 
 def stopped_lag():
@@ -252,9 +217,7 @@ def stopped_io():
 
 
 def io_error(n):
-    return ("ERROR: read failed on device /dev/sdb at offset 123456512, "
-            "size 1536: Input/output error (errno 5) - failed I/Os: %d, "
-            "io-error-limit: 1" % n)
+    return synthlog.io_error("/dev/sdb", 123456512, 1536, failed=n, limit=1)
 
 
 def watchdog():
@@ -316,7 +279,7 @@ def node1():
 def node2():
     """A good node whose test was stopped after 6 of 8 sec."""
     return node(NODE_OK, 19, ran=6,
-                end=["stopped by signal SIGINT after 6 sec"])
+                end=[synthlog.stop_signal(6)])
 
 
 def node3():

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """A mutation fuzzer for analysis/act_latency.py's log reader.
 
-Description: takes the fixture logs (tests/analysis/fixtures/*.log) and
-the saved inputs (tests/fuzz/crashes/act_latency/*), mutates them - bytes
+Description: takes the fixture logs (tests/analysis/fixtures/*.log), two
+logs written by tests/lib/synthlog.py (the lines the fixtures lack) and the
+saved inputs (tests/fuzz/crashes/act_latency/*), mutates them - bytes
 flipped, inserted or deleted, lines dropped, repeated or swapped, numbers
 changed, non-UTF-8 bytes and control characters inserted, logs cut short
 or spliced together, stop lines added - and runs act_latency.py's main()
@@ -34,6 +35,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 FIXTURES = os.path.join(REPO, "tests", "analysis", "fixtures")
 CRASHES = os.path.join(HERE, "crashes", "act_latency")
+sys.path.insert(0, os.path.join(REPO, "tests", "lib"))
+import synthlog  # noqa: E402  (tests/lib/synthlog.py)
 
 OPTION_SETS = [
     [],
@@ -48,12 +51,23 @@ OPTION_SETS = [
     ["-t", "1", "--plot", "PLOT"],
 ]
 
+
+
+def _line(text):
+    return text.encode() + b"\n"
+
+
+# Bytes and log lines to insert (lines from tests/lib/synthlog.py).
 INSERTS = [b"\xff\xfe", b"\xc3(", b"\x00", b"\x1b[31m", b"\r", b"\t",
-           b"ERROR: stopping\n", b"stopped by signal SIGINT after 3 sec\n",
-           b"after 999999999999 sec:\n", b" (64: 99999999999999999999)",
-           b" (07: 0000000001)", b"reads (5 total)\n", b"-", b"9" * 40,
-           b"HISTOGRAM NAMES\n", b"\n\n", b"test-duration-sec: 0\n",
-           b"report-interval-sec: 0\n", b"ACT version 9.9\n"]
+           b"ERROR: stopping\n", _line(synthlog.stop_signal(3)),
+           _line(synthlog.after(999999999999)),
+           synthlog.bucket_lines({64: 99999999999999999999})[0].encode(),
+           synthlog.bucket_lines({7: 1})[0].encode(),
+           _line(synthlog.histogram("reads", {0: 5})[0]),
+           b"-", b"9" * 40, _line(synthlog.names_block([])[0]), b"\n\n",
+           _line(synthlog.item("test-duration-sec", 0)),
+           _line(synthlog.item("report-interval-sec", 0)),
+           _line(synthlog.banner(version="9.9")[1])]
 
 
 def load_module():
@@ -62,8 +76,42 @@ def load_module():
     return importlib.import_module("act.latency.main")
 
 
+def synthetic():
+    """Seeds with what the fixtures lack: today's act_index header (the
+    detected-CPUs line, the identity block), a stop on request, failed
+    I/Os past io-error-limit with the suppressed ones counted."""
+    dev = "/dev/nvme0n1"
+    names = ["reads", dev + "-reads", "writes", dev + "-writes"]
+    index = synthlog.header(
+        synthlog.INDEX, synthlog.config_items(
+            synthlog.INDEX, [dev], service_threads=10, test_duration_sec=4),
+        [("service-thread-reads-per-sec", "3000"),
+         ("cache-thread-reads-and-writes-per-sec", "2000")],
+        [synthlog.device_line(synthlog.INDEX, dev, 1 << 30)], names,
+        notice="act fuzz seed", cpus=2,
+        identity=[synthlog.identity_line(dev, "SAMSUNG MZQL21T9HCJR-00A07",
+                                         "S64GNA0T123456", "GDC5602Q")],
+        start_time="2026-11-23T03:47:33Z")
+    slices = [{n: {0: 3000, 1: 20, 4: 1} for n in names}] * 3
+    storage = synthlog.header(
+        synthlog.STORAGE, synthlog.config_items(
+            synthlog.STORAGE, ["/dev/sdb"], test_duration_sec=6),
+        [("internal-read-reqs-per-sec", "2000")],
+        [synthlog.device_line(synthlog.STORAGE, "/dev/sdb", 1 << 31)],
+        ["reads", "/dev/sdb-reads"])
+    reads = [{"reads": [1990, 8, 2], "/dev/sdb-reads": [1990, 8, 2]}] * 4
+    failed = [synthlog.io_error("/dev/sdb", 4096 * k, 1536, failed=k,
+                                limit=2) for k in (1, 2, 3)]
+    return [synthlog.text(lines).encode() for lines in (
+        index + synthlog.reports(slices) +
+        [synthlog.stop_request("fail fast: reads over 1 ms 7.2% in slice 3",
+                               3)],
+        storage + synthlog.reports(reads, extra={4: {"reads": failed}}) +
+        [synthlog.io_errors_stop(3, 2), synthlog.more_io_errors(5)])]
+
+
 def seeds():
-    out = []
+    out = synthetic()
     for d in (FIXTURES, CRASHES):
         if os.path.isdir(d):
             for name in sorted(os.listdir(d)):

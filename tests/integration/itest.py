@@ -6,8 +6,8 @@ temporary directories for file-backed devices, writing configs, running a
 binary with a timeout, a strict parser of the log layout of
 docs/log-format.md (act_storage's, and act_index's via parse_index_log),
 per-interval rates, act_prep salt checks, directory snapshots, loop device
-and mount helpers, and a small result collector (exit 0 pass, 1 fail,
-77 skip).
+and mount helpers; and, from tests/lib/checker.py, the result collector
+Checker and skip() (exit 0 pass, 1 fail, 77 skip).
 """
 
 import hashlib
@@ -21,7 +21,11 @@ import tempfile
 import threading
 import time
 
-PASS, FAIL, SKIP = 0, 1, 77
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(REPO, "tests", "lib"))
+from checker import (FAIL, NOT_ROOT, PASS, SKIP, Checker,  # noqa: E402,F401
+                     skip)
 
 
 def _terminated(signum, _frame):
@@ -33,9 +37,6 @@ def _terminated(signum, _frame):
 
 if threading.current_thread() is threading.main_thread():
     signal.signal(signal.SIGTERM, _terminated)
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(os.path.dirname(HERE))
 
 IDENTITY_LINE_RE = re.compile(
     r"^(?P<name>\S+) model = (?P<model>.*), serial = (?P<serial>.*), "
@@ -872,49 +873,13 @@ def umount(path):
 
 
 # ----------------------------------------------------------------------------
-# Result collection.
-
-class Checker:
-    def __init__(self, name):
-        self.name = name
-        self.failures = []
-        self.notes = []
-        self.t0 = time.monotonic()
-
-    def check(self, cond, msg, detail=None):
-        if not cond:
-            self.failures.append(msg if detail is None else
-                                 "%s\n%s" % (msg, detail))
-        return bool(cond)
-
-    def eq(self, what, expected, actual, detail=None):
-        return self.check(expected == actual, "%s: expected %r, actual %r" % (
-            what, expected, actual), detail)
-
-    def fail(self, msg, detail=None):
-        self.check(False, msg, detail)
-
-    def note(self, msg):
-        self.notes.append(msg)
-        print("note: " + msg)
-
-    def finish(self):
-        dt = time.monotonic() - self.t0
-        if self.failures:
-            for f in self.failures:
-                print("FAIL: " + f)
-            print("%s: FAILED (%d problem(s), %.1f s)" % (
-                self.name, len(self.failures), dt))
-            sys.exit(FAIL)
-        print("%s: PASS (%.1f s)" % (self.name, dt))
-        sys.exit(PASS)
-
+# A mounted device (results are collected by Checker, tests/lib/checker.py).
 
 class MountedExt4:
     """A loop device holding an ext4 file system mounted read-only on a
     temp dir, for the "refuse a mounted device" tests (root only). Use as
-    `with MountedExt4(c, td) as m:`; m.dev is None (with a note on c) when
-    it could not be set up. On exit it unmounts, detaches, and checks that
+    `with MountedExt4(c, td) as m:`; m.dev is None (a part skipped on c)
+    when it could not be set up. On exit it unmounts, detaches, and checks that
     the image is byte-identical to what it was once mounted: a read-only
     mount only changes if the program under test wrote to the device."""
 
@@ -929,11 +894,13 @@ class MountedExt4:
         self._before = None
 
     def _skip(self, why):
-        self.c.note("mounted-device part skipped: %s" % why)
+        self.c.skip_part("mounted device", why)
         self.dev = None
         return self
 
     def __enter__(self):
+        if os.geteuid() != 0:
+            return self._skip(NOT_ROOT)
         if shutil.which("mkfs.ext4") is None or shutil.which("mount") is None:
             return self._skip("no mkfs.ext4 or mount")
         os.mkdir(self.mnt)
@@ -979,11 +946,6 @@ class MountedExt4:
                      "started its work", detail)
         print("mounted %s: exit %s: %s" % (self.dev, r.rc,
                                            errs[0] if errs else "-"))
-
-
-def skip(msg):
-    print("SKIP: " + msg)
-    sys.exit(SKIP)
 
 
 # ----------------------------------------------------------------------------

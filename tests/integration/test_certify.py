@@ -774,7 +774,7 @@ def check_refusals(c, td, root):
     r = certify(["--resume", td.join("refused"), "--load", "1"])
     c.eq("--resume with other options: exit status", 64, r.rc, r.describe())
     if os.geteuid() != 0:
-        c.note("mounted-device refusal skipped: not root")
+        c.skip_part("mounted-device refusal")
         return
     with itest.MountedExt4(c, td) as m:
         if m.dev is None:
@@ -804,12 +804,12 @@ def main():
                 loop_file = make_device(os.path.join(root, "loop.img"))
                 loop, why = itest.loop_attach(loop_file)
                 if loop is None:
-                    c.note("loop-device campaign skipped: %s" % why)
+                    c.skip_part("loop-device campaign", why)
                 else:
                     loop2, why = itest.loop_attach(make_device(
                         os.path.join(root, "loop2.img")))
             else:
-                c.note("loop-device campaign skipped: not root")
+                c.skip_part("loop-device campaign")
             results = {}
 
             def job(key, fn, *args):

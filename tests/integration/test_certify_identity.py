@@ -191,8 +191,11 @@ def check_renamed(c, td, root):
 
 
 def check_loop(c, td, root):
-    if os.geteuid() != 0 or shutil.which("losetup") is None:
-        print("note: loop: skipped (needs root and losetup)")
+    if os.geteuid() != 0:
+        c.skip_part("loop")
+        return
+    if shutil.which("losetup") is None:
+        c.skip_part("loop", "no losetup")
         return
     a = tc.make_device(os.path.join(root, "loop-a.img"), mib=8)
     b = tc.make_device(os.path.join(root, "loop-b.img"), mib=8)
@@ -201,7 +204,7 @@ def check_loop(c, td, root):
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        universal_newlines=True)
     if r.returncode != 0:
-        print("note: loop: skipped (losetup: %s)" % r.stderr.strip())
+        c.skip_part("loop", "losetup: %s" % r.stderr.strip())
         return
     loop = r.stdout.strip()
     try:
@@ -228,10 +231,12 @@ def run(cmd):
 
 
 def check_loop_recreated(c, td, root):
-    if os.geteuid() != 0 or not all(shutil.which(p) for p in (
-            "losetup", "mkfs.ext4", "mount", "umount")):
-        print("note: loop-recreated: skipped (needs root, losetup, "
-              "mkfs.ext4 and mount)")
+    if os.geteuid() != 0:
+        c.skip_part("loop-recreated")
+        return
+    if not all(shutil.which(p) for p in ("losetup", "mkfs.ext4", "mount",
+                                         "umount")):
+        c.skip_part("loop-recreated", "needs losetup, mkfs.ext4 and mount")
         return
     img = os.path.join(root, "recreated-ext4.img")
     with open(img, "wb") as f:
@@ -240,28 +245,25 @@ def check_loop_recreated(c, td, root):
     os.mkdir(mnt)
     r = run(["mkfs.ext4", "-q", "-F", img])
     if r.returncode != 0:
-        print("note: loop-recreated: skipped (mkfs.ext4: %s)"
-              % r.stderr.strip())
+        c.skip_part("loop-recreated", "mkfs.ext4: %s" % r.stderr.strip())
         return
     r = run(["losetup", "--find", "--show", img])
     if r.returncode != 0:
-        print("note: loop-recreated: skipped (losetup: %s)"
-              % r.stderr.strip())
+        c.skip_part("loop-recreated", "losetup: %s" % r.stderr.strip())
         return
     fs_loop, loop, mounted = r.stdout.strip(), None, False
     try:
         r = run(["mount", "-t", "ext4", fs_loop, mnt])
         if r.returncode != 0:
-            print("note: loop-recreated: skipped (mount: %s)"
-                  % r.stderr.strip())
+            c.skip_part("loop-recreated", "mount: %s" % r.stderr.strip())
             return
         mounted = True
         back = tc.make_device(os.path.join(mnt, "back.img"), mib=8)
         ino = os.stat(back).st_ino
         r = run(["losetup", "--find", "--show", back])
         if r.returncode != 0:
-            print("note: loop-recreated: skipped (losetup: %s)"
-                  % r.stderr.strip())
+            c.skip_part("loop-recreated", "losetup: %s" %
+                        r.stderr.strip())
             return
         loop = r.stdout.strip()
         out, r = campaign(c, td, loop, "recreated")
@@ -285,8 +287,7 @@ def check_loop_recreated(c, td, root):
                 break
             time.sleep(0.1)
         else:
-            print("note: loop-recreated: skipped (%s taken meanwhile)"
-                  % loop)
+            c.skip_part("loop-recreated", "%s taken meanwhile" % loop)
             loop = None
             return
         ps.replan(out)

@@ -76,20 +76,6 @@ def read(path):
         return f.read()
 
 
-class Fail:
-    def __init__(self):
-        self.problems = []
-
-    def check(self, cond, msg, detail=None):
-        if not cond:
-            self.problems.append(msg + ("\n" + detail if detail else ""))
-        return cond
-
-    def eq(self, what, want, got, detail=None):
-        return self.check(want == got, "%s: expected %r, actual %r"
-                          % (what, want, got), detail)
-
-
 def check_live(c, root, td):
     dev = make_device(root, "live.img")
     out = os.path.join(td, "live")
@@ -280,7 +266,7 @@ def check_dry_run(c, td):
 
 def main():
     itest.ignore_sigpipe()
-    c = Fail()
+    c = itest.Checker("test_certify_live")
     with tempfile.TemporaryDirectory(prefix="act-certify-live-") as td:
         root = device_root(td)
         try:
@@ -294,11 +280,7 @@ def main():
         finally:
             if root != td:
                 subprocess.call(["rm", "-rf", root])
-    for p in c.problems:
-        print("FAIL: " + p)
-    print("test_certify_live: %s" % ("FAILED (%d)" % len(c.problems)
-                                     if c.problems else "PASS"))
-    sys.exit(1 if c.problems else 0)
+    c.finish()
 
 
 if __name__ == "__main__":

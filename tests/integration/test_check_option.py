@@ -206,12 +206,11 @@ def main():
 
         # Root only: a file behind a loop device, a mounted device.
         if os.geteuid() != 0:
-            c.note("root-only parts (loop-backed file, mounted device) "
-                   "skipped: not root")
+            c.skip_part("loop-backed file, mounted device")
         else:
             loop, why = itest.loop_attach(d2)
             if loop is None:
-                c.note("loop-backed file skipped: %s" % why)
+                c.skip_part("loop-backed file", why)
             else:
                 try:
                     k.same_error("behind a loop device", "act_storage",

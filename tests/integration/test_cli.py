@@ -140,14 +140,15 @@ def check_help_paths(c, td):
 
 def check_prep_size_block(c, td):
     if os.geteuid() != 0:
-        c.note("not root: act_prep --size with a block device not tested")
+        c.skip_part("act_prep --size on a block device")
         return
     img = td.join("blk.img")
     with open(img, "wb") as f:
         f.truncate(8 * 1024 * 1024)
     dev, why = itest.loop_attach(img)
     if dev is None:
-        c.note("no loop device: %s" % why)
+        c.skip_part("act_prep --size on a block device", "no loop device: %s" %
+                    why)
         return
     try:
         r = itest.run([itest.binary("act_prep"), "--size", "1M", dev],

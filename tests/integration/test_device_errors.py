@@ -138,8 +138,8 @@ def check_unwritable(c, prog, td):
 
     if os.geteuid() == 0:
         if not can_setpriv():
-            c.note("[%s] part skipped: running as root and setpriv to "
-                   "nobody does not work" % what)
+            c.skip_part(what, "running as root and setpriv to nobody does "
+                        "not work")
             return
         # nobody must reach the binary, the config and the device.
         local_prog = os.path.join(sub, "act_storage")
@@ -152,12 +152,12 @@ def check_unwritable(c, prog, td):
                               "--regid=%d" % NOBODY, "--clear-groups"])
         if r.rc != 2 and "Permission denied" in r.out + r.err and \
                 dev not in r.out + r.err:
-            c.note("[%s] part skipped: nobody cannot run the copied "
-                   "binary or read the config" % what)
+            c.skip_part(what, "nobody cannot run the copied binary or read "
+                        "the config")
             return
     else:
         if os.access(dev, os.W_OK):
-            c.note("[%s] part skipped: a 0444 file is writable here" % what)
+            c.skip_part(what, "a 0444 file is writable here")
             return
         r = itest.run([prog, cfg], timeout=20)
     check_refused(c, what, r, dev)

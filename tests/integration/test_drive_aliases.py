@@ -185,8 +185,8 @@ class Loops:
         r = itest.sh(["losetup", "--find", "--show"] + list(opts) + [path])
         dev = r.stdout.strip()
         if r.returncode != 0 or not dev.startswith("/dev/loop"):
-            self.c.note("loop part skipped: losetup failed: %s" %
-                        r.stderr.strip())
+            self.c.skip_part("loop device", "losetup failed: %s" %
+                             r.stderr.strip())
             return None
         self.devs.append(dev)
         return dev
@@ -253,7 +253,7 @@ def check_mounted_sibling(c, td, progs, loops):
     r = itest.sh(["mkfs.ext4", "-q", "-F", b2])
     if r.returncode != 0 or itest.sh(["mount", "-o", "ro", b2,
                                       mnt]).returncode != 0:
-        c.note("mounted sibling part skipped: mkfs.ext4 or mount failed")
+        c.skip_part("mounted sibling", "mkfs.ext4 or mount failed")
         loops.detach(b2)
         return
     try:
@@ -339,7 +339,7 @@ def mount_overlay(c, td):
                       td.join("lower"), td.join("upper"), td.join("work")),
                   td.join("ov")])
     if r.returncode != 0:
-        c.note("overlay part skipped: mount failed: %s" % r.stderr.strip())
+        c.skip_part("overlay", "mount failed: %s" % r.stderr.strip())
         return None
     return td.join("ov")
 

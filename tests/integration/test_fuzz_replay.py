@@ -5,9 +5,10 @@ size-histogram parser; what it keeps - the seed corpus in tests/fuzz/corpus
 and every input that once crashed, in tests/fuzz/crashes - is replayed here
 through the same fuzz targets built with the normal compiler (and, in a
 sanitized build, under its sanitizers): target/tests/replay_<target> must
-run every file and exit 0. The act_latency.py mutation fuzzer's saved
-inputs (tests/fuzz/crashes/act_latency) are replayed through the script:
-never a traceback, always a documented exit status.
+be newer than what it is built from (its sources, libact.a and the config
+objects), run every file and exit 0. The act_latency.py mutation fuzzer's
+saved inputs (tests/fuzz/crashes/act_latency) are replayed through the
+script: never a traceback, always a documented exit status.
 """
 
 import os
@@ -27,13 +28,32 @@ def inputs(d):
     return [f for f in os.listdir(d) if not f.startswith(".")]
 
 
+def older_than(prog, t, target):
+    """The first file replay_<t> is built from (the Makefile's
+    $(TBIN)/replay_% rule) that is newer than prog, or None."""
+    for dep in (os.path.join(FUZZ, "fuzz_%s.c" % t),
+                os.path.join(FUZZ, "replay.c"),
+                os.path.join(target, "lib", "libact.a"),
+                os.path.join(target, "obj", "storage", "storage_cfg.o"),
+                os.path.join(target, "obj", "index", "index_cfg.o")):
+        if os.path.exists(dep) and \
+                os.path.getmtime(dep) > os.path.getmtime(prog):
+            return dep
+    return None
+
+
 def main():
     c = itest.Checker("test_fuzz_replay")
-    tbin = os.path.join(os.path.dirname(itest.bin_dir()), "tests")
+    target = os.path.dirname(itest.bin_dir())
+    tbin = os.path.join(target, "tests")
     for t in TARGETS:
         prog = os.path.join(tbin, "replay_" + t)
         if not c.check(os.access(prog, os.X_OK), "%s missing (make unit)" %
                        prog):
+            continue
+        dep = older_than(prog, t, target)
+        if not c.check(dep is None, "%s is older than %s: not built from "
+                       "current sources - run make unit" % (prog, dep)):
             continue
         dirs = [os.path.join(FUZZ, "corpus", t), os.path.join(FUZZ, "crashes",
                                                               t)]

@@ -93,7 +93,7 @@ def args_for(progs, prog, td, tag, dev):
 
 def check_mounted(c, td, progs):
     if os.geteuid() != 0:
-        c.note("mounted device part skipped: not root")
+        c.skip_part("mounted device")
         return
     me = os.getpid()
     with itest.MountedExt4(c, td) as m:
@@ -194,9 +194,11 @@ def check_certify(c, td):
         itest.fill_file(img, 64 * MB, b"\x5a")
         loop, why = itest.loop_attach(img)
         if loop is None:
-            c.note("act_certify on a loop device skipped: %s" % why)
+            c.skip_part("act_certify on a loop device", why)
         else:
             devices.append(loop)
+    else:
+        c.skip_part("act_certify on a loop device")
     try:
         out = td.join("campaign")
         args = [sys.executable, CERTIFY, "--load", "0.1", "--seconds", "2",

@@ -144,15 +144,17 @@ def report_pipe(c, prog, res):
 
 def check_fs_full(c, td, progs):
     key = "fs-full"
-    if os.geteuid() != 0 or shutil.which("mount") is None:
-        c.note("[%s] skipped: needs root and mount" % key)
+    if os.geteuid() != 0:
+        c.skip_part(key)
+        return
+    if shutil.which("mount") is None:
+        c.skip_part(key, "no mount")
         return
     mnt = td.join("tmpfs")
     os.mkdir(mnt)
     r = itest.sh(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", mnt])
     if r.returncode != 0:
-        c.note("[%s] skipped: mount -t tmpfs failed: %s" % (
-            key, r.stderr.strip()))
+        c.skip_part(key, "mount -t tmpfs failed: %s" % r.stderr.strip())
         return
     try:
         # Fill the file system, then free one page: room for the header

@@ -47,7 +47,7 @@ def main():
 
     man = shutil.which("man")
     if not man:
-        c.note("man(1) not installed: pages not rendered")
+        c.skip_part("pages rendered by man", "man(1) not installed")
     for name, _, has_config, tool, _ in mkman.PROGRAMS:
         path = os.path.join(MAN, name + ".1")
         if not c.check(os.path.isfile(path), "%s missing" % path):

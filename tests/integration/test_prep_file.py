@@ -174,7 +174,7 @@ def stopped_state_problems(path, size, tail_off):
 
 def check_observed(c, prog, td):
     if not os.path.exists("/proc/self/io"):
-        c.note("observed run skipped: no /proc/PID/io")
+        c.skip_part("observed run", "no /proc/PID/io")
         return
     size = 256 * MIB + 3 * 4096 + 100
     tail_off = size // MIB * MIB

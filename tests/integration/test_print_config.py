@@ -162,14 +162,13 @@ def main():
                             "--set", "file-size-mbytes=8", conf], root)
 
         if os.geteuid() != 0:
-            c.note("root-only part (a loop device's identity) skipped: "
-                   "not root")
+            c.skip_part("a loop device's identity")
         else:
             loop_file = td.join("loop.img")
             itest.fill_file(loop_file, 16 * 1024 * 1024)
             loop, why = itest.loop_attach(loop_file)
             if loop is None:
-                c.note("loop device skipped: %s" % why)
+                c.skip_part("a loop device's identity", why)
             else:
                 try:
                     printed = same_as_run(c, "loop device", "act_storage",

@@ -1,4 +1,4 @@
-"""Description: tests/run.sh itself - per-test timeout, PATTERN, stale unit binaries.
+"""Description: tests/run.sh itself - per-test timeout, PATTERN, stale unit binaries, skipped parts.
 
 Builds a fake repo in a temp dir (a copy of tests/run.sh, fake unit sources
 and binaries with chosen mtimes, fake Python tests) and runs the copy with
@@ -9,11 +9,15 @@ ACT_TEST_TIMEOUT=2 from another directory:
   seconds, with the tail of their log shown, and no `sleep` of theirs is
   left running;
 - the tests after them run; the final line is exactly
-  "3 passed, 7 failed, 1 skipped"; exit status non-zero; ACT_BIN is the
+  "4 passed, 8 failed, 1 skipped"; exit status non-zero; ACT_BIN is the
   temp tree's target/bin; logs are in its target/test-logs/;
 - unit binaries: current runs, missing / older than its source / older
-  than unit.h FAIL "not built from current sources - run make unit", one
-  without a source is not run;
+  than unit.h / older than target/lib/libact.a FAIL "not built from
+  current sources - run make unit", one without a source is not run;
+- a passing test's skipped parts (tests/lib/checker.py's lines `skipped
+  without root: PART`, `skipped: PART (WHY)`) are named on its PASS line:
+  "(skipped without root: loop device, mounted device; skipped:
+  overlay)"; a PASS without them has nothing after its time;
 - `run.sh unit` runs only unit/*, `run.sh test_ok` only that test (exit 0),
   `run.sh unit/test_x sizing/` both (a Python test in a folder of
   tests/python found), `run.sh nomatch` nothing (exit 1);
@@ -68,6 +72,11 @@ FAKE_TESTS = {
     "integration/test_skip.py":
         "import sys\nprint('SKIP: nothing to do here')\nsys.exit(77)\n",
     "python/sizing/test_h.py": "print('python/sizing ok')\n",
+    "integration/test_parts.py":
+        "print('skipped without root: loop device')\n"
+        "print('note: not a part')\n"
+        "print('skipped: overlay (mount failed: (exit 32))')\n"
+        "print('skipped without root: mounted device')\n",
 }
 
 UNIT_BIN = "#!/bin/sh\necho 'unit %s ran'\n%sexit 0\n"
@@ -91,15 +100,18 @@ def make_tree(root):
     s = 1000000000
     unit = os.path.join(root, "tests", "unit")
     tbin = os.path.join(root, "target", "tests")
-    # Sources at now-300 s, unit.h at now-200 s.
-    for n in ("test_x", "test_hdr", "test_missing"):
+    # Sources at now-300 s, unit.h at now-200 s, libact.a at now-150 s.
+    for n in ("test_x", "test_hdr", "test_missing", "test_lib"):
         write(os.path.join(unit, n + ".c"), "/* %s */\n" % n, mtime=now - 300 * s)
     write(os.path.join(unit, "test_old.c"), "/* new */\n", mtime=now - 50 * s)
     write(os.path.join(unit, "unit.h"), "/* unit.h */\n", mtime=now - 200 * s)
+    write(os.path.join(root, "target", "lib", "libact.a"), "!<arch>\n",
+          mtime=now - 150 * s)
     # test_x current; test_hdr newer than its source, older than unit.h;
-    # test_old older than its source; test_gone has no source.
-    for n, t in (("test_x", 100), ("test_hdr", 250), ("test_old", 300),
-                 ("test_gone", 100)):
+    # test_lib newer than both, older than libact.a; test_old older than
+    # its source; test_gone has no source.
+    for n, t in (("test_x", 100), ("test_hdr", 250), ("test_lib", 180),
+                 ("test_old", 300), ("test_gone", 100)):
         extra = ""
         if n == "test_gone":
             extra = "touch '%s'\n" % os.path.join(root, "GONE_RAN")
@@ -188,15 +200,16 @@ def check_full_run(c, root):
     lines = out.rstrip("\n").split("\n")
 
     c.check(rc != 0, "full run: exit status 0 with failures", out)
-    c.eq("full run: last line", "3 passed, 7 failed, 1 skipped", lines[-1],
+    c.eq("full run: last line", "4 passed, 8 failed, 1 skipped", lines[-1],
          out)
     c.check(re.search(r"timeout 2s", lines[0]) is not None,
             "full run: header does not show the timeout", out)
     c.eq("full run: tests shown", sorted([
         "unit/test_x", "unit/test_hdr", "unit/test_old", "unit/test_missing",
-        "integration/test_hang.py", "integration/test_child.py",
-        "integration/test_stubborn.py", "integration/test_orphan.py",
-        "integration/test_ok.py", "integration/test_skip.py",
+        "unit/test_lib", "integration/test_hang.py",
+        "integration/test_child.py", "integration/test_stubborn.py",
+        "integration/test_orphan.py", "integration/test_ok.py",
+        "integration/test_skip.py", "integration/test_parts.py",
         "python/sizing/test_h.py"]), sorted(res), out)
 
     for name, tail in (("test_hang", "hanging now"),
@@ -219,26 +232,32 @@ def check_full_run(c, root):
     c.check("      | tests/run.sh: killed processes the test left running"
             in out, "test_orphan: its leftover child is not reported", out)
 
-    c.eq("test_ok (after the hung ones): status", "PASS",
-         res.get("integration/test_ok.py", (None,))[0], out)
+    c.eq("test_ok (after the hung ones): status and reason", ("PASS", None),
+         res.get("integration/test_ok.py", (None, None, None))[::2], out)
+    c.eq("test_parts: status and the parts it skipped", (
+        "PASS", "skipped without root: loop device, mounted device; "
+        "skipped: overlay"),
+        res.get("integration/test_parts.py", (None, None, None))[::2], out)
     c.eq("test_skip: status", "SKIP",
          res.get("integration/test_skip.py", (None,))[0], out)
     c.eq("python/sizing/test_h.py: status", "PASS",
          res.get("python/sizing/test_h.py", (None,))[0], out)
     c.eq("unit/test_x (current): status", "PASS",
          res.get("unit/test_x", (None,))[0], out)
-    for n in ("unit/test_hdr", "unit/test_old", "unit/test_missing"):
+    for n in ("unit/test_hdr", "unit/test_old", "unit/test_missing",
+              "unit/test_lib"):
         st, _, why = res.get(n, (None, None, None))
         c.eq(n + ": status", "FAIL", st, out)
         c.eq(n + ": reason", "not built from current sources - run make unit",
              why, out)
     for n, what in (("test_hdr", "older than tests/unit/unit.h"),
+                    ("test_lib", "older than target/lib/libact.a"),
                     ("test_old", "older than tests/unit/test_old.c"),
                     ("test_missing", "does not exist")):
         c.check(re.search(r"\| target/tests/%s (is )?%s" % (n, re.escape(what)),
                           out) is not None,
                 "unit/%s: no detail %r" % (n, what), out)
-    c.check("unit test_old ran" not in out and "unit test_hdr ran" not in out,
+    c.check(not re.search(r"unit test_(old|hdr|lib) ran", out),
             "a stale unit binary was run", out)
     c.check(not os.path.exists(os.path.join(root, "GONE_RAN")),
             "target/tests/test_gone (no source) was run", out)
@@ -262,9 +281,9 @@ def check_patterns(c, root):
     res = result_lines(out)
     c.eq("run.sh unit: tests run", sorted(
         ["unit/test_x", "unit/test_hdr", "unit/test_old",
-         "unit/test_missing"]), sorted(res), out)
+         "unit/test_missing", "unit/test_lib"]), sorted(res), out)
     c.check(rc != 0, "run.sh unit: exit 0 with failures", out)
-    c.eq("run.sh unit: last line", "1 passed, 3 failed, 0 skipped",
+    c.eq("run.sh unit: last line", "1 passed, 4 failed, 0 skipped",
          out.rstrip("\n").split("\n")[-1], out)
 
     rc, out, _ = run(root, ["test_ok"])

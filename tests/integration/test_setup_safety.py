@@ -212,7 +212,7 @@ def expect_refused(c, key, r, pattern, stdout_too=True):
 
 def check_bad_dev_name(c, td, progs):
     if os.path.lexists(BAD_DEV):
-        c.note("[mistyped] skipped: %s exists here" % BAD_DEV)
+        c.skip_part("mistyped device", "%s exists here" % BAD_DEV)
         return
     before = dev_entries()
     pattern = r"device %s does not exist - check the name" % re.escape(
@@ -258,14 +258,14 @@ def check_readonly_file(c, td, progs):
 
 def check_readonly_loop(c, td, progs):
     if os.geteuid() != 0:
-        c.note("[read-only loop] skipped: not root")
+        c.skip_part("read-only loop")
         return
     img = td.join("ro-loop.img")
     itest.fill_file(img, 16 * MB, b"\x5a")
     before = itest.sha256_file(img)
     dev, why = itest.loop_attach_readonly(img)
     if dev is None:
-        c.note("[read-only loop] skipped: losetup -r failed: %s" % why)
+        c.skip_part("read-only loop", "losetup -r failed: %s" % why)
         return
     try:
         cfg = config(td, "ro-loop", dev)

@@ -88,8 +88,8 @@ def check(c, td, name, status, r):
 
     script = itest.latency_script()
     if script is None:
-        c.note("analysis/act_latency.py missing or not executable - "
-               "act_latency check skipped")
+        c.skip_part("act_latency check", "analysis/act_latency.py missing or "
+                    "not executable")
         return
     path = td.join(name + ".log")
     with open(path, "w") as f:

@@ -133,7 +133,7 @@ def check(c, td, name, r):
 
     script = itest.latency_script()
     if script is None:
-        c.note("analysis/act_latency.py missing - act_latency check skipped")
+        c.skip_part("act_latency check", "analysis/act_latency.py missing")
         return
     path = td.join(name.replace(" ", "_") + ".log")
     with open(path, "w") as f:

@@ -301,6 +301,31 @@ header_samples(void)
 				"firmware=%s", id[0], id[1], id[2], id[3]);
 	}
 
+	// The facts lines: a file, a block device, a loop device whose backing
+	// file's name has ", " and " = " in it (the name comes last).
+	sb_init(&sb, line, sizeof(line));
+	ll_file_facts(&sb, "/mnt/act/dev0", 2049, 131077, "3216515872");
+	line[strcspn(line, "\n")] = '\0';
+	sample("file-facts", line, "device=/mnt/act/dev0\tdev=2049\t"
+			"ino=131077\tgen=3216515872");
+
+	sb_init(&sb, line, sizeof(line));
+	ll_block_facts(&sb, "/dev/nvme0n1", 259, 0, "eui.0025388b11b2c3d4",
+			NULL);
+	line[strcspn(line, "\n")] = '\0';
+	sample("block-facts", line, "device=/dev/nvme0n1\trdev=259:0\t"
+			"wwid=eui.0025388b11b2c3d4");
+
+	const ll_loop loop = { .dev = 64769, .ino = 12, .gen = "unknown",
+			.file = "/var/tmp/a, b = c.img" };
+
+	sb_init(&sb, line, sizeof(line));
+	ll_block_facts(&sb, "/dev/loop3", 7, 3, "unknown", &loop);
+	line[strcspn(line, "\n")] = '\0';
+	sample("block-facts", line, "device=/dev/loop3\trdev=7:3\t"
+			"wwid=unknown\tbacking_dev=64769\tbacking_ino=12\t"
+			"backing_gen=unknown\tbacking_file=/var/tmp/a, b = c.img");
+
 	const char* when = "2026-11-23T03:47:33Z";
 
 	sb_init(&sb, line, sizeof(line));

@@ -13,11 +13,6 @@ from act.logfile import ENC_ERRORS, _AFTER_RE, lines
 MIN_VERSION, MAX_VERSION = 6.0, 7.0
 HEADER_LIMIT = 16 << 20           # bytes of header to read before giving up
 
-# a device's facts line: a block device's "rdev = ...", a file's "dev =
-# ..." (a loop device's backing_file, a path, comes last)
-_FACTS_RE = re.compile(r"(\S+) ((?:rdev|dev) = .*)$")
-_BACKING_FILE = ", backing_file = "
-
 
 class LogHeader:
     """What the head of an ACT log says."""
@@ -196,10 +191,12 @@ def _device_line(h, line):
     if f is not None:
         h.identity[f.pop("device")] = f
         return
-    m = _FACTS_RE.match(line)
-    if m:
-        h.facts[m.group(1)] = _facts(m.group(2))
-        return
+    for kind in ("file-facts", "block-facts"):
+        f = lines.parse(kind, line)
+        if f is not None:
+            device = f.pop("device")
+            h.facts[device] = {k: v for k, v in f.items() if v is not None}
+            return
     f = lines.parse("start-time", line)
     if f is not None:
         h.start = f["start"]
@@ -208,16 +205,3 @@ def _device_line(h, line):
     if f is not None:
         h.devices[f[0]] = f[1]
 
-
-def _facts(text):
-    """{fact: value} of a facts line's "name = value, ..." (log-format.md,
-    "The identity block"); values as written ("unknown" too)."""
-    text, sep, backing = text.partition(_BACKING_FILE)
-    facts = {}
-    for part in text.split(", "):
-        name, eq, value = part.partition(" = ")
-        if eq:
-            facts[name] = value
-    if sep:
-        facts["backing_file"] = backing
-    return facts

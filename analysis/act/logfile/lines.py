@@ -144,6 +144,16 @@ LINE_KINDS = {
     "identity": Kind(_parser(
         r"(?P<device>.+?) model = (?P<model>.*), serial = (?P<serial>.*), "
         r"firmware = (?P<firmware>.*)"), None),
+    # a device's facts, after its identity: a file's; a block device's, a
+    # loop device's backing file last (its name may hold anything)
+    "file-facts": Kind(_parser(
+        r"(?P<device>.+?) dev = (?P<dev>\d+), ino = (?P<ino>\d+), "
+        r"gen = (?P<gen>\S+)"), None),
+    "block-facts": Kind(_parser(
+        r"(?P<device>.+?) rdev = (?P<rdev>\d+:\d+), wwid = (?P<wwid>.*?)"
+        r"(?:, backing_dev = (?P<backing_dev>\d+), backing_ino = "
+        r"(?P<backing_ino>\d+), backing_gen = (?P<backing_gen>\S+), "
+        r"backing_file = (?P<backing_file>.*))?"), None),
     "start-time": Kind(_parser(r"start time = (?P<start>\S+)"), None),
     "names-heading": Kind(_fixed(NAMES_HEADING), None),
     "hist-name": Kind(lambda line: {"name": line} if line else None,

@@ -1,0 +1,301 @@
+"""Description: synthetic ACT logs made to order, in the layout of
+docs/log-format.md - the one writer of the test fixtures
+(tests/analysis/make_fixtures.py), the benchmarks (bench/bench_latency*.py)
+and the fuzzer (tests/fuzz/fuzz_act_latency.py).
+
+Not a test itself. Every function returns a list of lines (without their
+newlines); text(lines) joins them into a log. A log is
+
+    header(...)           banner, config echo, derived block, device lines,
+                          identity block, histogram names
+    report(sec, hists)    one report: `after S sec:`, each histogram's name
+                          line and bucket lines (section 5), an empty line
+    reports(slices, ...)  the reports of a run from each slice's own counts
+                          (second() and drift(): a plausible drive's)
+    stop lines            stop_signal, stop_request, io_error,
+                          io_errors_stop, more_io_errors (section 7)
+
+Counts are a list indexed by bucket, or a {bucket: count} dict.
+tests/python/test_synthlog.py checks each line it writes against the C
+programs' own formatters (the samples of tests/unit/test_loglines).
+"""
+
+STORAGE, INDEX = "storage", "index"
+TITLES = {STORAGE: "Storage device IO test", INDEX: "Index device IO test"}
+HEADINGS = {STORAGE: "ACT-STORAGE CONFIGURATION",
+            INDEX: "ACT-INDEX CONFIGURATION"}
+LARGE_BLOCK_BYTES = 128 * 1024
+BUCKETS = 65
+
+
+def text(lines):
+    """The lines as a log's text, each ended by a newline."""
+    return "".join(line + "\n" for line in lines)
+
+
+# ----------------------------------------------------------------------------
+# The header (docs/log-format.md, sections 1 to 4).
+
+def banner(program=STORAGE, version="6.6", notice=None):
+    """Section 1: an empty line, `ACT version V`, the program's title, its
+    notice line (none when None), an empty line."""
+    lines = ["", "ACT version %s" % version, TITLES[program]]
+    if notice is not None:
+        lines.append(notice)
+    return lines + [""]
+
+
+# The config echo of each program, in its order (docs/act_storage.md,
+# docs/act_index.md), with the example configs' values (service-threads:
+# 5 x 8 CPUs); device-names and num-devices come from the devices.
+STORAGE_ECHO = [
+    ("service-threads", 40), ("test-duration-sec", 86400),
+    ("report-interval-sec", 1), ("microsecond-histograms", "no"),
+    ("read-reqs-per-sec", 2000), ("write-reqs-per-sec", 1000),
+    ("record-bytes", 1536), ("record-bytes-range-max", 0),
+    ("large-block-op-kbytes", 128), ("replication-factor", 1),
+    ("update-pct", 0), ("defrag-lwm-pct", 50), ("no-defrag-reads", "no"),
+    ("compress-pct", 100), ("disable-odsync", "no"),
+    ("commit-to-device", "no"), ("tomb-raider", "no"),
+    ("tomb-raider-sleep-usec", 0), ("max-lag-sec", 10),
+]
+INDEX_ECHO = [
+    ("service-threads", 40), ("cache-threads", 8),
+    ("test-duration-sec", 86400), ("report-interval-sec", 1),
+    ("microsecond-histograms", "no"), ("read-reqs-per-sec", 2000),
+    ("write-reqs-per-sec", 1000), ("replication-factor", 1),
+    ("defrag-lwm-pct", 50), ("disable-odsync", "no"), ("max-lag-sec", 10),
+]
+
+
+def config_items(program, devices, **values):
+    """The (name, value) pairs of a program's config echo for devices:
+    values override the echo's (test_duration_sec=60 for
+    test-duration-sec); a value None leaves its item out."""
+    values = {k.replace("_", "-"): v for k, v in values.items()}
+    echo = STORAGE_ECHO if program == STORAGE else INDEX_ECHO
+    unknown = set(values) - {k for k, _ in echo}
+    if unknown:
+        raise ValueError("not in the echo: %s" % ", ".join(sorted(unknown)))
+    items = [("device-names", " ".join(devices)),
+             ("num-devices", len(devices))]
+    items += [(k, values.get(k, v)) for k, v in echo]
+    return [(k, str(v)) for k, v in items if v is not None]
+
+
+def storage_derived(reads, writes, large_block_reads, large_block_writes,
+                    stored="1536 ... 1536"):
+    """act_storage's DERIVED CONFIGURATION items, in its order, with the
+    values given (as the program prints them: "23.53")."""
+    return [("record-stored-bytes", stored),
+            ("internal-read-reqs-per-sec", str(reads)),
+            ("internal-write-reqs-per-sec", str(writes)),
+            ("large-block-reads-per-sec", large_block_reads),
+            ("large-block-writes-per-sec", large_block_writes)]
+
+
+def item(name, value):
+    """One `name: value` line of the config echo or the derived block."""
+    return "%s: %s" % (name, value)
+
+
+def config_block(program=STORAGE, items=(), cpus=None):
+    """Section 2: `detected N CPUs` and an empty line when cpus is given,
+    the heading, one line per (name, value) of items, an empty line."""
+    lines = ["detected %d CPUs" % cpus, ""] if cpus is not None else []
+    return lines + [HEADINGS[program]] + [item(*kv) for kv in items] + [""]
+
+
+def derived_block(items=()):
+    """DERIVED CONFIGURATION, one line per (name, value), an empty line."""
+    return ["DERIVED CONFIGURATION"] + [item(*kv) for kv in items] + [""]
+
+
+def device_line(program, name, size, large_blocks=None, min_io=512,
+                buffered=False):
+    """Section 3: one device's line; act_storage's large blocks default to
+    size / 128 KiB."""
+    if program == STORAGE:
+        if large_blocks is None:
+            large_blocks = size // LARGE_BLOCK_BYTES
+        line = ("%s size = %d bytes, %d large blocks, minimum IO size = %d "
+                "bytes" % (name, size, large_blocks, min_io))
+    else:
+        line = "%s size = %d bytes" % (name, size)
+    return line + (", buffered" if buffered else "")
+
+
+def identity_line(device, model, serial, firmware):
+    return "%s model = %s, serial = %s, firmware = %s" % (
+        device, model, serial, firmware)
+
+
+def start_time_line(start_time):
+    """The identity block's last line: `start time = <UTC, ISO 8601>`."""
+    return "start time = %s" % start_time
+
+
+def file_facts_line(device, dev, ino, gen):
+    """A regular file's facts line (the identity block): st_dev, st_ino
+    and the generation (a number, or `unknown`)."""
+    return "%s dev = %d, ino = %d, gen = %s" % (device, dev, ino, gen)
+
+
+def block_facts_line(device, rdev, wwid="unknown", backing=None):
+    """A block device's facts line (the identity block): rdev "MAJ:MIN",
+    the wwid, and for a loop device backing = (dev, ino, gen, file) of its
+    backing file (the file's name last)."""
+    line = "%s rdev = %s, wwid = %s" % (device, rdev, wwid)
+    if backing is not None:
+        line += (", backing_dev = %d, backing_ino = %d, backing_gen = %s, "
+                 "backing_file = %s" % tuple(backing))
+    return line
+
+
+def names_block(names):
+    """Section 4: HISTOGRAM NAMES, one name a line, an empty line."""
+    return ["HISTOGRAM NAMES"] + list(names) + [""]
+
+
+def header(program=STORAGE, items=(), derived=(), devices=(), names=(),
+           version="6.6", notice=None, cpus=None, identity=None,
+           start_time=None):
+    """The head of a log, up to the empty line after the histogram names.
+    items, derived: (name, value) pairs in echo order (device-names is one
+    of the items); devices: device lines (device_line); identity: the
+    identity and facts lines (identity_line, file_facts_line) - the
+    identity block, ended by `start time = start_time`, is there when
+    either is given (reference logs have none)."""
+    lines = (banner(program, version, notice) +
+             config_block(program, items, cpus) + derived_block(derived) +
+             list(devices) + [""])
+    if identity or start_time is not None:
+        lines += list(identity or ())
+        if start_time is not None:
+            lines.append(start_time_line(start_time))
+        lines.append("")
+    return lines + names_block(names)
+
+
+# ----------------------------------------------------------------------------
+# Reports (section 5).
+
+def after(sec):
+    return "after %d sec:" % sec
+
+
+def _buckets(counts):
+    """(bucket, count) pairs of a list indexed by bucket or a dict."""
+    return sorted(counts.items()) if isinstance(counts, dict) \
+        else enumerate(counts)
+
+
+def _hists(hists):
+    """(name, counts) pairs of a list of them or a {name: counts} dict."""
+    return list(hists.items()) if isinstance(hists, dict) else list(hists)
+
+
+def bucket_lines(counts):
+    """The bucket lines of one histogram: the non-zero buckets, lowest
+    first, four a line, each ` (BB: CCCCCCCCCC)`."""
+    entries = [" (%02d: %010d)" % (b, c) for b, c in _buckets(counts) if c]
+    return ["".join(entries[i:i + 4]) for i in range(0, len(entries), 4)]
+
+
+def histogram(name, counts):
+    """A histogram as the programs print it: `name (T total)` and its
+    bucket lines."""
+    total = sum(c for _, c in _buckets(counts))
+    return ["%s (%d total)" % (name, total)] + bucket_lines(counts)
+
+
+def report(sec, hists, extra=None):
+    """One report: hists is [(name, cumulative counts)] in the names order
+    (or a {name: counts} dict); extra: {name: lines} printed right after
+    that histogram (ERROR or WARNING lines within a report)."""
+    lines = [after(sec)]
+    for name, counts in _hists(hists):
+        lines += histogram(name, counts)
+        lines += (extra or {}).get(name, [])
+    return lines + [""]
+
+
+def reports(slices, interval=1, times=None, extra=None):
+    """The reports of a run from each slice's own (not cumulative) counts:
+    slices is one [(name, counts)] (or {name: counts}) a report; report k
+    comes after times[k] sec (default: (k + 1) x interval) with each
+    histogram's counts summed up to it. extra: {sec: {name: lines}}, the
+    extra of report() for the report after sec."""
+    cum = {}
+    lines = []
+    for k, hists in enumerate(slices):
+        sec = times[k] if times is not None else (k + 1) * interval
+        now = []
+        for name, counts in _hists(hists):
+            c = cum.setdefault(name, [0] * BUCKETS)
+            for b, n in _buckets(counts):
+                c[b] += n
+            now.append((name, c))
+        lines += report(sec, now, (extra or {}).get(sec))
+    return lines
+
+
+# ----------------------------------------------------------------------------
+# A plausible drive, second by second (the benchmarks' long logs).
+
+def drift(rnd, sec):
+    """The tail factor at sec: a slow drift (x 1 to x 1.43, in steps of 10
+    minutes) and now and then (0.2% of the seconds) a bad second, x 20."""
+    tail = 1.0 + 0.5 * ((sec // 600) % 7) / 7.0
+    if rnd.random() < 0.002:
+        tail *= 20.0
+    return tail
+
+
+def second(rnd, rate, shares, tail=1.0):
+    """One second's counts [bucket 0, 1, ...]: about rate operations (+-2%),
+    shares[b - 1] x tail of them in bucket b >= 1, the rest in bucket 0;
+    fractions rounded at random (rnd: a random.Random)."""
+    n = rate * (0.98 + 0.04 * rnd.random())
+    counts = [0] * (len(shares) + 1)
+    for b, share in enumerate(shares, 1):
+        x = n * share * tail
+        k = int(x)
+        if rnd.random() < x - k:
+            k += 1
+        counts[b] = k
+        n -= k
+    counts[0] = max(0, int(n))
+    return counts
+
+
+# ----------------------------------------------------------------------------
+# Stops and errors (section 7).
+
+def stop_signal(sec, signame="SIGINT"):
+    return "stopped by signal %s after %d sec" % (signame, sec)
+
+
+def stop_request(reason, sec):
+    """A run its parent stopped with a reason (act_certify's fail fast)."""
+    return "stopped on request: %s after %d sec" % (reason, sec)
+
+
+def io_error(device, offset, size, op="read", errno=5,
+             strerror="Input/output error", failed=None, limit=None):
+    """A failed I/O's line; with io-error-limit set (limit) it counts the
+    failed I/Os so far (failed)."""
+    line = ("ERROR: %s failed on device %s at offset %d, size %d: %s "
+            "(errno %d)" % (op, device, offset, size, strerror, errno))
+    if limit is not None:
+        line += " - failed I/Os: %d, io-error-limit: %d" % (failed, limit)
+    return line
+
+
+def io_errors_stop(failed, limit):
+    return "ERROR: stopping: %d I/O errors, more than io-error-limit %d" % (
+        failed, limit)
+
+
+def more_io_errors(n):
+    return "ERROR: %d more I/O errors were not shown" % n

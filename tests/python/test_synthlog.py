@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""Description: tests/lib/synthlog.py writes the lines the C programs write.
+
+Every sample of the log's catalogue (tests/unit/test_loglines --samples:
+each kind of line from the real C formatters, with the values it was
+given) of a kind synthlog writes is built again by synthlog from those
+values and must be the same line, byte for byte: the banner's version
+line, the config and derived headings and items, act_storage's and
+act_index's device lines (buffered too), the identity and start-time
+lines, the histogram names heading, `after S sec:`, a histogram's total
+line and bucket lines (a whole histogram too: four buckets a line), a
+failed I/O (with and without io-error-limit),
+the hidden I/O errors, the io-errors stop, the signal and request stops.
+Each of these kinds has at least one sample, and every kind of the
+catalogue is either written by synthlog or named here as one it does not
+write - a new kind fails this test until it is one or the other. Then a
+whole log written by synthlog reads back through act.logfile with the
+header, the reports and the stop it was written with.
+
+Exit 0 pass, 1 fail.
+"""
+
+import io
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import actlog  # noqa: E402  (the samples of the C formatters)
+import expect  # noqa: E402  (tests/lib on sys.path)
+import synthlog  # noqa: E402
+
+S, I = synthlog.STORAGE, synthlog.INDEX
+
+
+def buckets(text):
+    """{bucket: count} of a sample's buckets field ("0:1,3:1200")."""
+    return {int(b): int(n) for b, n in
+            (kv.split(":") for kv in text.split(","))}
+
+
+def io_failed(f):
+    return synthlog.io_error(
+        f["device"], int(f["offset"]), int(f["size"]), op=f["op"],
+        errno=int(f["errno"]), strerror=f["error"],
+        failed=int(f["count"]) if "count" in f else None,
+        limit=int(f["limit"]) if "limit" in f else None)
+
+
+# token -> the line synthlog writes from the sample's fields
+WRITTEN = {
+    "version": lambda f: synthlog.banner(version=f["version"])[1],
+    "config-heading": lambda f: synthlog.HEADINGS[
+        {"ACT-STORAGE": S, "ACT-INDEX": I}[f["program"]]],
+    "config-item": lambda f: synthlog.item(f["key"], f["value"]),
+    "derived-heading": lambda f: synthlog.derived_block()[0],
+    "derived-item": lambda f: synthlog.item(f["key"], f["value"]),
+    "storage-device": lambda f: synthlog.device_line(
+        S, f["device"], int(f["size"]), int(f["large_blocks"]),
+        int(f["min_io"]), f["buffered"] == "yes"),
+    "index-device": lambda f: synthlog.device_line(
+        I, f["device"], int(f["size"]), buffered=f["buffered"] == "yes"),
+    "identity": lambda f: synthlog.identity_line(
+        f["device"], f["model"], f["serial"], f["firmware"]),
+    "file-facts": lambda f: synthlog.file_facts_line(
+        f["device"], int(f["dev"]), int(f["ino"]), f["gen"]),
+    "block-facts": lambda f: synthlog.block_facts_line(
+        f["device"], f["rdev"], f["wwid"], None if "backing_dev" not in f
+        else (int(f["backing_dev"]), int(f["backing_ino"]), f["backing_gen"],
+              f["backing_file"])),
+    "start-time": lambda f: synthlog.start_time_line(f["start"]),
+    "names-heading": lambda f: synthlog.names_block([])[0],
+    "hist-name": lambda f: synthlog.names_block([f["name"]])[1],
+    "report": lambda f: synthlog.after(int(f["sec"])),
+    "hist-total": lambda f: synthlog.histogram(
+        f["name"], {0: int(f["total"])})[0],
+    "hist-buckets": lambda f: "\n".join(synthlog.bucket_lines(
+        buckets(f["buckets"]))),
+    "io-failed": io_failed,
+    "io-hidden": lambda f: synthlog.more_io_errors(int(f["count"])),
+    "io-errors": lambda f: synthlog.io_errors_stop(int(f["count"]),
+                                                   int(f["limit"])),
+    "signal": lambda f: synthlog.stop_signal(int(f["sec"]), f["signal"]),
+    "request": lambda f: synthlog.stop_request(f["reason"], int(f["sec"])),
+}
+# Kinds synthlog does not write (a test that needs one takes the sample).
+NOT_WRITTEN = {"prep-device", "fell-behind", "lag", "host-limit", "stall",
+               "drive-limit", "hung-io"}
+
+
+def check_lines(c):
+    samples = actlog.samples()
+    seen = set()
+    for smp in samples:
+        write = WRITTEN.get(smp.token)
+        if write is None:
+            c.check(smp.token in NOT_WRITTEN, "kind %s: neither written by "
+                    "synthlog nor in NOT_WRITTEN" % smp.token, smp.line)
+            continue
+        seen.add(smp.token)
+        c.eq("%s from %r" % (smp.token, smp.fields), smp.line,
+             write(smp.fields))
+    c.eq("kinds written by synthlog without a sample", set(),
+         set(WRITTEN) - seen)
+    # A histogram whole: its total line and its bucket lines, four a line.
+    wrapped = False
+    for k, smp in enumerate(samples):
+        if smp.token != "hist-total":
+            continue
+        these = [smp]
+        for nxt in samples[k + 1:]:
+            if nxt.token != "hist-buckets":
+                break
+            these.append(nxt)
+        counts = {}
+        for b in these[1:]:
+            counts.update(buckets(b.fields["buckets"]))
+        wrapped = wrapped or len(these) > 2
+        c.eq("histogram %s whole" % smp.fields["name"],
+             [x.line for x in these],
+             synthlog.histogram(smp.fields["name"], counts))
+    c.check(wrapped, "no sample of a histogram of more than one bucket line")
+
+
+def check_log(c):
+    """A whole log of synthlog's, read back by act.logfile."""
+    from act.logfile import lines
+    from act.logfile.header import read_header
+    dev = "/dev/sdb"
+    names = ["reads", dev + "-reads"]
+    head = synthlog.header(
+        S, synthlog.config_items(S, [dev], test_duration_sec=10),
+        [("internal-read-reqs-per-sec", "2000")],
+        [synthlog.device_line(S, dev, 1 << 31)], names, notice="synthlog",
+        identity=[synthlog.identity_line(dev, "M", "S", "F")],
+        start_time="2026-11-23T03:47:33Z")
+    body = (synthlog.reports([{n: {0: 1990, 1: 8, 3: 2} for n in names}] * 3)
+            + [synthlog.stop_signal(3)])
+    h = read_header(io.BytesIO(synthlog.text(head + body).encode()),
+                    "synth.log")
+    c.eq("header: histogram names", names, list(h.names))
+    c.eq("header: test-duration-sec", 10, h.duration)
+    c.eq("header: devices", {dev: 1 << 31}, h.devices)
+    c.eq("header: identity", {dev: {"model": "M", "serial": "S",
+                                    "firmware": "F"}}, h.identity)
+    c.eq("header: start time", "2026-11-23T03:47:33Z", h.start)
+    kinds = [lines.line_kind(ln) for ln in body if ln]
+    c.eq("body: the kind of each line", ["report"] + [
+        "hist-total", "hist-buckets"] * 2 + ["report"] + [
+        "hist-total", "hist-buckets"] * 2 + ["report"] + [
+        "hist-total", "hist-buckets"] * 2 + ["signal"], kinds)
+    c.eq("body: the last report's counts", " (00: 0000005970) (01: "
+         "0000000024) (03: 0000000006)", body[-3])
+
+
+def main():
+    c = expect.Checker("test_synthlog")
+    check_lines(c)
+    check_log(c)
+    c.finish()
+
+
+if __name__ == "__main__":
+    main()
