@@ -71,7 +71,8 @@ def main(argv=None):
                 src.seek(0)
                 with open(part, "wb") as dst:
                     dst.write(src.read(cuts[h]))
-                n = len((slices_so_far(part, HOUR) or {"ends": []})["ends"])
+                a = slices_so_far(part, HOUR)
+                n = a.count if a else 0
                 if n != h:
                     print("the log cut after %d h has %d slices" % (h, n))
                     return 1

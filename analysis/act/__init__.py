@@ -2,7 +2,9 @@
 
     act.cli        what the tools share on the command line
     act.logfile    the one reader of the ACT log format
-    act.latency    act_latency.py: tables, --check, --json/--csv, --plot
+    act.latency    the analysis and the verdict (a library: Spec,
+                   analyse_log), act_latency.py: tables, --check,
+                   --json/--csv, --plot
     act.certify    act_certify.py: certification campaigns
     act.sizing     act_config_helper.py: writes an act_storage config
 
@@ -29,6 +31,13 @@ EXIT_LAG = 3                      # load not kept up, or a hung I/O
 EXIT_IO = 4                       # stopped by I/O errors (io-error-limit)
 EXIT_LOG = 5                      # the log could not be written
 EXIT_SIGNAL = 128                 # + the signal's number
+
+# The exit statuses of act_latency.py (the one table: docs/README.md,
+# "Exit status"; 2 a user error, 130 interrupted, as every tool):
+LATENCY_OK = 0                    # success; with --check: PASS
+LATENCY_NOT_PASSED = 1            # --check: FAIL or INCOMPLETE
+LATENCY_NOT_JUDGED = 3            # --check: NOT JUDGED (the host could not
+                                  # issue the load)
 
 # A C program's exit status -> what it means, in words.
 PROGRAM_STATUS = {

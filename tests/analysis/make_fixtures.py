@@ -38,21 +38,28 @@ DEVICE_BYTES = 2147483648
 
 
 def make_log(program, devices, duration, interval, scale, hists, seed,
-             commit=False, version="6.6", extra=None, ran=None, end=()):
+             commit=False, version="6.6", extra=None, ran=None, end=(),
+             issued=False):
     """A whole log.  hists: (name, ops per second, bucket shares) in
     order; extra: {t: {name: lines}}, lines after a histogram of the
     report at t.  Reports come every interval up to ran (default: the
     whole test-duration-sec, with a last report at duration when the
     interval does not divide it); the lines of end follow the last one (a
-    stop line, ERROR lines)."""
+    stop line, ERROR lines).
+
+    The derived configuration plans 2000 reads/s (act_storage), whatever
+    hists do; issued: it plans half of hists' rates instead - what the
+    histograms' counts, each at least half of its rate, always do: a log
+    whose load was issued (act_latency.md, "The load")."""
     rnd = random.Random(seed)
     if program == synthlog.STORAGE:
         items = synthlog.config_items(
             program, devices, service_threads=8, test_duration_sec=duration,
             report_interval_sec=interval, microsecond_histograms=scale,
             commit_to_device="yes" if commit else "no")
-        derived = synthlog.storage_derived(2000, 1000 if commit else 0,
-                                           "23.53", "23.53")
+        derived = issued_plan(hists, commit) if issued else \
+            synthlog.storage_derived(2000, 1000 if commit else 0, "23.53",
+                                     "23.53")
     else:
         values = {"num-devices": str(len(devices)),
                   "test-duration-sec": str(duration),
@@ -86,6 +93,16 @@ def make_log(program, devices, duration, interval, scale, hists, seed,
     out += synthlog.reports(slices, times=times, extra=extra)
     out.extend(end)
     return synthlog.text(out)
+
+
+def issued_plan(hists, commit):
+    """act_storage's derived configuration planning half of each stream's
+    rate in hists."""
+    rate = {name: r / 2 for name, r, _ in hists}
+    return synthlog.storage_derived(
+        "%g" % rate["reads"], "%g" % (rate.get("writes", 0) if commit else 0),
+        "%.2f" % rate.get("large-block-reads", 0),
+        "%.2f" % rate.get("large-block-writes", 0))
 
 
 READS = {0: 0.97, 1: 0.02, 2: 0.006, 3: 0.003, 5: 0.0008, 7: 0.0002}
@@ -167,19 +184,23 @@ def high_buckets():
 
 
 def slow():
-    """A device that fails the standard criteria (and has a >64 ms tail)."""
+    """A device that fails the standard criteria (and has a >64 ms tail),
+    at the load it was given."""
     hists = [("reads", 2000, SLOW), ("/dev/sdb-reads", 2000, SLOW),
              ("large-block-reads", 24, LARGE),
              ("large-block-writes", 24, LARGE)]
-    return make_log("storage", ["/dev/sdb"], 6, 1, "no", hists, 8)
+    return make_log("storage", ["/dev/sdb"], 6, 1, "no", hists, 8,
+                    issued=True)
 
 
 def fast():
-    """A device that passes the standard criteria."""
+    """A device that passes the standard criteria, at the load it was
+    given."""
     hists = [("reads", 2000, FAST), ("/dev/sdb-reads", 2000, FAST),
              ("large-block-reads", 24, FAST),
              ("large-block-writes", 24, FAST)]
-    return make_log("storage", ["/dev/sdb"], 6, 1, "no", hists, 9)
+    return make_log("storage", ["/dev/sdb"], 6, 1, "no", hists, 9,
+                    issued=True)
 
 
 PERFECT = {0: 1.0}
@@ -247,14 +268,15 @@ def odd_end():
 def hour():
     """A complete one-hour test, reports every 10 minutes."""
     return make_log("storage", ["/dev/sdb"], 3600, 600, "no", STORAGE_HISTS,
-                    16)
+                    16, issued=True)
 
 
 def day():
     """A complete 24-hour test, one report an hour."""
     hists = [("reads", 1, FAST), ("/dev/sdb-reads", 1, FAST),
              ("large-block-reads", 1, SLOW), ("large-block-writes", 1, SLOW)]
-    return make_log("storage", ["/dev/sdb"], DAY, 3600, "no", hists, 17)
+    return make_log("storage", ["/dev/sdb"], DAY, 3600, "no", hists, 17,
+                    issued=True)
 
 
 NODE_OK = {0: 0.985, 1: 0.01, 2: 0.004, 3: 0.001}
@@ -268,7 +290,7 @@ def node(shares, seed, ran=None, end=()):
              ("large-block-reads", 24, LARGE),
              ("large-block-writes", 24, LARGE)]
     return make_log("storage", ["/dev/sdb"], 8, 1, "no", hists, seed,
-                    ran=ran, end=end)
+                    ran=ran, end=end, issued=True)
 
 
 def node1():

@@ -9,9 +9,10 @@ changed, non-UTF-8 bytes and control characters inserted, logs cut short
 or spliced together, stop lines added - and runs act_latency.py's main()
 on each with a rotation of option sets (tables, -x, bucket ranges,
 --check, --stress, --json, --plot). act_latency.py must always return one
-of its documented statuses (0, 1, 2) and never raise: any other outcome is
-a finding, saved to tests/fuzz/crashes/act_latency/ and replayed by
-`make test` from then on.
+of its documented statuses (0, 1, 2, 3: docs/README.md's table, the
+constants act.LATENCY_* and its usage status) and never raise: any other
+outcome is a finding, saved to tests/fuzz/crashes/act_latency/ and
+replayed by `make test` from then on.
 
 Usage:
   fuzz_act_latency.py [--seconds N] [--seed S]   fuzz for N seconds
@@ -184,7 +185,9 @@ def run_one(mod, data, options, tmp):
         status = e.code
     except BaseException:
         return "raised:\n" + traceback.format_exc()
-    if status not in (0, 1, 2):
+    act = sys.modules["act"]
+    if status not in (act.LATENCY_OK, act.LATENCY_NOT_PASSED,
+                      act.LATENCY_NOT_JUDGED, mod.USAGE_STATUS):
         return "returned %r" % (status,)
     if "Traceback" in err.getvalue():
         return "printed a traceback:\n" + err.getvalue()[-2000:]

@@ -5,14 +5,15 @@ programs (issue 20), on an 8 MiB device file on /dev/shm when usable:
   threads, the test shim delaying every small read by 2 ms from 5 s on:
   test 1 stops well before its 20 s (its log ends under 14 s with
   "stopped on request: fail fast: reads ...% over 1 ms (must be under
-  5%) in slice N after S sec", the reason act_certify gave it), FAIL with "stopped after slice N of 10
-  (2 s): reads ...% over 1 ms (must be under 5%) in slice N - the
-  verdict could not change" (N 3 or 4), state.json's stopped_early,
-  summary.json's fail_fast (time saved) and report.html / summary.md
-  saying "fail fast: stopped after ..."; test 2 skipped; not certified,
-  exit 1. Then state.json set back to "ended" (as when act_certify died
-  after the program's end): --resume judges the step FAIL again from its
-  log without running it.
+  5%) in slice N after S sec", the reason act_certify gave it, which
+  act_latency.py --check on the log judges FAIL too), FAIL with "stopped
+  after slice N of 10 (2 s): reads ...% over 1 ms (must be under 5%) in
+  slice N - the verdict could not change" (N 3 or 4), state.json's
+  stopped_early, summary.json's fail_fast (time saved) and report.html /
+  summary.md saying "fail fast: stopped after ..."; test 2 skipped; not
+  certified, exit 1. Then state.json set back to "ended" (as when
+  act_certify died after the program's end): --resume judges the step
+  FAIL again from its log without running it.
 - --no-fail-fast: the same campaign runs test 1 to its 20 s end (FAIL on
   the criteria, no fail_fast) and state.json keeps fail_fast false.
 - NOT JUDGED: --load 2000 (4000000 reads/s) with service-threads 1, 3 s:
@@ -78,6 +79,14 @@ def check_fail_fast(c, td, root):
                  ends)
     c.check(m is not None, "fail fast: the log does not end with the "
             "request line naming fail fast: %r" % ends)
+    # the log alone says why: act_latency.py --check judges it FAIL with
+    # the request's reason, as act_certify did (one verdict)
+    p = itest.run_latency(log, "-t", "2", "--check")
+    c.check(p.returncode == 1 and re.search(
+        r"(?m)^result: FAIL \(stopped on request: fail fast: reads "
+        r"\d+\.\d\d% over 1 ms \(must be under 5%\).* in slice [34]; ",
+        p.stdout), "fail fast: act_latency.py --check on the log: %d %r"
+        % (p.returncode, p.stdout[-600:]))
     c.eq("fail fast: test 2", "skipped", tc.step_by_number(s, 2)["status"])
     c.eq("fail fast: verdict", "not certified at 1x: test 1 (1x on 1 "
          "device) failed", s["verdict"]["text"])

@@ -106,9 +106,12 @@ def __getattr__(name):
 
 
 def header(duration=5, interval=1, micro=False, commit=False,
-           names=("reads", "writes"), identity=True):
+           names=("reads", "writes"), identity=True, reads_per_sec=2000):
     """The head of an act_storage log, up to the HISTOGRAM NAMES block, on
-    the device of the first storage-device sample."""
+    the device of the first storage-device sample; its derived
+    configuration plans reads_per_sec reads a second (reports() does 100
+    + over: a log judged with --check plans what it does, or is NOT
+    JUDGED)."""
     dev = line("storage-device", buffered="no")
     device = dev.split(" size = ")[0]
     lines = ["", line("version"), "Storage device IO test", "",
@@ -120,7 +123,7 @@ def header(duration=5, interval=1, micro=False, commit=False,
               "microsecond-histograms: %s" % ("yes" if micro else "no"),
               "commit-to-device: %s" % ("yes" if commit else "no"), "",
               line("derived-heading"),
-              "internal-read-reqs-per-sec: 2000", "", dev, ""]
+              "internal-read-reqs-per-sec: %d" % reads_per_sec, "", dev, ""]
     if identity:
         lines += [line("identity", device=device), line("start-time"), ""]
     lines += [line("names-heading")] + list(names) + [""]
@@ -152,16 +155,14 @@ def make(path, text):
     return path
 
 
-def analysed(text, argv=(), path="x.log"):
-    """act_latency's Analysis of log text, as `act_latency.py -l path
-    ARGV` computes it (no table printed)."""
+def analysed(text, spec=None, path="x.log"):
+    """act.latency's Analysis of log text (named path) as spec (an
+    act.latency.Spec; default: Spec()) asks, its slices kept (no table
+    printed)."""
     import io
-    from act.latency.analysis import analyse
-    from act.latency.main import parse_args
-    from act.logfile.header import read_header
-    args = parse_args(["-l", path] + list(argv))
-    args.argv = ["-l", path] + list(argv)
-    f = io.BytesIO(text.encode() if isinstance(text, str) else text)
-    h = read_header(f, path)
-    return analyse(args, h, f, None, table=False,
-                   extra_buckets=[0 if not h.microsecond else 10])
+    from act.latency import Spec, analyse
+    from act.logfile.header import LogFile
+    log = LogFile(path, io.BytesIO(text.encode() if isinstance(text, str)
+                                   else text))
+    log.read_header()
+    return analyse(log, spec or Spec(), keep=True)

@@ -1,14 +1,18 @@
 #!/usr/bin/env python3
 """Description: fail fast and the host's share of a step's verdict
-(analysis/act/certify/failfast.py, hostload.py and judge.judge_step), on
-synthetic logs (tests/python/actlog.py) analysed in-process:
+(analysis/act/certify/failfast.py, act/latency/load.py and
+judge.judge_step), on synthetic logs (tests/python/actlog.py) analysed
+in-process:
 
-- slices_so_far: the judged histograms' criteria values and operations
-  per complete slice of a log still being written (none yet: None), its
-  planned streams and the least time their threads spent in I/O;
-- first_failing: no slice over a limit; the first one over (what it is
-  over, by how much); a slice over a limit where the host fell short is
-  passed over for the next full-rate one;
+- slices_so_far: act.latency's judged analysis of the complete slices of
+  a log still being written (none yet: None): the criteria each slice is
+  over, its planned streams and the least time their threads spent in
+  I/O (the load's window);
+- first_failing (LoadCheck): no slice over a limit; the first one over
+  (what it is over, by how much); a slice over a limit where the host
+  fell short is passed over for the next full-rate one; the short slices
+  of 1-second slices judged over the last minute (the run so far when
+  shorter), of hour slices alone;
 - FailFast.check on a growing log: nothing before a slice completes,
   nothing for passing slices, the record of the first failing slice
   (slice, slices, end, over), its message ("stopped after slice 3 of 5
@@ -42,11 +46,11 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import actlog  # noqa: E402
 import expect  # noqa: E402
-
 from certstate import make_step, new_state  # noqa: E402
-from act.certify import analyse, failfast, hostload, judge, plan, \
-    threads  # noqa
+
+from act.certify import analyse, failfast, judge, plan, threads  # noqa
 from act.certify.model import FailFastStop  # noqa: E402
+from act.latency import Spec, analyse_log, load, verdict  # noqa: E402
 
 RATE = 2000
 
@@ -99,6 +103,24 @@ class Logs:
                            text)
 
 
+def reads_stream(slice_sec, ops, rate=RATE, allowance=0):
+    """The slices (from 0) where a reads stream planned at rate falls
+    short, fed slice by slice (ops per slice) to a LoadCheck; and the
+    LoadCheck."""
+    check = load.LoadCheck(
+        [{"name": "reads", "rate": rate, "allowance": allowance,
+          "pool": "service"}],
+        {"service": {"threads": 0, "what": "service threads", "advice": "",
+                     "members": ["reads"], "paired": None}}, slice_sec)
+    short = []
+    for k, n in enumerate(ops):
+        before = check.host.slices
+        check.add({"reads": (n, 0.0)}, [])
+        if check.host.slices > before:
+            short.append(k)
+    return short, check
+
+
 def check_views(c, logs):
     path = logs.write(log_text(full(1)))
     c.eq("slices_so_far: no complete 2 s slice yet", None,
@@ -106,58 +128,52 @@ def check_views(c, logs):
     path = logs.write(log_text(full(2) + [(RATE, 100), (RATE, 300)] +
                                full(1)))
     v = analyse.slices_so_far(path, 2)
-    c.eq("slices_so_far: slice ends", [2, 4], v["ends"])
+    c.eq("slices_so_far: slice ends", [2, 4], list(v.ends))
     c.eq("slices_so_far: criteria", [("1 ms", 5.0), ("8 ms", 1.0),
                                      ("64 ms", 0.1)],
-         [(x["threshold"], x["limit_pct"]) for x in v["criteria"]])
-    c.eq("slices_so_far: reads", ("reads", [4000, 4000],
-                                  [[0.0, 10.0], [0.0, 0.0], [0.0, 0.0]]),
-         (v["histograms"][0]["name"], v["histograms"][0]["ops"],
-          v["histograms"][0]["over_pct"]))
-    c.eq("slices_so_far: the planned streams", [
-        {"name": "reads", "rate": 2000.0, "allowance": 0, "pool": "service",
-         "ops": [4000, 4000]}], v["streams"])
+         [(x.label, x.limit) for x in v.criteria])
+    a = analyse_log(path, Spec(slice_sec=2, check=True))
+    c.eq("the criteria each slice is over (reads: 10% over 1 ms in slice "
+         "2)", [[], [("reads", 10.0, "1 ms", 5.0)]],
+         list(verdict.slice_overs(a)))
+    c.eq("slices_so_far: the planned streams",
+         ([{"name": "reads", "rate": 2000.0, "allowance": 0,
+            "pool": "service"}], [4000, 4000]),
+         (v.load.streams, list(v.load.ops["reads"])))
     c.eq("slices_so_far: the service threads (unknown)", (0, [0.0, 1.6]),
-         (v["pools"]["service"]["threads"],
-          [round(x, 6) for x in v["pools"]["service"]["busy"]]))
+         (v.load.pools["service"]["threads"],
+          [round(x, 6) for x in v.load.busy["service"]]))
     c.eq("first_failing: slice 2 over 1 ms", (1, [("reads", 10.0, "1 ms",
                                                    5.0)]),
-         failfast.first_failing(v))
-    c.eq("first_failing: none from slice 3 on", None,
-         failfast.first_failing(v, 2))
+         v.load.first_failing)
     ok = analyse.slices_so_far(logs.write(log_text(full(4))), 2)
     c.eq("first_failing: no slice over a limit", None,
-         failfast.first_failing(ok))
+         ok.load.first_failing)
     # slice 2 over a limit but short of the rate; slice 3 catches up (the
     # threads' absolute schedule) and is over a limit too: the first one
     v = analyse.slices_so_far(logs.write(log_text(
         full(2) + [(1000, 500), (1000, 500), (3000, 400), (3000, 400)])), 2)
     c.eq("first_failing: a short slice is passed over", 2,
-         failfast.first_failing(v)[0])
-    c.eq("short_slices: slice 2 (over the run so far)",
-         [(1, "reads", 1500.0, 2000.0)], hostload.short_slices(v))
-    hours = {"slice_sec": 3600, "ends": [3600, 7200, 10800],
-             "streams": [{"name": "reads", "rate": 2000, "allowance": 0,
-                          "pool": "service", "ops": [
-                              2000 * 3600, 1000 * 3600, 3000 * 3600]}]}
-    c.eq("short_slices: hour slices are judged alone",
-         [(1, "reads", 1000.0, 2000)], hostload.short_slices(hours))
-    seconds = dict(hours, slice_sec=1, ends=[1, 2, 3],
-                   streams=[dict(hours["streams"][0],
-                                 ops=[2000, 1000, 3000])])
-    c.eq("short_slices: 1-second slices over the run so far",
-         [(1, "reads", 1500.0, 2000)], hostload.short_slices(seconds))
-    seconds["ends"] = list(range(1, 70))
-    seconds["streams"][0]["ops"] = [2000] * 60 + [1000, 3000] + \
-        [2000] * 7
-    c.eq("short_slices: 1-second slices over the last minute", [],
-         hostload.short_slices(seconds))
-    seconds["streams"][0]["ops"][60:62] = [0, 0]
-    c.eq("short_slices: 2 s lost in a minute (96.7%)", [],
-         hostload.short_slices(seconds))
-    seconds["streams"][0]["ops"][60:64] = [0] * 4
-    c.eq("short_slices: 4 s lost in a minute: from the 4th on", 63,
-         hostload.short_slices(seconds)[0][0])
+         v.load.first_failing[0])
+    c.eq("the short slices: slice 2 (over the run so far)",
+         ((1, "reads", 1500.0, 2000.0, None), 1),
+         (v.load.host.worst, v.load.host.slices))
+    c.eq("short slices: hour slices are judged alone",
+         [1], reads_stream(3600, [2000 * 3600, 1000 * 3600,
+                                  3000 * 3600])[0])
+    short, check = reads_stream(1, [2000, 1000, 3000])
+    c.eq("short slices: 1-second slices over the run so far",
+         ([1], (1, "reads", 1500.0, 2000, None)),
+         (short, check.host.worst))
+    ops = [2000] * 60 + [1000, 3000] + [2000] * 7
+    c.eq("short slices: 1-second slices over the last minute", [],
+         reads_stream(1, ops)[0])
+    ops[60:62] = [0, 0]
+    c.eq("short slices: 2 s lost in a minute (96.7%)", [],
+         reads_stream(1, ops)[0])
+    ops[60:64] = [0] * 4
+    c.eq("short slices: 4 s lost in a minute: from the 4th on", 63,
+         reads_stream(1, ops)[0][0])
 
 
 def check_watch(c, logs):
@@ -255,8 +271,8 @@ def check_judge(c, logs):
     c.eq("judge_step: 92.5% with 200 service-threads", ("PASS", None), r)
     r = judged(logs, log_text(full(3), stop=actlog.HOST_LAG),
                step(exit_status=3))
-    c.eq("judge_step: a host-limit stop", ("NOT JUDGED", hostload
-                                           .host_stop_text()), r)
+    c.eq("judge_step: a host-limit stop", ("NOT JUDGED",
+                                           load.HOST_STOP_TEXT), r)
     r = judge.judge_step(step(exit_status=3), {"stop": "host-limit"})
     c.eq("judge_step: a host-limit stop, no analysis", "NOT JUDGED", r[0])
     r = judged(logs, log_text([(1000, 0)] * 3, stop=actlog.DRIVE_LAG),

@@ -4,10 +4,12 @@ called directly on hand-made analyses and states, every branch:
 
 - judge_step: act_prep passed / failed; no analysis (the log's last ERROR
   line, the analysis error, or "could not be analysed", with the exit
-  status and its meaning - also an unknown one); a run that did not
-  complete (its stop reason, or ran N of M sec); complete but a non-zero
-  exit status; PASS; FAIL naming each failed criterion, or "the criteria
-  were not met".
+  status and its meaning - also an unknown one); otherwise act.latency's
+  verdict (hand-made): a run that did not complete (its reason, whatever
+  the exit status); a PASS or a FAIL on the criteria with a non-zero
+  exit status is INCOMPLETE; the host's NOT JUDGED, the drive's FAIL and
+  a stop on request's FAIL stand whatever the exit status; PASS; FAIL
+  naming each failed criterion.
 - skip_reason: nothing failed; a certification step (or act_prep) did not
   pass; the ladder stopped; only the steps before count.
 - campaign_verdict, every status: unfinished (each pending text, and no
@@ -26,6 +28,7 @@ import copy
 import os
 import sys
 import tempfile
+import types
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import expect  # noqa: E402
@@ -33,26 +36,38 @@ from certstate import make_step, new_state  # noqa: E402
 
 from act.certify import judge, summary  # noqa: E402
 from act.certify.model import Resume  # noqa: E402
+from act.latency import verdict  # noqa: E402
+from act.latency.load import HOST_STOP_TEXT  # noqa: E402
 
 LOAD_NOT_KEPT = "stopped: load not kept up or a hung I/O"
 
 
-def crit(hist, pct, threshold, limit, ok):
-    return {"histogram": hist, "max_pct": pct, "threshold": threshold,
-            "limit_pct": limit, "pass": ok}
-
-
-def doc(result="PASS", complete=True, results=(), stop_reason=None,
-        ran=100, planned=100):
+def doc(result="PASS", complete=True, stop_reason=None):
+    """The act_latency/1 document of an analysis, as the reports read
+    it."""
     return {"complete": complete, "stop_reason": stop_reason,
-            "ran_sec": ran, "planned_sec": planned,
-            "check": {"result": result, "results": list(results)}}
+            "ran_sec": 100, "planned_sec": 100,
+            "check": {"result": result, "results": []}}
+
+
+class Analysed:
+    """A hand-made act.latency Analysis: what judge_step reads of one -
+    its verdict (result, reasons, cause), its slices."""
+
+    def __init__(self, result, reasons=(), cause="criteria"):
+        self.verdict = verdict.Verdict(result, tuple(reasons), cause)
+        self.slice_sec = 100
+        self.header = types.SimpleNamespace(interval=1)
+        self.load = None
+
+
+def analysed(*args, **kw):
+    return {"analysis": Analysed(*args, **kw)}
 
 
 def check_judge_step(c):
-    fail1 = crit("reads", 6.5, "1ms", 5, False)
-    fail8 = crit("reads", 1.25, "8ms", 1, False)
-    ok64 = crit("reads", 0.0, "64ms", 0.1, True)
+    fails = ["reads 6.50% over 1 ms (must be under 5%)",
+             "reads 1.25% over 8 ms (must be under 1%)"]
     for what, kind, rc, analysis, want in (
             ("act_prep ran to completion", "prep", 0, None, ("PASS", None)),
             ("act_prep failed", "prep", 2, None,
@@ -74,40 +89,42 @@ def check_judge_step(c):
               "signal 2")),
             ("no document: exit status 4", "target", 4, {"error": "e"},
              ("INCOMPLETE", "exit status 4 (stopped by I/O errors): e")),
-            ("a document without a check result", "target", 0,
-             {"doc": {"complete": True, "check": {}}},
-             ("INCOMPLETE", "the log could not be analysed")),
-            ("did not complete: the stop reason", "target", 3,
-             {"doc": doc("FAIL", False, stop_reason="ERROR: could not "
-                         "keep up")},
-             ("INCOMPLETE", "did not complete: ERROR: could not keep up")),
-            ("did not complete: ran N of M sec", "stress", 0,
-             {"doc": doc("PASS", False, ran=40, planned=100)},
-             ("INCOMPLETE", "did not complete: ran 40 of 100 sec")),
+            ("did not complete: the verdict's reason, whatever the exit "
+             "status", "target", 3,
+             analysed("INCOMPLETE", ["did not complete: could not keep "
+                                     "up"], "run"),
+             ("INCOMPLETE", "did not complete: could not keep up")),
             ("complete, but exit status 5", "target", 5,
-             {"doc": doc("PASS")},
+             analysed("PASS"),
              ("INCOMPLETE", "exit status 5 (the log could not be "
               "written)")),
-            ("complete, exit status unknown to the table", "target", 9,
-             {"doc": doc("PASS")}, ("INCOMPLETE", "exit status 9 "
-                                    "(stopped)")),
-            ("PASS", "target", 0, {"doc": doc("PASS", results=[ok64])},
-             ("PASS", None)),
+            ("a FAIL on the criteria, exit status unknown to the table",
+             "target", 9, analysed("FAIL", fails),
+             ("INCOMPLETE", "exit status 9 (stopped)")),
+            ("the host's NOT JUDGED stands whatever the exit status",
+             "target", 3, analysed("NOT JUDGED", ["the host could not "
+                                                  "issue the load (x)"],
+                                   "host"),
+             ("NOT JUDGED", "the host could not issue the load (x)")),
+            ("a stop on request's FAIL stands (its exit status 130)",
+             "target", 130, analysed("FAIL", ["stopped on request: y",
+                                              "z"], "request"),
+             ("FAIL", "stopped on request: y; z")),
+            ("the drive's FAIL stands", "stress", 3,
+             analysed("FAIL", ["the drive could not take the load (w)"],
+                      "drive"),
+             ("FAIL", "the drive could not take the load (w)")),
+            ("PASS", "target", 0, analysed("PASS"), ("PASS", None)),
             ("PASS, exit status not recorded", "ceiling", None,
-             {"doc": doc("PASS")}, ("PASS", None)),
+             analysed("PASS"), ("PASS", None)),
             ("FAIL: each failed criterion", "target", 0,
-             {"doc": doc("FAIL", results=[fail1, ok64, fail8])},
-             ("FAIL", "reads 6.50% over 1ms (must be under 5%); reads "
-              "1.25% over 8ms (must be under 1%)")),
-            ("FAIL without a failed criterion", "ceiling", 0,
-             {"doc": doc("FAIL", results=[ok64])},
-             ("FAIL", "the criteria were not met"))):
+             analysed("FAIL", fails), ("FAIL", "; ".join(fails)))):
         c.eq("judge_step: %s" % what, want,
-             judge.judge_step(make_step(kind=kind, exit_status=rc),
-                              analysis))
+             judge.judge_step(make_step(kind=kind, exit_status=rc,
+                                        judge="criteria"), analysis))
     c.eq("criterion_text with no figures",
          "reads 0.00% over 1ms (must be under 0%)",
-         judge.criterion_text({"histogram": "reads", "threshold": "1ms"}))
+         verdict.criterion_text({"histogram": "reads", "threshold": "1ms"}))
 
 
 def campaign(devices=("/d/a", "/d/b"), ladder=(60, 90, 140), duration=100,
@@ -309,11 +326,13 @@ def check_summary_warnings(c):
         st.steps[1].update(result="NOT JUDGED", exit_status=3)
         st.steps[2].result = "PASS"
         cache = {}
-        for s, a in ((st.steps[0], {"doc": doc("PASS")}),
-                     (st.steps[1], {"doc": doc(
+        for s, a in ((st.steps[0], dict(analysed("PASS"),
+                                           doc=doc("PASS"))),
+                     (st.steps[1], dict(analysed(
+                         "NOT JUDGED", [HOST_STOP_TEXT], "host"), doc=doc(
                          "FAIL", False, stop_reason="ERROR: could not keep "
                          "up - the host, not the drive"),
-                         "stop": "host-limit"}),
+                         stop="host-limit")),
                      (st.steps[2], {"error": "no log"})):
             src = st.steps[s.same_run_as - 1] if s.same_run_as \
                 else s

@@ -2,9 +2,9 @@
 """Description: every planned stream of a step checked against its plan,
 and the drive told from the host when one falls short (issue 25: n19,
 n20), and slices longer than the criteria's hour never certified (n21) -
-analysis/act/certify/hostload.py, judge.judge_step, plan.check_interval
-and act.latency's result line - on synthetic logs (tests/python/actlog.py
-layout) analysed in-process:
+analysis/act/latency/load.py, act_certify's judge.judge_step,
+plan.check_interval and act.latency's result line - on synthetic logs
+(tests/python/actlog.py layout) analysed in-process:
 
 - planned_streams: act_storage's reads, large-block reads and writes
   (their derived rates, one thread per device), commit writes with the
@@ -51,7 +51,8 @@ import actlog  # noqa: E402
 import expect  # noqa: E402
 from certstate import make_step, new_state  # noqa: E402
 
-from act.certify import analyse, hostload, judge, plan  # noqa: E402
+from act.certify import analyse, judge, plan  # noqa: E402
+from act.latency import load  # noqa: E402
 from act.certify import EXIT_CONFIG  # noqa: E402
 from act.cli import UsageError  # noqa: E402
 from act.latency import main as latency_main  # noqa: E402
@@ -163,7 +164,7 @@ def header_of(text):
 
 
 def check_streams(c):
-    streams, pools = hostload.planned_streams(header_of(storage_log([])))
+    streams, pools = load.planned_streams(header_of(storage_log([])))
     c.eq("storage: the streams", [
         ("reads", 2000.0, 10, "service"),
         ("large-block-reads", 23.53, 1, "large-block-reads"),
@@ -174,13 +175,13 @@ def check_streams(c):
         "large-block-reads": (1, "large-block read thread"),
         "large-block-writes": (1, "large-block write thread")},
         {k: (p["threads"], p["what"]) for k, p in pools.items()})
-    streams, pools = hostload.planned_streams(header_of(storage_log(
+    streams, pools = load.planned_streams(header_of(storage_log(
         [], commit=True, lb_reads=0, tomb=True)))
     c.eq("storage: commit writes, no large-block reads, a tomb raider",
          [("reads", "service"), ("writes", "service"),
           ("large-block-writes", "large-block-writes")],
          [(s["name"], s["pool"]) for s in streams])
-    streams, pools = hostload.planned_streams(header_of(index_log([])))
+    streams, pools = load.planned_streams(header_of(index_log([])))
     c.eq("index: the streams", [("reads", 5000.0, 810, "all"),
                                 ("writes", 2000.0, 800, "cache")],
          [(s["name"], s["rate"], s["allowance"], s["pool"])
@@ -202,7 +203,7 @@ def check_large_blocks(c, logs):
     c.eq("slow large-block writes: short_streams", [{
         "histogram": "large-block-writes", "planned_per_sec": 23.53,
         "lowest_per_sec": 9.0, "slice": 1, "short_slices": 10, "slices": 10,
-        "cause": "drive"}], hostload.short_streams(a["slices"]))
+        "cause": "drive"}], load.short_streams(a["analysis"]))
     (r, msg), _a = logs.judged(storage_log(slow), step("stress"),
                                stress=True)
     c.eq("slow large-block writes, a stress test: FAIL", "FAIL", r)
@@ -214,7 +215,7 @@ def check_large_blocks(c, logs):
          "in slice 1, short of 95% in 10 of 10 slices; the host, not the "
          "drive, is the limit)"), (r, msg))
     c.eq("fast large-block writes short: short_streams' cause", ["host"],
-         [x["cause"] for x in hostload.short_streams(a["slices"])])
+         [x["cause"] for x in load.short_streams(a["analysis"])])
     # large-block reads short too, and slow: both named, the furthest
     # from its plan first
     both = [full(**{"large-block-writes": (9, 7),
@@ -246,11 +247,10 @@ def check_reads(c, logs):
                            "at least 79% of their time)"),
             "slow reads: the message %r" % msg)
     # fail fast stops such a step at its first slice: FAIL, not NOT JUDGED
-    from act.certify import failfast
     view = analyse.slices_so_far(logs.write(storage_log(slow[:3],
                                                         duration=10)), 1)
     c.eq("slow reads: fail fast stops at slice 1", 1,
-         (failfast.first_failing(view) or (None,))[0] + 1)
+         (view.load.first_failing or (None,))[0] + 1)
     # the same shortfall from a fast drive: the host's
     fast = [full(reads=(495, 0)) for _ in range(10)]
     (r, msg), _a = logs.judged(storage_log(fast), step())

@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Tests of act and act.cli: VERSION and the exit statuses against the C
-headers, the exit ladder every tool's main() goes through, and "did you
-mean" for a mistyped option: closest() on the C programs' own cases
+headers, act_latency.py's against docs/README.md's table, the exit
+ladder every tool's main() goes through, and "did you mean" for a
+mistyped option: closest() on the C programs' own cases
 (tests/unit/test_cfg_help.c), and each tool's command line - the message
 and the tool's usage status (docs/README.md: 2 for act_latency.py and
-act_config_helper.py, 64 for act_certify.py), a prefix still that option.
+act_config_helper.py, 64 for act_certify.py), a prefix still that
+option.
 
     python3 tests/python/test_cli.py [-v]
 """
@@ -55,6 +57,20 @@ class Constants(unittest.TestCase):
         py = {n: v for n, v in vars(act).items() if n.startswith("EXIT_")}
         self.assertEqual(c, py)
         self.assertEqual(set(range(6)), set(act.PROGRAM_STATUS))
+
+    def test_latency_statuses_are_the_readme_table(self):
+        # act_latency.py's rows of the one exit-status table: the
+        # constants, 2 its usage status, 130 interrupted
+        with open(os.path.join(actlog.ROOT, "docs", "README.md")) as f:
+            rows = re.findall(r"(?m)^\| (\d+) \| act_latency\.py \| "
+                              r"(.*) \|$", f.read())
+        table = {int(n): meaning for n, meaning in rows}
+        from act.latency.main import USAGE_STATUS
+        self.assertEqual({act.LATENCY_OK, act.LATENCY_NOT_PASSED,
+                          USAGE_STATUS, act.LATENCY_NOT_JUDGED, 130},
+                         set(table))
+        self.assertIn("NOT JUDGED", table[act.LATENCY_NOT_JUDGED])
+        self.assertIn("FAIL", table[act.LATENCY_NOT_PASSED])
 
 
 class Ladder(unittest.TestCase):

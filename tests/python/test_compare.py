@@ -12,17 +12,18 @@ import actlog
 from actlog import header, reports
 
 from act.latency import compare
-from act.latency.main import parse_args
+from act.latency import Spec
 
 
 class Alignment(unittest.TestCase):
     def setUp(self):
         # a 5-second log and a 3-second one, reporting every second
         self.long = actlog.analysed(header(duration=5) +
-                                    reports(range(1, 6), over=1), ["-t", "1"])
+                                    reports(range(1, 6), over=1),
+                                    Spec(slice_sec=1))
         self.short = actlog.analysed(header(duration=3) +
                                      reports(range(1, 4), over=4),
-                                     ["-t", "1"])
+                                     Spec(slice_sec=1))
 
     def table(self, analyses, labels=("a", "b")):
         return list(compare.compare_table(list(labels), analyses, ["reads"],
@@ -97,14 +98,13 @@ class Config(unittest.TestCase):
                                                         [h1, h1]))
 
     def test_scales_must_agree(self):
-        from act.cli import UsageError
+        from act.logfile import LogError
         from act.logfile.header import read_header
         import io
         hs = [read_header(io.BytesIO(header(micro=m).encode()))
               for m in (False, True)]
-        args = parse_args(["-l", "ms.log", "-l", "us.log"])
-        with self.assertRaises(UsageError) as e:
-            compare.check_logs(args, hs)
+        with self.assertRaises(LogError) as e:
+            compare.check_logs(Spec(), ["ms.log", "us.log"], hs)
         self.assertIn("us.log has microsecond histograms and ms.log "
                       "millisecond ones", str(e.exception))
 

@@ -11,13 +11,13 @@ import unittest
 import actlog
 from actlog import header, reports
 
-from act.latency import export
+from act.latency import Spec, export, load
 
 
 class Json(unittest.TestCase):
     def test_one_log(self):
         a = actlog.analysed(header(duration=4) + reports(range(1, 5)),
-                            ["-t", "2", "-n", "3"])
+                            Spec(slice_sec=2, buckets=(0, 1, 2)))
         doc = json.loads(json.dumps(export.json_document(a)))
         self.assertEqual("act_latency/1", doc["format"])
         self.assertEqual(("x.log", "6.7", 1, 2, "ms"),
@@ -41,22 +41,26 @@ class Json(unittest.TestCase):
     def test_check_and_stop(self):
         a = actlog.analysed(header(duration=9) + reports(range(1, 3)) +
                             "\n".join(actlog.HOST_LAG) + "\n",
-                            ["-t", "1", "--check"])
+                            Spec(slice_sec=1, check=True))
         doc = export.json_document(a)
         self.assertFalse(doc["complete"])
         self.assertEqual(actlog.HOST_LAG[0][len("ERROR: "):],
                          doc["stop_reason"])
         self.assertNotIn("stop", doc)       # the kind stays in-process
         check = doc["check"]
-        self.assertEqual(("INCOMPLETE", False, True),
+        # act stopped: the host could not do the load (a host-limit stop)
+        self.assertEqual(("NOT JUDGED", False, True),
                          (check["result"], check["pass"],
                           check["criteria_pass"]))
+        self.assertEqual([load.HOST_STOP_TEXT], check["reasons"])
         self.assertEqual(["1 ms", "8 ms", "64 ms"],
                          [c["threshold"] for c in check["criteria"]])
 
     def test_several_logs(self):
-        a = actlog.analysed(header() + reports(range(1, 6)), ["-t", "1"])
-        b = actlog.analysed(header() + reports(range(1, 3)), ["-t", "1"])
+        a = actlog.analysed(header() + reports(range(1, 6)),
+                            Spec(slice_sec=1))
+        b = actlog.analysed(header() + reports(range(1, 3)),
+                            Spec(slice_sec=1))
         doc = export.compare_json(["a", "b"], [a, b], {"w": 1}, None)
         self.assertEqual(("act_latency/compare/1", ["a", "b"], 1),
                          (doc["format"], doc["labels"], doc["slice_sec"]))
@@ -66,12 +70,10 @@ class Json(unittest.TestCase):
 
 class Csv(unittest.TestCase):
     def test_rows(self):
-        a = actlog.analysed(header() + reports(range(1, 4)),
-                            ["-t", "1", "-n", "2", "-h", "reads",
-                             "-h", "writes"])
-        b = actlog.analysed(header() + reports(range(1, 3)),
-                            ["-t", "1", "-n", "2", "-h", "reads",
-                             "-h", "writes"])
+        spec = Spec(slice_sec=1, buckets=(0, 1),
+                    histograms=("reads", "writes"))
+        a = actlog.analysed(header() + reports(range(1, 4)), spec)
+        b = actlog.analysed(header() + reports(range(1, 3)), spec)
         rows = list(export.csv_rows(["a", "b"], [a, b]))
         self.assertEqual(["slice", "seconds", "log", "histogram",
                           "pct_over_1ms", "pct_over_2ms", "rate"], rows[0])

@@ -34,7 +34,7 @@ class Edges(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
         self.log = actlog.make(os.path.join(self.tmp.name, "x.log"),
-                               header(duration=10) +
+                               header(duration=10, reads_per_sec=100) +
                                reports(range(1, 11), over=2))
 
     def tearDown(self):
@@ -94,7 +94,7 @@ class Edges(unittest.TestCase):
                   "sec (3 threads, up to 0.750 sec behind schedule) - the "
                   "last report lacks them\n")
         log = actlog.make(os.path.join(self.tmp.name, "behind.log"),
-                          header(duration=10) +
+                          header(duration=10, reads_per_sec=100) +
                           reports(range(1, 10), over=2) + behind +
                           reports([10], over=2))
         code, out, _ = run(["-l", log, "-t", "1", "--check"])

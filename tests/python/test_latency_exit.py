@@ -49,7 +49,7 @@ class Logs(unittest.TestCase):
     def setUpClass(cls):
         cls.tmp = tempfile.TemporaryDirectory()
         d = cls.tmp.name
-        h = actlog.header(duration=10)
+        h = actlog.header(duration=10, reads_per_sec=100)
         cls.passing = actlog.make(os.path.join(d, "pass.log"),
                                   h + actlog.reports(range(1, 11), over=0))
         cls.failing = actlog.make(os.path.join(d, "fail.log"),
@@ -58,7 +58,7 @@ class Logs(unittest.TestCase):
         # slice length has a slice before it
         cls.gap = actlog.make(
             os.path.join(d, "gap.log"),
-            actlog.header(duration=3610) + actlog.reports(
+            actlog.header(duration=3610, reads_per_sec=100) + actlog.reports(
                 [t for t in range(1, 3611) if t != 3605], over=0))
 
     @classmethod

@@ -22,6 +22,8 @@ import unittest
 import actlog
 from actlog import header, reports
 
+from act.latency import Spec
+
 SCRIPT = os.path.join(actlog.ROOT, "analysis", "act_latency.py")
 WAIT = 30.0                         # seconds for the first rows (generous)
 
@@ -143,7 +145,8 @@ class JsonText(unittest.TestCase):
         text = header(duration=30) + reports(range(1, 31), over=3)
         argv = ["-t", "2", "-h", "reads", "-h", "writes", "-h", "reads",
                 "--check", "-x"]
-        a = actlog.analysed(text, argv)
+        a = actlog.analysed(text, Spec(
+            slice_sec=2, histograms=("reads", "writes", "reads"), check=True))
         with tempfile.TemporaryDirectory() as td:
             path = actlog.make(os.path.join(td, "x.log"), text)
             code, out, err = run_file(path, argv + ["--json"])

@@ -74,45 +74,7 @@ OPENS_ALLOWED = {
 # Findings other branches of issue 26 are fixing now: (rule, subject).
 # Each is a note while it is found; an entry no longer found fails the
 # test - remove it then.
-KNOWN = {
-    # being fixed in issue 26 by branch i26-verdict: act.logfile gets its
-    # own LogError (review 4.2 change 1)
-    ("forbidden", "act.logfile.follow -> act.cli"),
-    ("forbidden", "act.logfile.header -> act.cli"),
-    # being fixed in issue 26 by branch i26-verdict: the latency API
-    # (judge's _FuncCache and _fmt_num made public or kept inside)
-    ("private", "act.latency.analysis imports act.latency.judge._FuncCache"),
-    ("private", "act.latency.analysis imports "
-     "act.latency.judge._PercentCaches"),
-    ("private", "act.latency.analysis imports act.latency.judge._plain_sum"),
-    ("private", "act.latency.compare imports act.latency.judge._FuncCache"),
-    ("private", "act.latency.export imports act.latency.judge._FuncCache"),
-    ("private", "act.latency.plot imports act.latency.judge._fmt_num"),
-    ("private", "act.latency.text imports act.latency.judge._fmt_num"),
-    # being fixed in issue 26 by branch i26-verdict: act_latency.py's
-    # driver and act_certify's analyse.py/hostload.py open their logs
-    # themselves; analyse_log(path, spec) reads them through act.logfile
-    ("open", "act.latency.main:run_logs"),
-    ("open", "act.latency.main:run"),
-    ("open", "act.certify.analyse:_analyse_once"),
-    ("open", "act.certify.analyse:echo_difference"),
-    ("open", "act.certify.hostload:_stream_counts"),
-    # not yet taken by a branch of issue 26 (act.logfile's package-level
-    # regexes and stops' signal regex shared under private names): make
-    # them public after the act.logfile branches merge
-    ("private", "act.logfile.follow imports act.logfile._AFTER_RE"),
-    ("private", "act.logfile.follow imports act.logfile._REPORT_RE"),
-    ("private", "act.logfile.header imports act.logfile._AFTER_RE"),
-    ("private", "act.logfile.lines imports act.logfile._AFTER_RE"),
-    ("private", "act.logfile.lines imports act.logfile._BUCKET_RE"),
-    ("private", "act.logfile.lines imports act.logfile._NAME_LINE_RE"),
-    ("private", "act.logfile.reports imports act.logfile._AFTER_RE"),
-    ("private", "act.logfile.reports imports act.logfile._BUCKET_RE"),
-    ("private", "act.logfile.reports imports act.logfile._NAME_LINE_RE"),
-    ("private", "act.logfile.reports imports act.logfile._REPORT_RE"),
-    ("private", "act.logfile.scanner imports act.logfile._AFTER_RE"),
-    ("private", "act.logfile.scanner imports act.logfile._REPORT_RE"),
-}
+KNOWN = set()
 
 
 # -- reading the package -------------------------------------------------

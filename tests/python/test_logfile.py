@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Tests of act.logfile: the header, the reports, every way a log can end
-(complete, cut mid-report, a signal, each ERROR stop kind, I/O errors, a
-missing report inside the log), the stop phrases, and following a log
-being written.
+"""Tests of act.logfile: the header, opening a log (open_log, LogError),
+the reports, every way a log can end (complete, cut mid-report, a signal,
+a stop on request, each ERROR stop kind, I/O errors, a missing report
+inside the log), the stop phrases, and following a log being written.
 
     python3 tests/python/test_logfile.py [-v]
 """
@@ -15,12 +15,12 @@ import unittest
 import actlog
 from actlog import header, report, reports
 
-from act.cli import UsageError
 from act.latency.judge import Criterion
-from act.logfile import MAX_BUCKET
+from act.logfile import MAX_BUCKET, LogError, over_1ms_bucket
 from act.logfile import follow, stops
-from act.logfile.header import judged_histograms, read_header
-from act.logfile.reports import hist_vector, parse_block, run_end
+from act.logfile.header import judged_histograms, open_log, read_header
+from act.logfile.reports import (hist_vector, last_errors, parse_block,
+                                 run_end)
 from act.logfile.scanner import ReportScanner
 
 
@@ -81,9 +81,42 @@ class Header(unittest.TestCase):
                           (header().replace("6.7", "5.2"), "version 5.2"),
                           (header().split("HISTOGRAM")[0],
                            "no HISTOGRAM NAMES block")):
-            with self.assertRaises(UsageError) as e:
+            with self.assertRaises(LogError) as e:
                 read_header(io.BytesIO(text.encode()), "x.log")
             self.assertIn(why, str(e.exception))
+
+    def test_open_log(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = actlog.make(os.path.join(tmp, "x.log"),
+                               header() + reports([1, 2]))
+            with open_log(path) as log:
+                self.assertEqual(["reads", "writes"], log.header.names)
+                first = log.file.read()
+                self.assertEqual(log.file, log.body_again())
+                self.assertEqual(first, log.file.read())
+            for bad, why in ((os.path.join(tmp, "none"),
+                              "cannot open the log %s/none: No such file"
+                              % tmp),
+                             (actlog.make(os.path.join(tmp, "e"), ""),
+                              "%s/e is empty (0 bytes)" % tmp)):
+                with self.assertRaises(LogError) as e:
+                    open_log(bad)
+                self.assertIn(why, str(e.exception))
+            # a campaign's logs: regular files only, of a bounded size
+            os.symlink(path, os.path.join(tmp, "link.log"))
+            with self.assertRaises(LogError) as e:
+                open_log(os.path.join(tmp, "link.log"), regular=True)
+            self.assertIn("symbolic link", str(e.exception))
+            with self.assertRaises(LogError) as e:
+                open_log(path, regular=True, max_bytes=10)
+            self.assertIn("larger", str(e.exception))
+        # a pipe: read once, not twice
+        r, w = os.pipe()
+        os.write(w, (header() + reports([1])).encode())
+        os.close(w)
+        with open_log("/dev/fd/%d" % r) as log:
+            self.assertIsNone(log.body_again())
+        os.close(r)
 
 
 class Reports(unittest.TestCase):
@@ -206,6 +239,22 @@ class LogEnd(unittest.TestCase):
         self.assertEqual(("stopped", 5, "signal"),
                          (end.kind, end.ran, end.stop))
 
+    def test_stopped_on_request(self):
+        line = ("stopped on request: fail fast: reads 7.20% over 1 ms (must "
+                "be under 5%) in slice 3 after 6 sec")
+        # the line as the C programs write a stop line: after the last
+        # report, the log's last line (docs/log-format.md, "End of run")
+        end = run_end((reports([5, 6]) + line + "\n").encode(),
+                      {b"reads", b"writes"}, 10, 4)
+        self.assertEqual(("stopped", 6, "request", line),
+                         (end.kind, end.ran, end.stop, end.reason))
+        self.assertEqual("fail fast: reads 7.20% over 1 ms (must be under "
+                         "5%) in slice 3", stops.request_reason([line]))
+        with tempfile.TemporaryDirectory() as tmp:
+            path = actlog.make(os.path.join(tmp, "x.log"), header() +
+                               reports([1]) + line + "\n")
+            self.assertEqual([line], last_errors(path))
+
 
 class Stops(unittest.TestCase):
     def test_the_six_kinds(self):
@@ -234,6 +283,8 @@ class Stops(unittest.TestCase):
         self.assertEqual("io-errors", stops.stop_kind(actlog.IO_ERRORS[-1]))
         self.assertEqual("signal", stops.stop_kind(
             "stopped by signal SIGINT after 0 sec\n"))
+        self.assertEqual("request", stops.stop_kind(
+            "stopped on request: fail fast: x after 9 sec\n"))
         # a lag's first line, a failed I/O, other lines: no kind
         for line in (actlog.HOST_LAG[0], actlog.IO_ERRORS[0],
                      "after 3 sec:", "drive(s) can't keep up",
@@ -288,7 +339,7 @@ class Follow(unittest.TestCase):
     def test_one_ms_is_the_criterion_bucket(self):
         for micro in (False, True):
             self.assertEqual(Criterion(1.0, 5.0, micro).bucket,
-                             follow.over_1ms_bucket(micro))
+                             over_1ms_bucket(micro))
 
 
 if __name__ == "__main__":

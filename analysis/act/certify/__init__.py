@@ -19,13 +19,13 @@ One concept per module:
   host      the host's identity and the program's version
   runner    the supervised child, signals, the loop over the steps
   watch     the progress line and the reports rewritten while a step runs
-  analyse   act.latency on a step's log, in-process
-  judge     a step's result, skips, the campaign's verdict and ceiling
+  analyse   act.latency on a step's log, in-process: its analysis and
+            verdict (PASS, FAIL, INCOMPLETE, NOT JUDGED: act.latency's)
+  judge     a step's result (the verdict, INVALID), skips, the
+            campaign's verdict and ceiling
   failfast  a running criteria step judged slice by slice: stop it at
-            its first slice over a limit; judging its partial log
-  hostload  every planned stream of a step against its plan: a load
-            the host did not issue (NOT JUDGED) or the drive did not
-            take (FAIL)
+            its first slice over a limit, and why; judging its partial
+            log
   threads   the plan's service-threads warning, on the program's echo
   trend     each step's hourly share of reads over 1 ms, its slope, the
             degrading flag

@@ -1,30 +1,24 @@
-"""A step's analysis: act.latency on its log, in-process (the verdict
-document, the table, the plot, how the run ended), cached per log size.
+"""A step's analysis: act.latency's, in-process - the same analysis and
+verdict as `act_latency.py -l LOG -t SLICE -x --check` (act.latency's
+analyse: the typed Analysis, its Verdict) - with what the report shows of
+it (the act_latency/1 document, the table, the plot), cached per log
+size. The logs are read through act.logfile only."""
 
-act_latency.py's own command line is not involved: its options are parsed
-by act.latency.main.parse_args (the same defaults and checks), the
-analysis is act.latency.analysis.analyse, the document export.json_document,
-the table and --check report text.*, the plot plot.svg_document."""
-
-import gc
-import json
 import os
 
-from act.cli import UsageError
-from act.latency.analysis import analyse, no_slice_error
+from act.latency.analysis import analyse
 from act.latency.export import json_document
-from act.latency.judge import DEFAULT_CRITERIA
-from act.latency.main import check_histograms, parse_args
 from act.latency.plot import svg_document
-from act.latency.text import check_lines, judged_lists, long_slice_note
+from act.latency.spec import Spec
+from act.latency.text import TextTable, check_lines
+from act.logfile import LogError
 from act.logfile.follow import last_report
-from act.certify.failfast import slice_view
-from act.logfile.header import (
-    HEADER_LIMIT, judged_histograms, read_header, scan_header)
+from act.logfile.header import (HEADER_LIMIT, judged_histograms,
+                                log_header, open_log)
 from act.logfile.ioerrors import count_io_errors
 from act.logfile.reports import last_errors
 from act.logfile.stops import stop_kind_of
-from act.safefile import open_regular, write_file
+from act.safefile import write_file
 
 SCALE_WARNING = "can't find histograms' scale, assuming milliseconds"
 HIST_LINE_LIMIT = 4 << 10       # bytes of one histogram's line, at most
@@ -37,114 +31,99 @@ def _error_text(lines):
     return " / ".join(lines[:2]) or "act_latency.py failed"
 
 
-def _usage_lines(e):
+def _error_lines(e):
     return ["error: %s" % e] + ["note: %s" % n for n in e.notes]
 
 
-def _analyse_once(log, slice_sec, stress, lines, max_bytes=None):
-    """One analysis of log in slice_sec slices: (Analysis, table lines)
-    or raises UsageError; lines gets the warnings. The log must be a
-    regular file of at most max_bytes (safefile.open_regular)."""
-    argv = ["-l", log, "-t", str(slice_sec), "-x", "--check"] + \
-        (["--stress"] if stress else [])
-    args = parse_args(argv)
-    args.argv = argv
-    try:
-        f = open_regular(log, max_bytes)
-    except OSError as e:
-        raise UsageError("cannot open the log %s: %s"
-                         % (log, e.strerror or e)) from None
-    with f:
-        try:
-            header = read_header(f, log)
-            if header.microsecond is None:
-                lines.append("warning: " + SCALE_WARNING)
-            # the histograms the criteria judge: reads, and writes with
-            # commit-to-device
-            args.histograms = ["reads"] + [
-                n for n in header.names if n in judged_histograms(header)
-                and n != "reads"] if "reads" in header.names else ["reads"]
-            check_histograms(args, header)
-            table = []
-            gc_was_enabled = gc.isenabled()
-            gc.disable()
-            try:
-                a = analyse(args, header, f, table.extend, preamble=False,
-                            quiet=True, empty_ok=True)
-            finally:
-                if gc_was_enabled:
-                    gc.enable()
-        except OSError as e:
-            raise UsageError("cannot read the log %s: %s"
-                             % (log, e.strerror or e)) from None
+def step_histograms(header):
+    """The histograms a step is judged on: the criteria's (reads, and
+    writes with commit-to-device), reads first."""
+    if "reads" not in header.names:
+        return ("reads",)           # the analysis says it is missing
+    return ("reads",) + tuple(n for n in header.names
+                              if n in judged_histograms(header)
+                              and n != "reads")
+
+
+def _analyse_once(log, slice_sec, stress, lines, max_bytes=None,
+                  table=None):
+    """One analysis of log in slice_sec slices, judged (the Analysis), or
+    a LogError; lines gets the warnings, table (a list) the table's
+    lines. The log must be a regular file of at most max_bytes
+    (logfile.header.open_log)."""
+    with open_log(log, regular=True, max_bytes=max_bytes) as f:
+        header = f.header
+        if header.microsecond is None:
+            lines.append("warning: " + SCALE_WARNING)
+        spec = Spec(slice_sec=slice_sec, histograms=step_histograms(header),
+                    check=True, stress=stress)
+        sinks = [] if table is None else \
+            [TextTable(table.extend, preamble=False, extra=True)]
+        a = analyse(f, spec, sinks)
     lines += ["warning: %s" % w for w in a.warnings]
-    return a, table
+    return a
 
 
 def analyse_log(log, slice_sec, stress, plot=None, max_bytes=None):
-    """The verdict document (act_latency/1), table and plot of one log
-    (a regular file of at most max_bytes: log_limit); the plot replaces
-    the file plot atomically (safefile.write_file: a reader of the step's
+    """The analysis of one log (a regular file of at most max_bytes:
+    log_limit) and what the report shows of it; the plot replaces the
+    file plot atomically (safefile.write_file: a reader of the step's
     .svg never sees half of it while the step runs).
-    Returns a dict: doc (the document or None), table, svg, error, notes,
-    slice_sec, histograms, stop (RunEnd.stop: the kind of stop, or None),
-    slices (failfast.slice_view: the judged histograms' values per slice,
-    or None)."""
-    out = {"doc": None, "table": None, "svg": None, "error": None,
-           "notes": [], "slice_sec": slice_sec, "histograms": ["reads"],
-           "stop": None, "slices": None}
+    Returns a dict: analysis (act.latency's Analysis, its verdict and
+    load; None without one), doc (its act_latency/1 document, or None),
+    table, svg, error, notes, slice_sec, histograms, stop (RunEnd.stop:
+    the kind of stop, or None)."""
+    out = {"analysis": None, "doc": None, "table": None, "svg": None,
+           "error": None, "notes": [], "slice_sec": slice_sec,
+           "histograms": ["reads"], "stop": None}
     if not os.path.lexists(log):
         out["error"] = "no log"
         return out
-    lines = []
+    lines, table = [], []
     try:
-        a, table = _analyse_once(log, slice_sec, stress, lines, max_bytes)
+        a = _analyse_once(log, slice_sec, stress, lines, max_bytes, table)
         last = last_report(log)
-        if not a.ends and 0 < last < slice_sec:
+        if not a.count and 0 < last < slice_sec:
             # the run ended before one slice: analyse it in shorter ones
             out["slice_sec"] = max(1, last // 10)
             out["notes"].append("the run ended before one %d-second slice: "
                                 "analysed in %d-second slices"
                                 % (slice_sec, out["slice_sec"]))
-            lines = []
-            a, table = _analyse_once(log, out["slice_sec"], stress, lines,
-                                     max_bytes)
-        if not a.ends:
-            raise no_slice_error(a)
-    except UsageError as e:
-        out["error"] = _error_text(lines + _usage_lines(e))
+            lines, table = [], []
+            a = _analyse_once(log, out["slice_sec"], stress, lines,
+                              max_bytes, table)
+        if not a.count:
+            raise a.no_slice_error()
+    except LogError as e:
+        out["error"] = _error_text(lines + _error_lines(e))
         return out
-    out["slice_sec"] = a.slice_sec     # rounded to report-interval-sec
-    out["histograms"] = list(a.args.histograms)
-    out["stop"] = a.run.stop
-    out["slices"] = slice_view(a)
-    # through JSON, as a reader of act_latency --json gets it
-    out["doc"] = json.loads(json.dumps(json_document(a)))
-    table += check_lines(a.results, a.criteria, a.header.microsecond,
-                         a.args.criteria != DEFAULT_CRITERIA, a.run,
-                         stress, *judged_lists(a),
-                         long_slice=long_slice_note(a))
-    out["table"] = "\n".join(table).strip("\n")
+    out.update(analysis=a, slice_sec=a.slice_sec,   # rounded to the interval
+               histograms=list(a.histograms), stop=a.run.stop,
+               doc=json_document(a))
+    out["table"] = "\n".join(table + check_lines(a)).strip("\n")
     if plot:
-        svg = svg_document(a)
+        svg = svg_document(a, os.path.basename(log), extra=True)
         try:
             write_file(os.path.dirname(plot), os.path.basename(plot),
                        svg.encode("utf-8", "replace"))
             out["svg"] = svg
         except OSError:
             out["table"] = None     # as when act_latency.py --plot failed
+    a.close()                       # the slices are in doc, the verdict made
     return out
 
 
 def slices_so_far(log, slice_sec):
-    """The slice view (failfast.slice_view) of the complete slices of a
-    log that may still be written, or None when it has none yet or can't
-    be read (fail fast's look at a running step)."""
+    """The analysis (judged: its load's first_failing slice) of the
+    complete slices of a log that may still be written, or None when it
+    has none yet or can't be read (fail fast's look at a running
+    step)."""
     try:
-        a, _table = _analyse_once(log, slice_sec, False, [])
-    except UsageError:
+        a = _analyse_once(log, slice_sec, False, [])
+    except LogError:
         return None
-    return slice_view(a) if a.ends else None
+    a.close()
+    return a if a.count else None
 
 
 def echo_difference(log, step):
@@ -158,12 +137,8 @@ def echo_difference(log, step):
     want = step.config_echo
     if want is None:
         return step.message if step.result == "INVALID" else None
-    try:
-        with open_regular(log) as f:
-            header = scan_header(f)
-    except OSError:
-        return None
-    if not header.config:
+    header = log_header(log)
+    if header is None or not header.config:
         return None
     echo = header.items(header.config)
     for name in list(want) + [n for n in echo if n not in want]:

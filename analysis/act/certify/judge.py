@@ -1,114 +1,74 @@
 """Judging steps and the campaign, from the state and the analyses: a
-step's result (PASS, FAIL, INCOMPLETE, INVALID, NOT JUDGED), why a step
-is skipped, the campaign's verdict and ceiling, steps the host limited,
-and judging the finished steps again for a report."""
+step's result (PASS, FAIL, INCOMPLETE, NOT JUDGED: act.latency's verdict
+on its log; INVALID: the log is not the step's plan), why a step is
+skipped, the campaign's verdict and ceiling, steps the host limited, and
+judging the finished steps again for a report."""
 
 from act.certify.analyse import step_analysis
-from act.certify.failfast import first_failing, judge_slices, slice_namer
-from act.certify.fmt import fmt_load, fmt_num
-from act.certify.hostload import (host_stop_text, not_issued_text,
-                                  not_taken_text)
+from act.certify.failfast import judge_slices
+from act.certify.fmt import fmt_load
 from act.certify.plan import HOUR, devices_text
 from act import PROGRAM_STATUS
 from act.latency.judge import long_slice_text
+from act.latency.load import HOST_STOP_TEXT, not_taken_text
+from act.latency.verdict import FAIL, INCOMPLETE, NOT_JUDGED, PASS
 from act.certify import (
     EXIT_CERTIFIED, EXIT_IO_ERRORS, EXIT_NOT_CERTIFIED)
 
 
-RESULT_PASS, RESULT_FAIL, RESULT_INCOMPLETE = "PASS", "FAIL", "INCOMPLETE"
+RESULT_PASS, RESULT_FAIL, RESULT_INCOMPLETE = PASS, FAIL, INCOMPLETE
 RESULT_INVALID = "INVALID"      # the log's config is not the step's plan,
                                 # or its slices are longer than an hour
-RESULT_NOT_JUDGED = "NOT JUDGED"    # the host did not issue the load
+RESULT_NOT_JUDGED = NOT_JUDGED  # the host did not issue the load
 
 
 def judge_step(step, analysis):
-    """(result, reason) of a step that ran: PASS, FAIL, INCOMPLETE, NOT
-    JUDGED, or INVALID when its log's configuration is not the step's
-    plan, or the log can only be judged on slices longer than the
-    criteria's hour (whatever the run did)."""
+    """(result, reason) of a step that ran: act.latency's verdict on its
+    log (PASS, FAIL, INCOMPLETE, NOT JUDGED), or INVALID when its log's
+    configuration is not the step's plan, or the log can only be judged
+    on slices longer than the criteria's hour (whatever the run did);
+    with the campaign's own knowledge: fail fast's record of a step it
+    stopped (judge_slices), the program's exit status."""
     rc = step.exit_status
     if step.kind == "prep":
         return (RESULT_PASS, None) if rc == 0 else \
             (RESULT_FAIL, "act_prep exit status %s" % rc)
-    if analysis and analysis.get("echo_difference"):
+    analysis = analysis or {}
+    if analysis.get("echo_difference"):
         return RESULT_INVALID, analysis["echo_difference"]
-    doc = (analysis or {}).get("doc") or {}
-    long_slice = long_slice_text(doc.get("slice_sec"))
+    a = analysis.get("analysis")
+    long_slice = long_slice_text(a.slice_sec) if a else None
     if long_slice and step.judge == "criteria":
         # report-interval-sec over an hour (refused in a new campaign's
         # base config): the analysis rounded the hour up to it
         return RESULT_INVALID, "%s (report-interval-sec %s)" % (
-            long_slice, doc.get("report_interval_sec"))
-    special = judge_load(step, analysis or {})
-    if special is not None:
-        return special
-    doc = analysis.get("doc") if analysis else None
-    check = (doc or {}).get("check") or {}
-    result = check.get("result")
-    if doc is None or result is None:
+            long_slice, a.header.interval)
+    early = judge_slices(step, a)
+    if early is not None:
+        return early[0], with_drive(early[1], a)
+    v = a.verdict if a else None
+    if v is None:
+        if analysis.get("stop") == "host-limit":
+            return RESULT_NOT_JUDGED, HOST_STOP_TEXT
         errors = [e[len("ERROR: "):] if e.startswith("ERROR: ") else e
-                  for e in (analysis or {}).get("log_errors", [])]
-        why = errors[-1] if errors else (analysis or {}).get("error") or \
+                  for e in analysis.get("log_errors", [])]
+        why = errors[-1] if errors else analysis.get("error") or \
             "the log could not be analysed"
         if rc not in (None, 0):
             why = "exit status %s (%s): %s" % (
                 rc, PROGRAM_STATUS.get(rc, "stopped"), why)
         return RESULT_INCOMPLETE, why
-    if not doc.get("complete"):
-        return RESULT_INCOMPLETE, "did not complete: %s" % (
-            doc.get("stop_reason") or "ran %s of %s sec" % (
-                doc.get("ran_sec"), doc.get("planned_sec")))
-    if rc not in (None, 0):
+    if v.cause == "criteria" and rc not in (None, 0):
         return RESULT_INCOMPLETE, "exit status %s (%s)" % (
             rc, PROGRAM_STATUS.get(rc, "stopped"))
-    if result == RESULT_PASS:
-        return RESULT_PASS, None
-    failed = [r for r in check.get("results", []) if not r.get("pass")]
-    return RESULT_FAIL, with_drive("; ".join(
-        criterion_text(r) for r in failed) or "the criteria were not met",
-        analysis.get("slices"))
+    return v.result, v.message
 
 
-def with_drive(message, view):
+def with_drive(message, a):
     """A FAIL's message, and after it the streams the drive did not let
-    the threads issue in full (hostload.not_taken_text), if any."""
-    why = not_taken_text(view, slice_namer(view["slice_sec"])) \
-        if view else None
+    the threads issue in full (load.not_taken_text), if any."""
+    why = not_taken_text(a.load) if a else None
     return "%s; %s" % (message, why) if why else message
-
-
-def judge_load(step, analysis):
-    """The result of a step that failed fast or whose load was not issued
-    in full (docs/certify.md, "Fail fast" and "When the load is not
-    issued"), or None to judge it the usual way. A slice where the host
-    fell short neither fails the step nor passes it; a slice short
-    because the drive kept the threads waiting is judged, and fails the
-    step whatever its latencies. A run that stopped for another reason
-    (drive-limit, hung-io, io-errors) is judged as before."""
-    view = analysis.get("slices")
-    doc = analysis.get("doc") or {}
-    stop = analysis.get("stop")
-    early = judge_slices(step, view)
-    if early is not None:
-        return early[0], with_drive(early[1], view)
-    if stop == "host-limit":
-        return RESULT_NOT_JUDGED, host_stop_text()
-    if not view or not doc.get("complete"):
-        return None
-    if step.judge == "criteria" and first_failing(view) is not None:
-        return None                 # failed at the load: the drive's FAIL
-    namer = slice_namer(view["slice_sec"])
-    why = not_taken_text(view, namer)
-    if why:
-        return RESULT_FAIL, why     # the drive held the load back
-    why = not_issued_text(view, namer)
-    return (RESULT_NOT_JUDGED, why) if why else None
-
-
-def criterion_text(r):
-    return "%s %.2f%% over %s (must be under %s%%)" % (
-        r.get("histogram"), r.get("max_pct") or 0.0, r.get("threshold"),
-        fmt_num(r.get("limit_pct") or 0))
 
 
 def step_short(step):

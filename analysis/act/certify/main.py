@@ -34,7 +34,7 @@ at its first slice over a limit (fail fast; --no-fail-fast runs it to
 its end); every planned stream (reads, large-block writes and reads,
 act_index's cache writes) is checked against its plan: a test whose load
 the host did not issue is NOT JUDGED, one whose drive could not take it
-FAIL (certify/failfast.py, certify/hostload.py).  Every step runs the
+FAIL (certify/failfast.py, act/latency/load.py).  Every step runs the
 program on DIR/base.conf (a copy of the base config) with the four items
 it sets given as --set NAME=VALUE: the C program reads and checks them
 as it does the file's (certify/precheck.py asks it, with --check

@@ -244,7 +244,7 @@ def stress_text(load, stress_factor):
 
 def plan_text(state, dirpath, dry_run, warnings=()):
     """The plan, for --dry-run and at the start of a campaign; warnings
-    (hostload.thread_warnings) end it."""
+    (threads.thread_warnings) end it."""
     c = state.campaign
     lines = []
     lines.append("act_certify plan%s" % (" (dry run: nothing is written)"

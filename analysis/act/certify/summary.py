@@ -9,7 +9,7 @@ from act.certify.analyse import step_analysis
 from act.certify.cells import headline, step_short_summary
 from act.certify.failfast import saved_text
 from act.certify.fmt import fmt_load, signame, utc_now
-from act.certify.hostload import short_streams
+from act.latency.load import short_streams
 from act.certify.identity import identity_text
 from act.certify.judge import campaign_verdict, host_limited, rejudge
 from act import PROGRAM_STATUS
@@ -75,7 +75,7 @@ def step_summary(dirpath, state, step, cache):
         "config": cfg, "config_source": cfg_source,
         "_doc": doc if step.status == "running" else None,
         "fail_fast": fail_fast_summary(step),
-        "short_streams": short_streams(a.get("slices"))
+        "short_streams": short_streams(a.get("analysis"))
         if step.status == "done" else [],
     }
 

@@ -5,12 +5,12 @@ where the configurations differ, the line naming the worst log, and the
 import math
 from functools import reduce
 
-from act.cli import UsageError
 from act.latency import GAP, PROG
-from act.latency.judge import DEFAULT_CRITERIA, _FuncCache, verdict
+from act.latency.judge import FuncCache
 from act.latency.text import (check_body, check_heading, group_width,
-                              judged_lists, long_slice_note)
-from act.logfile.header import judged_histograms
+                              long_slice_note)
+from act.latency.verdict import FAIL, INCOMPLETE, NOT_JUDGED, PASS
+from act.logfile import LogError
 
 
 MISSING = "-"                     # a value of a slice a log does not have
@@ -23,32 +23,24 @@ def common_interval(intervals):
     return reduce(lambda x, y: x * y // math.gcd(x, y), intervals)
 
 
-def check_logs(args, headers):
-    """The checks of run() for each of several logs, and that their scales
-    agree; raises UsageError naming the log."""
-    for path, h in zip(args.logs, headers):
-        unknown = [n for n in args.histograms if n not in h.names]
-        if unknown:
-            raise UsageError("histogram %s not in %s; its histograms are: %s"
-                             % (", ".join(unknown), path,
-                                ", ".join(h.names)))
+def check_logs(spec, paths, headers):
+    """The checks of a spec against each of several logs, and that their
+    scales agree; raises LogError naming the log."""
+    for path, h in zip(paths, headers):
+        problem = spec.unknown(h, path)
+        if problem:
+            raise problem
     scales = [bool(h.microsecond) for h in headers]
     if len(set(scales)) > 1:
         us = scales.index(True)
         ms = scales.index(False)
-        raise UsageError("%s has microsecond histograms and %s millisecond "
-                         "ones: compare logs of the same scale"
-                         % (args.logs[us], args.logs[ms]))
-    if args.check and not args.stress:
-        for path, h in zip(args.logs, headers):
-            judged = judged_histograms(h)
-            if not judged.intersection(args.histograms):
-                raise UsageError(
-                    "--check has nothing to judge in %s: the ACT criteria "
-                    "apply to the transactions (reads, and writes with "
-                    "commit-to-device), and -h names none of them%s"
-                    % (path, "; use -h " + " -h ".join(sorted(judged))
-                       if judged else " (this log has none)"))
+        raise LogError("%s has microsecond histograms and %s millisecond "
+                       "ones: compare logs of the same scale"
+                       % (paths[us], paths[ms]))
+    for path, h in zip(paths, headers):
+        problem = spec.nothing_to_judge(h, path, among=True)
+        if problem:
+            raise problem
 
 
 def config_differences(labels, headers):
@@ -145,8 +137,8 @@ def compare_table(labels, analyses, names, buckets, unit, extra):
 
     # Row by row, the logs' slices read back side by side from their
     # spools (the strings of repeated values made once).
-    strings = _FuncCache("%7.2f".__mod__)
-    rate_strings = _FuncCache("%11.1f".__mod__)
+    strings = FuncCache("%7.2f".__mod__)
+    rate_strings = FuncCache("%11.1f".__mod__)
     blanks = [GAP + missing.ljust(w) for w in widths]
     yield from lines
 
@@ -251,11 +243,13 @@ def worst_json(labels, values, name, threshold):
 
 
 def overall_verdict(verdicts):
-    """The verdict of several logs: PASS when every log passes; otherwise
-    FAIL if a log failed, else INCOMPLETE."""
-    if all(v == "PASS" for v in verdicts):
-        return "PASS"
-    return "FAIL" if "FAIL" in verdicts else "INCOMPLETE"
+    """The verdict of several logs (their results): PASS when every log
+    passes; otherwise FAIL if a log failed, else INCOMPLETE if a run did
+    not finish, else NOT JUDGED."""
+    for result in (FAIL, INCOMPLETE, NOT_JUDGED):
+        if result in verdicts:
+            return result
+    return PASS
 
 
 def overall_result_line(labels, verdicts, long_slice=None):
@@ -272,18 +266,16 @@ def overall_result_line(labels, verdicts, long_slice=None):
     return text + ("; " + ", ".join(bad) if bad else "") + ")"
 
 
-def compare_check_lines(labels, analyses, args):
+def compare_check_lines(labels, analyses):
     """The --check report of several logs: the criteria once, then each
     log's report, its lines prefixed with its label, and the overall
-    result."""
+    result; and the logs' results."""
     a0 = analyses[0]
-    out = check_heading(a0.criteria, a0.header.microsecond,
-                        args.criteria != DEFAULT_CRITERIA, args.stress)
+    out = check_heading(a0.criteria, a0.header.microsecond, a0.spec.custom,
+                        a0.spec.stress)
     verdicts = []
     for label, a in zip(labels, analyses):
-        out += ["%s: %s" % (label, line) for line in
-                check_body(a.results, a.run, args.stress, *judged_lists(a),
-                           long_slice=long_slice_note(a))]
-        verdicts.append(verdict(a.results, a.run, args.stress))
+        out += ["%s: %s" % (label, line) for line in check_body(a)]
+        verdicts.append(a.verdict.result)
     out.append(overall_result_line(labels, verdicts, long_slice_note(a0)))
     return out, verdicts

@@ -1,14 +1,16 @@
 """act_latency's documents for other programs: --json (act_latency/1, and
-act_latency/compare/1 for several logs) and --csv rows."""
+act_latency/compare/1 for several logs: JsonWriter, a sink of the
+analysis, json_document the same as a dict) and --csv rows (CsvWriter,
+csv_rows)."""
 
+import csv
 import io
 import json
 import tempfile
-from itertools import zip_longest
+from itertools import islice, zip_longest
 
 from act.latency.compare import COMPARE_FORMAT
-from act.latency.judge import _FuncCache, verdict
-from act.latency.text import judged_lists
+from act.latency.judge import FuncCache
 
 
 def _head(a):
@@ -16,7 +18,7 @@ def _head(a):
     h = a.header
     return {
         "format": "act_latency/1",
-        "log": a.args.log,
+        "log": a.log,
         "version": h.version,
         "config_heading": h.config[0],
         "config": h.items(h.config),
@@ -42,20 +44,21 @@ def _tail(a):
         "check": None,
     }
     if a.results is not None:
-        not_judged, not_analysed = judged_lists(a)
-        result = verdict(a.results, a.run, a.args.stress)
+        not_judged, not_analysed = a.judged_lists()
+        v = a.verdict
         doc["check"] = {
             "criteria": [{"threshold": c.label, "threshold_ms": c.ms,
                           "bucket": c.bucket, "limit_pct": c.limit}
                          for c in a.criteria],
-            "results": a.results,
+            "results": [dict(r) for r in a.results],
             "not_judged": not_judged,
             "not_analysed": not_analysed,
-            "stress": a.args.stress,
+            "stress": a.spec.stress,
             "criteria_pass": all(r["pass"] for r in a.results),
             "complete": a.run.complete,
-            "result": result,
-            "pass": result == "PASS",
+            "result": v.result,
+            "pass": v.passed,
+            "reasons": list(v.reasons),
         }
     return doc
 
@@ -85,24 +88,24 @@ class JsonWriter:
     slices are computed: the text is json.dumps(json_document(a))'s, byte
     for byte.  A sink of analyse(): the head and the first histogram's
     slices go out at once; the other histograms' slices wait in temporary
-    files (they come later in the document); finish(a) writes the rest.
-    Nothing is written before the first slice (so an analysis without
-    one prints no partial document)."""
+    files (they come later in the document); finish(a) writes the rest
+    (without a newline). Nothing is written before the first slice (so an
+    analysis without one prints no partial document)."""
 
     def __init__(self, write):
         self.write = write
         self.later = None           # temporary files, histograms 2..
         self.started = False
-        self.texts = _FuncCache(_over_text)
+        self.texts = FuncCache(_over_text)
 
     def _start(self, a):
         head = json.dumps(_head(a))
-        name = json.dumps(a.args.histograms[0])
+        name = json.dumps(a.histograms[0])
         self.write('%s, "histograms": [{"name": %s, "slices": ['
                    % (head[:-1], name))
         self.later = [tempfile.TemporaryFile("w+", encoding="ascii",
                                              prefix="act_latency.")
-                      for _ in a.args.histograms[1:]]
+                      for _ in a.histograms[1:]]
         self.started = True
 
     def batch(self, a, first, n, batch):
@@ -125,7 +128,7 @@ class JsonWriter:
         if not self.started:
             self._start(a)
         nb = len(a.buckets)
-        for i, name in enumerate(a.args.histograms):
+        for i, name in enumerate(a.histograms):
             if i:
                 self.write(', {"name": %s, "slices": [' % json.dumps(name))
                 f = self.later[i - 1]
@@ -136,9 +139,7 @@ class JsonWriter:
                         break
                     self.write(text)
                 f.close()
-            avg = {"over_pct": [round(v, 2) for v in a.avg[i][0][:nb]],
-                   "rate": round(a.avg[i][1], 1)}
-            top = {"over_pct": list(a.max[i][0][:nb]), "rate": a.max[i][1]}
+            avg, top = _avg_max(a, i, nb)
             self.write('], "avg": %s, "max": %s}'
                        % (json.dumps(avg), json.dumps(top)))
         self.write("], " + json.dumps(_tail(a))[1:])
@@ -156,12 +157,67 @@ def json_text(a, write):
     w.finish(a)
 
 
+def _avg_max(a, i, nb):
+    return ({"over_pct": [round(v, 2) for v in a.avg[i][0][:nb]],
+             "rate": round(a.avg[i][1], 1)},
+            {"over_pct": list(a.max[i][0][:nb]), "rate": a.max[i][1]})
+
+
 def json_document(a):
-    """The --json document (a dict) of an analysis whose slices were kept:
-    json.loads of the text act_latency.py --json prints."""
-    out = io.StringIO()
-    json_text(a, out.write)
-    return json.loads(out.getvalue())
+    """The --json document of an analysis whose slices were kept, as a
+    dict: what json.loads gives of the text act_latency.py --json prints
+    (JsonWriter)."""
+    nb = len(a.buckets)
+    doc = _head(a)
+    doc["histograms"] = hists = []
+    for name in a.histograms:
+        hists.append({"name": name, "slices": []})
+    t = a.slice_sec
+    for k, row in enumerate(a.rows(), 1):
+        for h, (values, rate, ops) in zip(hists, row):
+            h["slices"].append({"slice": k, "end_sec": k * t, "ops": ops,
+                                "rate": rate,
+                                "over_pct": list(values[:nb])})
+    for i, h in enumerate(hists):
+        h["avg"], h["max"] = _avg_max(a, i, nb)
+    doc.update(_tail(a))
+    return doc
+
+
+def chunks(items, size=4096):
+    """An iterable's items as lists of size (the last one shorter): what
+    is written a few thousand rows or lines at a time."""
+    it = iter(items)
+    while True:
+        part = list(islice(it, size))
+        if not part:
+            return
+        yield part
+
+
+def write_csv(write, rows):
+    """Write an iterator of CSV rows, a few thousand at a time."""
+    for part in chunks(rows):
+        out = io.StringIO()
+        csv.writer(out, lineterminator="\n").writerows(part)
+        write(out.getvalue())
+
+
+class CsvWriter:
+    """The --csv rows of one log (label: its name in the rows), written
+    as its slices are computed (a sink of analyse()); the header before
+    the first."""
+
+    def __init__(self, write, label):
+        self.write = write
+        self.label = label
+        self.started = False
+
+    def batch(self, a, first, n, batch):
+        if not self.started:
+            write_csv(self.write, [csv_head(a)])
+            self.started = True
+        write_csv(self.write, csv_batch_rows(a, self.label, first, n, batch))
 
 
 CSV_HEAD = ["slice", "seconds", "log", "histogram"]
@@ -180,7 +236,7 @@ def _csv_values(vals, rate, nb):
 def csv_batch_rows(a, label, first, n, batch):
     """The CSV rows of a batch of one log's slices (see Analysis.add())."""
     nb = len(a.buckets)
-    names = a.args.histograms
+    names = a.histograms
     per_hist = [zip(zip(*values[:nb]), rates)
                 for values, rates, ops in batch]
     for k, cells in zip(range(first, first + n), zip(*per_hist)):
@@ -192,7 +248,7 @@ def csv_batch_rows(a, label, first, n, batch):
 def csv_tail_rows(labels, analyses):
     """The CSV's avg and max rows."""
     nb = len(analyses[0].buckets)
-    names = analyses[0].args.histograms
+    names = analyses[0].histograms
     for what in ("avg", "max"):
         for label, a in zip(labels, analyses):
             for i, name in enumerate(names):
@@ -208,7 +264,7 @@ def csv_rows(labels, analyses):
     side."""
     a0 = analyses[0]
     nb = len(a0.buckets)
-    names = a0.args.histograms
+    names = a0.histograms
     yield csv_head(a0)
     for k, cells in enumerate(zip_longest(*[a.rows() for a in analyses]),
                               1):

@@ -1,18 +1,18 @@
 """Judging latencies: % over a threshold per slice, the value caches, the
-ACT pass criteria (Criterion, evaluate, verdict) and the notes about
-slices that do not fit the run."""
+ACT pass criteria (Criterion, evaluate) and the notes about slices that
+do not fit the run. The verdict that combines them with how the run
+ended and the load it issued is verdict.py's."""
 
-import math
 import sys
 from functools import reduce
-from itertools import accumulate
-from operator import add, sub
+from operator import add
 
-from act.cli import UsageError
-from act.logfile import MAX_BUCKET
+from act.logfile import MAX_BUCKET, LogError, ms_bucket
 
 DEFAULT_CRITERIA = ((1.0, 5.0), (8.0, 1.0), (64.0, 0.1))   # (ms, percent)
 HOUR = 3600                       # the ACT criteria are per one-hour slice
+CACHE_LIMIT = 40000               # entries kept in each value cache: a few
+                                  # MB, whatever the log's length
 
 
 def percent_over(over, total):
@@ -23,19 +23,6 @@ def percent_over(over, total):
 def slice_rate(total, slice_sec):
     """Operations per second over a slice, rounded like the reference."""
     return round(total / slice_sec, 1)
-
-
-def slice_values(prev, cur, buckets, slice_sec):
-    """One histogram's values for one slice.
-
-    prev, cur: hist_vector()s at the slice's start and end (prev all zeros
-    for slice 1); buckets: the buckets whose threshold to evaluate.
-    Returns (percentages over each bucket's threshold, rate, operations).
-    """
-    le = list(accumulate(map(sub, cur[:-1], prev[:-1])))
-    total = cur[-1] - prev[-1]
-    return (tuple(percent_over(total - le[b], total) for b in buckets),
-            slice_rate(total, slice_sec), total)
 
 
 class _PercentCache(dict):
@@ -52,8 +39,9 @@ class _PercentCache(dict):
         return v
 
 
-class _PercentCaches(dict):
-    """A _PercentCache per slice total; entries counts the values in all
+class PercentCaches(dict):
+    """A _PercentCache per slice total: caches[total][below] is
+    percent_over(total - below, total). entries counts the values in all
     of them (to bound their memory: clear() them all now and then)."""
 
     entries = 0
@@ -67,7 +55,7 @@ class _PercentCaches(dict):
         self.entries = 0
 
 
-class _FuncCache(dict):
+class FuncCache(dict):
     """func(key), remembered."""
 
     def __init__(self, func):
@@ -80,41 +68,44 @@ class _FuncCache(dict):
 
 
 if sys.version_info < (3, 12):
-    _plain_sum = sum                # a left-to-right sum of doubles
+    plain_sum = sum                 # a left-to-right sum of doubles
 else:                               # sum() compensates rounding since 3.12
-    def _plain_sum(values, start):
+    def plain_sum(values, start):
+        """sum() as Python < 3.12 computes it: left to right, each
+        addition rounded (the reference's avg row)."""
         return reduce(add, values, start)
 
 
 def mean(values):
     """Plain mean: the left-to-right float sum over the count, as the
     reference computes it (this decides ties such as 0.015 -> 0.01)."""
-    return _plain_sum(values, 0.0) / len(values) if values else 0.0
+    return plain_sum(values, 0.0) / len(values) if values else 0.0
 
 
 class Criterion:
-    """A pass criterion: fewer than `limit` % of operations over `ms`."""
+    """A pass criterion: fewer than `limit` % of operations over `ms` (a
+    power of two). A threshold outside the log's buckets is a LogError
+    (the criterion cannot be judged on this log)."""
 
     def __init__(self, ms, limit, microsecond):
         self.ms = ms
         self.limit = limit
-        k = int(math.log2(ms))          # ms is a power of two
+        self.bucket = ms_bucket(ms, microsecond)
         if microsecond:
-            self.bucket = k + 10        # 1 ms ~ 1024 us = 2^10
             self.label = "%d us" % (1 << self.bucket) if self.bucket >= 0 \
                 else None
         else:
-            self.bucket = k
-            self.label = _fmt_num(ms) + " ms"
+            self.label = fmt_num(ms) + " ms"
         if not 0 <= self.bucket <= MAX_BUCKET:
-            raise UsageError(
+            raise LogError(
                 "criterion %s:%s: threshold outside the histogram's range%s"
-                % (_fmt_num(ms), _fmt_num(limit),
+                % (fmt_num(ms), fmt_num(limit),
                    "" if microsecond else " (a millisecond log starts at "
                                           "1 ms)"))
 
 
-def _fmt_num(x):
+def fmt_num(x):
+    """A number as the reports write it: 5.0 -> '5', 0.1 -> '0.1'."""
     return "%g" % x
 
 
@@ -131,20 +122,6 @@ def evaluate(criteria, hist_names, max_rows):
                             "limit_pct": c.limit, "max_pct": value,
                             "pass": value < c.limit})
     return results
-
-
-def verdict(results, run, stress):
-    """The --check verdict: "PASS", "FAIL" or "INCOMPLETE".
-
-    An incomplete run never passes.  A stress test (--stress) passes when
-    the run completed, whatever the criteria; otherwise every criterion
-    must be met.
-    """
-    if not run.complete:
-        return "INCOMPLETE"
-    if stress or all(r["pass"] for r in results):
-        return "PASS"
-    return "FAIL"
 
 
 def long_slice_text(slice_sec):

@@ -8,7 +8,7 @@ import struct
 import tempfile
 from array import array
 
-from act.cli import UsageError
+from act.logfile import LogError
 
 _N = struct.Struct("<q")            # a batch starts with its slice count
 
@@ -29,12 +29,12 @@ class Spool:
 
     def add(self, batch, n):
         """Append a batch of n slices. A temporary file that can't be
-        made or written is a UsageError naming the directory (not the
-        log)."""
+        made or written is a LogError (the log cannot be analysed here)
+        naming the directory."""
         try:
             self._add(batch, n)
         except OSError as e:
-            raise UsageError("cannot write the slices' temporary file in %s: "
+            raise LogError("cannot write the slices' temporary file in %s: "
                              "%s - set TMPDIR to a writable directory"
                              % (tempfile.gettempdir(), e.strerror or e)) \
                 from None

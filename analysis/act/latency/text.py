@@ -1,9 +1,14 @@
-"""act_latency's text output: the table of one log and the --check
-report, byte for byte the reference act_latency.py's."""
+"""act_latency's text output: the table of one log (TextTable, a sink of
+the analysis) and the --check report, byte for byte the reference
+act_latency.py's."""
+
+from itertools import repeat
 
 from act.latency import GAP, PROG
-from act.latency.judge import (DEFAULT_CRITERIA, _fmt_num, long_slice_text,
-                               verdict)
+from act.latency.judge import CACHE_LIMIT, FuncCache, fmt_num, \
+    long_slice_text
+from act.latency.load import HOST_STOP_TEXT
+from act.latency.verdict import FAIL, NOT_JUDGED, over_text
 
 
 def header_lines(argv, log_name, h, slice_sec, rounded):
@@ -69,6 +74,67 @@ def format_row(fmt, label, values, rates, n_buckets, extra):
     return fmt % tuple(flat)
 
 
+class TextTable:
+    """The table of one log (the reference's layout), written as its
+    slices are computed: a sink of analyse(). emit(lines) writes an
+    iterable of lines. preamble: the table starts with the command line
+    (PROG and argv), the log's version line and its config echo; extra:
+    each slice's rate too (-x)."""
+
+    def __init__(self, emit, argv=(), preamble=True, extra=False,
+                 requested=None):
+        self.emit = emit
+        self.argv = list(argv)
+        self.preamble = preamble
+        self.extra = extra
+        self.requested = requested  # the -t asked for (None: as analysed)
+        self.strings = FuncCache("%7.2f".__mod__)
+        self.rate_strings = FuncCache("%11.1f".__mod__)
+
+    def _start(self, a):
+        rounded = self.requested is not None and \
+            a.slice_sec != self.requested
+        hists = a.histograms
+        self.pad = [GAP + p for p in pads(
+            hists, group_width(len(a.buckets), self.extra))]
+        self.emit((header_lines(self.argv, a.log, a.header, a.slice_sec,
+                                rounded) if self.preamble else []) +
+                  table_header(hists, a.buckets, a.unit, self.extra))
+
+    def batch(self, a, first, n, batch):
+        if first == 1:
+            self._start(a)
+        nb = len(a.buckets)
+        strings = self.strings
+        parts = [map("%5d".__mod__, range(first, first + n))]
+        texts = {}                  # value list id -> its strings
+        for i, (values, slice_rates, ops) in enumerate(batch):
+            parts.append(repeat(self.pad[i], n))
+            for v in values[:nb]:
+                text = texts.get(id(v))
+                if text is None:
+                    text = texts[id(v)] = (
+                        list(map(strings.__getitem__, v)) if any(v)
+                        else [strings[0.0]] * n)
+                parts.append(text)
+            if self.extra:
+                parts.append(map(self.rate_strings.__getitem__,
+                                 slice_rates))
+        self.emit(map("".join, zip(*parts)))
+        if len(self.rate_strings) > CACHE_LIMIT:
+            self.rate_strings.clear()
+
+    def finish(self, a):
+        """The underline, the avg and max rows."""
+        hists, nb, extra = a.histograms, len(a.buckets), self.extra
+        fmt = row_format(hists, nb, extra)
+        self.emit([table_header(hists, a.buckets, a.unit, extra)[3],
+                   format_row(fmt, "avg", [v for v, r in a.avg],
+                              [r for v, r in a.avg], nb, extra),
+                   format_row(fmt, "max", [v for v, r in a.max],
+                              [r for v, r in a.max], nb, extra)])
+
+
 def run_text(run):
     """How the run ended, in words: "complete (86400 sec)", or
     "INCOMPLETE - <reason> (<ran> of <planned> sec ran)"."""
@@ -97,48 +163,65 @@ def long_slice_note(a):
     """What the result line of an analysis says when the standard
     criteria (not --stress, not --criteria) were checked on slices
     longer than an hour (judge.long_slice_text), else None."""
-    args = a.args
-    if not args.check or args.stress or args.criteria != DEFAULT_CRITERIA:
+    if not a.spec.hourly:
         return None
     return long_slice_text(a.slice_sec)
 
 
-def result_line(results, run, stress, long_slice=None):
+def findings(a):
+    """The lines of the --check report on what the verdict found beyond
+    the criteria and the run: the load not issued or not taken
+    ("load: ..."), the slice a stop on request is borne out by ("over a
+    limit: ...")."""
+    v = a.verdict
+    if v.cause == "request" and v.failing:
+        name, over = v.failing
+        return ["over a limit: %s in %s" % (over_text(over), name)]
+    if v.cause == "host":
+        return ["load: %s" % v.reasons[0]]
+    return ["load: %s" % r for r in v.reasons
+            if r.startswith("the drive could not take the load")]
+
+
+def result_line(a, long_slice=None):
     """The last line of the --check report. long_slice (long_slice_note):
     a PASS then says it is not a certification."""
-    result = verdict(results, run, stress)
+    v, run, results = a.verdict, a.run, a.results or []
     failed = sum(1 for r in results if not r["pass"])
     met = "%d of %d criteria met" % (len(results) - failed, len(results))
-    if stress:
-        return "result: %s (stress test: the run %s%s)" % (
-            result, "completed" if run.complete else "did not finish",
+    part = "" if run.complete else " on the part that ran"
+    why = None                      # the verdict's own reason, if new
+    if v.cause == "host":
+        why = "the host could not issue the load"
+    elif v.cause == "drive" or (v.result == FAIL and any(
+            r.startswith("the drive could not") for r in v.reasons)):
+        why = "the drive could not take the load"
+    if a.spec.stress:
+        return "result: %s (stress test: %s%s)" % (
+            v.result, why or "the run %s" % (
+                "completed" if run.complete else "did not finish"),
             "; %s, for information" % met if results else "")
+    if v.cause == "request":
+        if v.result == FAIL:
+            return "result: FAIL (%s; %s%s)" % (v.reasons[0], met, part)
+        return ("result: INCOMPLETE (the run did not finish: stopped on "
+                "request, and no complete slice is over a limit; %s%s)"
+                % (met, part))
+    if why:
+        return "result: %s (%s; %s%s)" % (v.result, why, met, part)
     if not run.complete:
         return ("result: INCOMPLETE (the run did not finish; %s on the part "
                 "that ran)" % met)
-    if long_slice and result == "PASS":
+    if long_slice and v.result == "PASS":
         return "result: PASS (%s; %s)" % (long_slice, met)
-    return "result: %s (%s)" % (result, met)
+    return "result: %s (%s)" % (v.result, met)
 
 
-def judged_lists(a):
-    """(histograms given with -h that the criteria do not judge,
-    judged histograms of the log not given with -h)."""
-    hists = a.args.histograms
-    not_judged = [n for i, n in enumerate(hists)
-                  if n not in a.judged and n not in hists[:i]]
-    not_analysed = [n for n in a.header.names
-                    if n in a.judged and n not in hists]
-    return not_judged, not_analysed
-
-
-def check_lines(results, criteria, microsecond, custom, run, stress=False,
-                not_judged=(), not_analysed=(), long_slice=None):
-    """The --check report: the criteria, what is not judged, how the run
-    ended, the verdict."""
-    return (check_heading(criteria, microsecond, custom, stress) +
-            check_body(results, run, stress, not_judged, not_analysed,
-                       long_slice))
+def check_lines(a):
+    """The --check report of one log: the criteria, what is not judged,
+    how the run ended, the verdict."""
+    return (check_heading(a.criteria, a.header.microsecond, a.spec.custom,
+                          a.spec.stress) + check_body(a))
 
 
 def check_heading(criteria, microsecond, custom, stress):
@@ -152,20 +235,21 @@ def check_heading(criteria, microsecond, custom, stress):
     if microsecond:
         out.append("microsecond histograms: %s checked as %s (2^n ms read "
                    "as 2^(n+10) us)"
-                   % (", ".join(_fmt_num(c.ms) for c in criteria) + " ms",
+                   % (", ".join(fmt_num(c.ms) for c in criteria) + " ms",
                       ", ".join(c.label for c in criteria)))
     return out
 
 
-def check_body(results, run, stress, not_judged=(), not_analysed=(),
-               long_slice=None):
+def check_body(a):
     """The rest of the --check report of one log: one line per criterion
-    and histogram, what is not judged, how the run ended, the verdict."""
+    and histogram, what is not judged, how the run ended, what else the
+    verdict found, the verdict."""
     out = []
-    for r in results:
+    for r in a.results:
         out.append("%s %s: %.2f%% over %s (must be under %s%%)"
                    % ("PASS" if r["pass"] else "FAIL", r["histogram"],
-                      r["max_pct"], r["threshold"], _fmt_num(r["limit_pct"])))
+                      r["max_pct"], r["threshold"], fmt_num(r["limit_pct"])))
+    not_judged, not_analysed = a.judged_lists()
     if not_judged:
         out.append("not judged: %s (the criteria apply to the transactions: "
                    "reads, and writes with commit-to-device)"
@@ -173,14 +257,32 @@ def check_body(results, run, stress, not_judged=(), not_analysed=(),
     for name in not_analysed:
         out.append("not analysed: %s (add -h %s to judge it too)"
                    % (name, name))
-    out.append("run: " + run_text(run))
-    for text in getattr(run, "fell_behind", ()):
+    out.append("run: " + run_text(a.run))
+    for text in a.run.fell_behind:
         # the verdict stands (the drive's latencies are what they are), but
         # the drive got less than the configured load at the very end
         out.append("warning: the host fell behind at the end of the run: "
                    "%s" % text)
-    out.append(result_line(results, run, stress, long_slice))
+    out += findings(a)
+    out.append(result_line(a, long_slice_note(a)))
     return out
+
+
+def unjudged_lines(a):
+    """The --check report of a log with no complete slice whose run is
+    known to be over (a.verdict INCOMPLETE, or NOT JUDGED for a
+    host-limit stop): no criteria lines."""
+    result = "INCOMPLETE (the run did not finish; no complete slice to " \
+        "judge)"
+    extra = []
+    if a.verdict.result == NOT_JUDGED:
+        extra = ["load: %s" % HOST_STOP_TEXT]
+        result = "NOT JUDGED (the host could not issue the load; no " \
+            "complete slice to judge)"
+    return (check_heading(a.criteria, a.header.microsecond, a.spec.custom,
+                          a.spec.stress) +
+            ["no complete slice of %d sec: nothing to judge" % a.slice_sec,
+             "run: " + run_text(a.run)] + extra + ["result: " + result])
 
 
 DAY = 86400                       # a certification run lasts 24 hours

@@ -9,6 +9,11 @@
                 C programs' catalogue (src/common/loglines.h)
     follow.py   follow a log still being written
 
+open_log() opens a log and reads its header (the one place a log is
+opened for an analysis); a log that cannot be read, or is not an ACT log,
+is a LogError (a message, and notes that explain it), which a tool maps
+to its own exit status.
+
 Logs are bytes: a device name need not be UTF-8.  Undecodable bytes become
 surrogates (and back, byte for byte, when matched or printed).
 
@@ -18,6 +23,7 @@ is refused (as a file that can't be read), never followed, waited on or
 read for ever; every reader bounds what it keeps of a line.
 """
 
+import math
 import re
 
 MAX_BUCKET = 64                   # buckets 0..64
@@ -27,10 +33,37 @@ ENC_ERRORS = "surrogateescape"
 # of an ACT log (e.g. a file of zeros) - read in pieces, or damage.
 MAX_LINE = 1 << 20
 
-_BUCKET_RE = re.compile(rb"\((\d+): (\d+)\)")
-_NAME_LINE_RE = re.compile(rb"(.+) \((\d+) total\)\s*$")
-_AFTER_RE = re.compile(rb"after (\d+) sec:")
-_REPORT_RE = re.compile(rb"\nafter ")
+# The lines of a report (docs/log-format.md, sections 5 and 6):
+BUCKET_RE = re.compile(rb"\((\d+): (\d+)\)")           # " (BB: COUNT)"
+NAME_LINE_RE = re.compile(rb"(.+) \((\d+) total\)\s*$")  # "NAME (N total)"
+AFTER_RE = re.compile(rb"after (\d+) sec:")              # a report's start
+REPORT_RE = re.compile(rb"\nafter ")                     # ... in a body
+
+
+class LogError(Exception):
+    """A log that cannot be read or analysed: its message names the log;
+    notes (a list of lines) explain it. act_latency.py maps it to exit
+    status 2, act_certify to a step's analysis error."""
+
+    def __init__(self, message, notes=()):
+        super().__init__(message)
+        self.notes = list(notes)
+
+
+def ms_bucket(ms, microsecond):
+    """The bucket whose upper bound is ms (a power of two) in a log:
+    2^k ms is bucket k of a millisecond log, bucket k + 10 of a
+    microsecond one (1 ms ~ 1024 us = 2^10: docs/log-format.md, section
+    6). The one rule of thresholds, for the criteria (act.latency's
+    Criterion) and the live share of reads over 1 ms (follow.py)."""
+    k = int(math.log2(ms))
+    return k + 10 if microsecond else k
+
+
+def over_1ms_bucket(microsecond):
+    """The last bucket at or under 1 ms: 0 in a millisecond log, 10 in a
+    microsecond one - what is above it is over 1 ms."""
+    return ms_bucket(1.0, microsecond)
 
 
 def after_last_report(texts):
@@ -39,6 +72,6 @@ def after_last_report(texts):
     last_report = -1
     for i, text in enumerate(texts):
         if text.startswith("after ") and \
-                _AFTER_RE.match(text.encode("utf-8", ENC_ERRORS)):
+                AFTER_RE.match(text.encode("utf-8", ENC_ERRORS)):
             last_report = i
     return texts[last_report + 1:]

@@ -12,21 +12,14 @@ import io
 import os
 from collections import deque
 
-from act.cli import UsageError
-from act.logfile import ENC_ERRORS, _AFTER_RE, _REPORT_RE
+from act.logfile import (AFTER_RE, ENC_ERRORS, REPORT_RE, LogError,
+                         over_1ms_bucket)
 from act.logfile.header import read_header
 from act.logfile.reports import hist_vector, parse_block
 from act.safefile import open_regular
 
 READ_SIZE = 1 << 22               # bytes read per poll at most
 TAIL_SIZE = 1 << 20               # bytes of the end read by last_report()
-
-
-def over_1ms_bucket(microsecond):
-    """The last bucket at or under 1 ms: bucket 0 (under 2^1 ms) in a
-    millisecond log, 10 (under 2^11 us, as 1 ms ~ 1024 us) in a
-    microsecond one - act_latency's Criterion(1.0, ...).bucket."""
-    return 10 if microsecond else 0
 
 
 class LogFollower:
@@ -74,13 +67,13 @@ class LogFollower:
         if at < 0:
             return False
         if whole.find(b"\n\n", at) < 0 and not any(
-                _AFTER_RE.match(whole, m.start() + 1)
-                for m in _REPORT_RE.finditer(whole, at)):
+                AFTER_RE.match(whole, m.start() + 1)
+                for m in REPORT_RE.finditer(whole, at)):
             return False
         f = io.BytesIO(whole)
         try:
             h = read_header(f)
-        except UsageError:
+        except LogError:
             return False
         self.header = h
         self.known = frozenset(n.encode("utf-8", ENC_ERRORS)
@@ -94,7 +87,7 @@ class LogFollower:
         """Count the whole reports in text (whole lines); keep the last,
         perhaps still being written, for the next poll."""
         text = self.pending + text
-        starts = [m.start() + 1 for m in _REPORT_RE.finditer(text)]
+        starts = [m.start() + 1 for m in REPORT_RE.finditer(text)]
         if text.startswith(b"after "):
             starts.insert(0, 0)
         self.pending = text[starts[-1]:] if starts else b""
@@ -135,6 +128,6 @@ def last_report(path):
             data = b"\n" + f.read()
     except OSError:
         return 0
-    found = [m.group(1) for m in (_AFTER_RE.match(data, i + 1) for i in
-             (m.start() for m in _REPORT_RE.finditer(data))) if m]
+    found = [m.group(1) for m in (AFTER_RE.match(data, i + 1) for i in
+             (m.start() for m in REPORT_RE.finditer(data))) if m]
     return int(found[-1]) if found else 0

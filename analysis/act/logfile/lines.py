@@ -16,7 +16,7 @@ was made from."""
 import re
 from collections import namedtuple
 
-from act.logfile import ENC_ERRORS, _AFTER_RE, _BUCKET_RE, _NAME_LINE_RE
+from act.logfile import ENC_ERRORS, AFTER_RE, BUCKET_RE, NAME_LINE_RE
 
 Kind = namedtuple("Kind", "parse block")
 
@@ -33,7 +33,7 @@ DERIVED_KEYS = frozenset((
     "internal-write-reqs-per-sec", "large-block-reads-per-sec",
     "large-block-writes-per-sec", "avg-read-bytes", "avg-write-bytes",
     "service-thread-reads-per-sec", "cache-thread-reads-and-writes-per-sec"))
-# The config items readers look up (header.py, certify's hostload).
+# The config items readers look up (header.py, act.latency's load).
 CONFIG_KEYS = frozenset((
     "report-interval-sec", "microsecond-histograms", "test-duration-sec",
     "commit-to-device", "service-threads", "cache-threads", "num-devices"))
@@ -85,13 +85,13 @@ def _encoded(line):
 def _report(line):
     """An "after N sec:" line."""
     b = _encoded(line).rstrip()
-    m = _AFTER_RE.match(b)
+    m = AFTER_RE.match(b)
     return {"sec": int(m.group(1))} if m and m.end() == len(b) else None
 
 
 def _hist_total(line):
     """A histogram's "NAME (N total)" line."""
-    m = _NAME_LINE_RE.match(_encoded(line))
+    m = NAME_LINE_RE.match(_encoded(line))
     if m is None:
         return None
     return {"name": m.group(1).decode("utf-8", ENC_ERRORS),
@@ -104,7 +104,7 @@ def _buckets(line):
     if b[:2] != b" (" or _BUCKET_LINE_RE.match(b) is None:
         return None
     return {"buckets": {int(m.group(1)): int(m.group(2))
-                        for m in _BUCKET_RE.finditer(b)}}
+                        for m in BUCKET_RE.finditer(b)}}
 
 
 _BUCKET_LINE_RE = re.compile(rb"(?: \(\d\d: \d+\))+\s*\Z")

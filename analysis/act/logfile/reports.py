@@ -13,8 +13,8 @@ bucket lines " (BB: COUNT) ...", anything else ignored.
 
 import os
 
-from act.logfile import (ENC_ERRORS, MAX_BUCKET, _AFTER_RE, _BUCKET_RE,
-                         _NAME_LINE_RE, _REPORT_RE, after_last_report, lines)
+from act.logfile import (ENC_ERRORS, MAX_BUCKET, AFTER_RE, BUCKET_RE,
+                         NAME_LINE_RE, REPORT_RE, after_last_report, lines)
 from act.logfile.stops import STOP_KINDS, stop_kind_of
 from act.safefile import open_regular, read_lines
 
@@ -42,17 +42,17 @@ def parse_block(block, wanted, known):
         pos += len(line) + 1
         if line[:2] == b" (":
             if cur is not None:
-                for m in _BUCKET_RE.finditer(line):
+                for m in BUCKET_RE.finditer(line):
                     cur[int(m.group(1))] = (int(m.group(2)),
                                             (start + m.start(2),
                                              m.end(2) - m.start(2)))
             continue
         if time is None and line[:6] == b"after ":
-            m = _AFTER_RE.match(line)
+            m = AFTER_RE.match(line)
             if m:
                 time = int(m.group(1))
                 continue
-        m = _NAME_LINE_RE.match(line)
+        m = NAME_LINE_RE.match(line)
         if m is None or m.group(1) not in known:
             continue                # not a histogram line: ignore
         cur = None
@@ -125,7 +125,7 @@ def _report_extent(lines, known):
         if line[:2] == b" (":
             end = i + 1
         else:
-            m = _NAME_LINE_RE.match(line)
+            m = NAME_LINE_RE.match(line)
             if m is not None and m.group(1) in known:
                 end = i + 1
     return end
@@ -224,7 +224,7 @@ def _run_end(tail, known, duration, fallback_ran=None):
     test-duration-sec and no stop line (stop_line()) follows it; without
     test-duration-sec, when no stop line follows it.
     """
-    starts = [m.start() + 1 for m in _REPORT_RE.finditer(tail)]
+    starts = [m.start() + 1 for m in REPORT_RE.finditer(tail)]
     if tail.startswith(b"after "):
         starts.insert(0, 0)
     bounds = starts + [len(tail)]

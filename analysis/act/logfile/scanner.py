@@ -9,7 +9,7 @@ body reports.run_end() tells how the run ended.
 import struct
 from itertools import chain
 
-from act.logfile import ENC_ERRORS, _AFTER_RE, _REPORT_RE
+from act.logfile import ENC_ERRORS, AFTER_RE, REPORT_RE
 from act.logfile.reports import hist_vector, parse_block, run_end
 
 CHUNK_SIZE = 1 << 20              # body read size
@@ -94,7 +94,7 @@ class ReportScanner:
                         # no report for longer than a report and the
                         # lines of an interval can be: not an ACT log
                         # there (e.g. zeros) - never kept in memory whole
-                        m = _AFTER_RE.match(buf, 1)
+                        m = AFTER_RE.match(buf, 1)
                         self.stopped = "%d MiB of the log %s hold no " \
                             "other report" % (len(buf) >> 20, (
                                 "from its report after %s sec" %
@@ -155,7 +155,7 @@ class ReportScanner:
                     yield batch
                 return
         # Irregular: cut into runs of consecutive reports of equal size.
-        starts = [m.start() for m in _REPORT_RE.finditer(buf, s, e)] + [e]
+        starts = [m.start() for m in REPORT_RE.finditer(buf, s, e)] + [e]
         i = 0
         while i < len(starts) - 1:
             size = starts[i + 1] - starts[i]
