@@ -169,12 +169,12 @@ def check_errors(c, td):
     write(bad, "hello\n")
     c.eq("the analysis error of a file that is no log",
          "error: %s is not an ACT log: no 'ACT version' line" % bad,
-         analyse.analyse_log(bad, 3600, False)["error"])
+         analyse.analyse_log(bad, 3600, False).error)
     odd = os.path.join(FIXTURES, "odd_end.log")
     c.eq("the analysis error when no slice fits: its note too",
          "error: could not find 8 seconds of data in %s / note: slice of 8 "
          "sec is longer than the run (7 sec): no slice is complete; use a "
-         "shorter -t" % odd, analyse.analyse_log(odd, 7, False)["error"])
+         "shorter -t" % odd, analyse.analyse_log(odd, 7, False).error)
 
 
 def check_analyse(c, td):
@@ -193,32 +193,32 @@ def check_analyse(c, td):
     c.eq("analyse_log, a 10-second run and a 3600-second slice: the "
          "slice and the note", (1, ["the run ended before one 3600-second "
                                     "slice: analysed in 1-second slices"]),
-         (a["slice_sec"], a["notes"]))
-    doc = a["doc"] or {}
+         (a.slice_sec, a.notes))
+    doc = a.doc or {}
     c.eq("analyse_log: the verdict document", ("act_latency/1", True, 10),
          (doc.get("format"), doc.get("complete"), doc.get("ran_sec")))
     c.check((doc.get("check") or {}).get("result") in ("PASS", "FAIL"),
             "analyse_log: no check result", repr(doc.get("check")))
-    c.eq("analyse_log: no error", None, a["error"])
-    c.check((a["table"] or "").split("\n")[0].strip().startswith("reads"),
+    c.eq("analyse_log: no error", None, a.error)
+    c.check((a.table or "").split("\n")[0].strip().startswith("reads"),
             "analyse_log: the table does not start with its heading",
-            a["table"])
-    c.check("<svg" in (a["svg"] or ""), "analyse_log: no plot")
-    c.eq("analyse_log: the plot file", a["svg"], open(plot).read())
-    c.eq("analyse_log of a complete run: no stop", None, a["stop"])
+            a.table)
+    c.check("<svg" in (a.svg or ""), "analyse_log: no plot")
+    c.eq("analyse_log: the plot file", a.svg, open(plot).read())
+    c.eq("analyse_log of a complete run: no stop", None, a.stop)
     c.eq("analyse_log of a missing log", "no log", analyse.analyse_log(
-        os.path.join(td, "none.log"), 3600, False)["error"])
+        os.path.join(td, "none.log"), 3600, False).error)
     for name, kind in (("stopped_lag.log", "host-limit"),
                        ("stopped_sigint.log", "signal")):
         c.eq("analyse_log of %s: the kind of stop" % name, kind,
              analyse.analyse_log(os.path.join(FIXTURES, name), 1,
-                                 False)["stop"])
+                                 False).stop)
     a = analyse.analyse_log(log, 2, True)
     c.eq("analyse_log, --stress and a slice that fits: no note", (2, []),
-         (a["slice_sec"], a["notes"]))
-    c.check(((a["doc"] or {}).get("check") or {}).get("stress"),
+         (a.slice_sec, a.notes))
+    c.check(((a.doc or {}).get("check") or {}).get("stress"),
             "analyse_log --stress: not judged as a stress test",
-            repr((a["doc"] or {}).get("check")))
+            repr((a.doc or {}).get("check")))
 
     step = make_step(status="done", slice_sec=1, files={
         "log": os.path.basename(log), "plot": "01.svg"},
@@ -232,9 +232,9 @@ def check_analyse(c, td):
     state.steps = [step]
     cache = {}
     first = analyse.step_analysis(td, state, step, cache)
-    c.eq("step_analysis: the log's last errors", [], first["log_errors"])
+    c.eq("step_analysis: the log's last errors", [], first.log_errors)
     c.eq("step_analysis: the log echoes the plan", None,
-         first["echo_difference"])
+         first.echo_difference)
     check_echo(c, log, step)
     c.check(analyse.step_analysis(td, state, step, cache) is first,
             "step_analysis analysed an unchanged log again")
@@ -243,9 +243,10 @@ def check_analyse(c, td):
     c.check(again is not first, "step_analysis kept the analysis of a log "
             "that changed")
     c.eq("step_analysis: the new error line", ["ERROR: late"],
-         again["log_errors"])
-    c.eq("step_analysis of a planned step", {}, analyse.step_analysis(
-        td, state, step.copy(status="planned"), cache))
+         again.log_errors)
+    c.eq("step_analysis of a planned step: none", analyse.StepAnalysis(),
+         analyse.step_analysis(td, state, step.copy(status="planned"),
+                               cache))
 
 
 def check_plot_replaced(c, td):
@@ -257,10 +258,10 @@ def check_plot_replaced(c, td):
     log = os.path.join(d, "01.log")
     shutil.copy(EXAMPLE, log)
     plot = os.path.join(d, "01.svg")
-    first = analyse.analyse_log(log, 1, False, plot)["svg"]
+    first = analyse.analyse_log(log, 1, False, plot).svg
     with open(plot) as reader:
         ino = os.fstat(reader.fileno()).st_ino
-        second = analyse.analyse_log(log, 5, False, plot)["svg"]
+        second = analyse.analyse_log(log, 5, False, plot).svg
         c.check(first and second and first != second,
                 "the two plots are the same")
         got = reader.read()
@@ -320,12 +321,12 @@ def check_untrusted_logs(c, td):
         t0 = time.monotonic()
         a = analyse.analyse_step_log(d, state, step, plot=False)
         c.eq("a step log %s: the analysis error" % what,
-             "error: cannot open the log %s: %s" % (log, why), a["error"])
+             "error: cannot open the log %s: %s" % (log, why), a.error)
         c.eq("a step log %s: no document, no I/O count" % what,
-             (None, None), (a["doc"], a["io_errors"]))
+             (None, None), (a.doc, a.io_errors))
         if what != "larger than its run could write":
             c.eq("a step log %s: no errors read" % what, [],
-                 a["log_errors"])
+                 a.log_errors)
             c.eq("a step log %s: no identity" % what, ({}, {}, None),
                  header.log_identity(log))
             c.eq("a step log %s: no last report" % what, 0,
@@ -376,8 +377,8 @@ def check_echo(c, log, step):
         s = step.copy(config_echo=planned)
         got = analyse.echo_difference(log, s)
         c.eq("echo_difference: " + what, want, got)
-        a = {"echo_difference": got, "doc": {"complete": True, "check": {
-            "result": "PASS"}}}
+        a = analyse.StepAnalysis(echo_difference=got, doc={
+            "complete": True, "check": {"result": "PASS"}})
         s.exit_status = 0
         c.eq("judge_step: %s: INVALID, never PASS" % what,
              (judge.RESULT_INVALID, want), judge.judge_step(s, a))

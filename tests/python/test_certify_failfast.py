@@ -273,7 +273,8 @@ def check_judge(c, logs):
                step(exit_status=3))
     c.eq("judge_step: a host-limit stop", ("NOT JUDGED",
                                            load.HOST_STOP_TEXT), r)
-    r = judge.judge_step(step(exit_status=3), {"stop": "host-limit"})
+    r = judge.judge_step(step(exit_status=3),
+                         analyse.StepAnalysis(stop="host-limit"))
     c.eq("judge_step: a host-limit stop, no analysis", "NOT JUDGED", r[0])
     r = judged(logs, log_text([(1000, 0)] * 3, stop=actlog.DRIVE_LAG),
                step(exit_status=3))

@@ -52,6 +52,7 @@ from certstate import new_state  # noqa: E402
 
 from act.certify import EXIT_IO_ERRORS, devices, identity, judge, main, \
     model, precheck, replace  # noqa: E402
+from act.certify.analyse import StepAnalysis  # noqa: E402
 from act.certify.model import DeviceChange  # noqa: E402
 from act.cli import UsageError  # noqa: E402
 from act.logfile.header import scan_header  # noqa: E402
@@ -328,10 +329,9 @@ def check_io_errors(c, td):
     c.eq("count_io_errors: no log", None,
          count_io_errors(os.path.join(td, "missing")))
     c.eq("io_error_total", 8, judge.io_error_total(
-        {"io_errors": {"total": 8, "devices": {}}}))
-    c.eq("io_error_total: none", 0, judge.io_error_total({}))
-    c.eq("io_error_total: log unreadable", 0,
-         judge.io_error_total({"io_errors": None}))
+        StepAnalysis(io_errors={"total": 8, "devices": {}})))
+    c.eq("io_error_total: none", 0, judge.io_error_total(StepAnalysis()))
+    c.eq("io_error_total: no analysis", 0, judge.io_error_total(None))
 
 
 def campaign(ladder=(60,)):

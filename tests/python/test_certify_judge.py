@@ -35,6 +35,7 @@ import expect  # noqa: E402
 from certstate import make_step, new_state  # noqa: E402
 
 from act.certify import judge, summary  # noqa: E402
+from act.certify.analyse import StepAnalysis  # noqa: E402
 from act.certify.model import Resume  # noqa: E402
 from act.latency import verdict  # noqa: E402
 from act.latency.load import HOST_STOP_TEXT  # noqa: E402
@@ -62,7 +63,7 @@ class Analysed:
 
 
 def analysed(*args, **kw):
-    return {"analysis": Analysed(*args, **kw)}
+    return StepAnalysis(analysis=Analysed(*args, **kw))
 
 
 def check_judge_step(c):
@@ -74,20 +75,21 @@ def check_judge_step(c):
              ("FAIL", "act_prep exit status 2")),
             ("no analysis at all", "target", None, None,
              ("INCOMPLETE", "the log could not be analysed")),
-            ("no document, no error", "target", 0, {},
+            ("no document, no error", "target", 0, StepAnalysis(),
              ("INCOMPLETE", "the log could not be analysed")),
             ("no document: the analysis error", "target", 0,
-             {"error": "no log"}, ("INCOMPLETE", "no log")),
+             StepAnalysis(error="no log"), ("INCOMPLETE", "no log")),
             ("no document: the log's last ERROR line wins", "stress", 3,
-             {"error": "x", "log_errors": ["ERROR: first", "ERROR: drive "
-                                           "stalled"]},
+             StepAnalysis(error="x", log_errors=["ERROR: first",
+                                                 "ERROR: drive stalled"]),
              ("INCOMPLETE", "exit status 3 (%s): drive stalled"
               % LOAD_NOT_KEPT)),
             ("no document: a stopped line kept as it is", "stress", 130,
-             {"log_errors": ["stopped by signal 2"]},
+             StepAnalysis(log_errors=["stopped by signal 2"]),
              ("INCOMPLETE", "exit status 130 (stopped): stopped by "
               "signal 2")),
-            ("no document: exit status 4", "target", 4, {"error": "e"},
+            ("no document: exit status 4", "target", 4,
+             StepAnalysis(error="e"),
              ("INCOMPLETE", "exit status 4 (stopped by I/O errors): e")),
             ("did not complete: the verdict's reason, whatever the exit "
              "status", "target", 3,
@@ -326,14 +328,15 @@ def check_summary_warnings(c):
         st.steps[1].update(result="NOT JUDGED", exit_status=3)
         st.steps[2].result = "PASS"
         cache = {}
-        for s, a in ((st.steps[0], dict(analysed("PASS"),
-                                           doc=doc("PASS"))),
-                     (st.steps[1], dict(analysed(
-                         "NOT JUDGED", [HOST_STOP_TEXT], "host"), doc=doc(
+        for s, a in ((st.steps[0], StepAnalysis(
+                          analysis=Analysed("PASS"), doc=doc("PASS"))),
+                     (st.steps[1], StepAnalysis(
+                         analysis=Analysed("NOT JUDGED", [HOST_STOP_TEXT],
+                                           "host"), doc=doc(
                          "FAIL", False, stop_reason="ERROR: could not keep "
                          "up - the host, not the drive"),
                          stop="host-limit")),
-                     (st.steps[2], {"error": "no log"})):
+                     (st.steps[2], StepAnalysis(error="no log"))):
             src = st.steps[s.same_run_as - 1] if s.same_run_as \
                 else s
             fs = os.stat(os.path.join(td, src.files["log"]))

@@ -203,7 +203,7 @@ def check_large_blocks(c, logs):
     c.eq("slow large-block writes: short_streams", [{
         "histogram": "large-block-writes", "planned_per_sec": 23.53,
         "lowest_per_sec": 9.0, "slice": 1, "short_slices": 10, "slices": 10,
-        "cause": "drive"}], load.short_streams(a["analysis"]))
+        "cause": "drive"}], load.short_streams(a.analysis))
     (r, msg), _a = logs.judged(storage_log(slow), step("stress"),
                                stress=True)
     c.eq("slow large-block writes, a stress test: FAIL", "FAIL", r)
@@ -215,7 +215,7 @@ def check_large_blocks(c, logs):
          "in slice 1, short of 95% in 10 of 10 slices; the host, not the "
          "drive, is the limit)"), (r, msg))
     c.eq("fast large-block writes short: short_streams' cause", ["host"],
-         [x["cause"] for x in load.short_streams(a["analysis"])])
+         [x["cause"] for x in load.short_streams(a.analysis)])
     # large-block reads short too, and slow: both named, the furthest
     # from its plan first
     both = [full(**{"large-block-writes": (9, 7),
@@ -380,7 +380,7 @@ def check_long_slices(c, logs):
     c.eq("act_certify: a step on 7200 s slices", ("INVALID", "not a "
          "certification: slices of 7200 s, the criteria are per hour "
          "(report-interval-sec 7200)"), r)
-    c.eq("act_certify: its slice_sec", 7200, a["slice_sec"])
+    c.eq("act_certify: its slice_sec", 7200, a.slice_sec)
     r = judge.judge_step(st, analyse.analyse_log(hour_log, 3600, False))
     c.check(r[0] == "FAIL" and r[1].startswith("reads 8.00% over 1 ms"),
             "act_certify: the same drive on 3600 s slices: %r" % (r,))

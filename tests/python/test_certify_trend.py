@@ -107,9 +107,9 @@ def check_logs(c, td):
     trends = {}
     for name, (over, ok) in shapes().items():
         a = analysed(td, name, over, ok)
-        c.check(a["doc"] is not None, "%s: no analysis: %s"
-                % (name, a["error"]))
-        trends[name] = trend.step_trend(a["doc"])
+        c.check(a.doc is not None, "%s: no analysis: %s"
+                % (name, a.error))
+        trends[name] = trend.step_trend(a.doc)
     c.eq("flags of the synthetic logs", {
         "rising": "degrading", "noisy-rising": "degrading",
         "falling": "improving", "flat": "steady", "floor": "steady"},
@@ -171,7 +171,7 @@ def check_day(c, td):
         text += actlog.report(h * 3600, {"reads": {0: ok, 3: over}})
     path = actlog.make(os.path.join(td, "day.log"), text)
     a = analyse_log(path, 3600, False)
-    t = trend.step_trend(a["doc"])
+    t = trend.step_trend(a.doc)
     c.eq("24 h: flag, slices", ("degrading", 24),
          (t and t["flag"], t and len(t["series"])))
     text = trend.trend_text(t) if t else ""
@@ -190,7 +190,7 @@ def check_report(c, td):
     cache = {}
     for s, name in zip(st.steps, ("flat", "rising")):
         a = analysed(td, name, *sh[name])
-        a["log_errors"], a["echo_difference"], a["stop"] = [], None, None
+        a.log_errors, a.echo_difference, a.stop = [], None, None
         path = os.path.join(td, s.files["log"])
         os.replace(os.path.join(td, name + ".log"), path)
         s.update(status="done", exit_status=0, result="PASS")

@@ -4,7 +4,7 @@ on its log; INVALID: the log is not the step's plan), why a step is
 skipped, the campaign's verdict and ceiling, steps the host limited, and
 judging the finished steps again for a report."""
 
-from act.certify.analyse import step_analysis
+from act.certify.analyse import StepAnalysis, step_analysis
 from act.certify.failfast import judge_slices
 from act.certify.fmt import fmt_load
 from act.certify.plan import HOUR, devices_text
@@ -33,10 +33,10 @@ def judge_step(step, analysis):
     if step.kind == "prep":
         return (RESULT_PASS, None) if rc == 0 else \
             (RESULT_FAIL, "act_prep exit status %s" % rc)
-    analysis = analysis or {}
-    if analysis.get("echo_difference"):
-        return RESULT_INVALID, analysis["echo_difference"]
-    a = analysis.get("analysis")
+    analysis = analysis or StepAnalysis()
+    if analysis.echo_difference:
+        return RESULT_INVALID, analysis.echo_difference
+    a = analysis.analysis
     long_slice = long_slice_text(a.slice_sec) if a else None
     if long_slice and step.judge == "criteria":
         # report-interval-sec over an hour (refused in a new campaign's
@@ -48,11 +48,11 @@ def judge_step(step, analysis):
         return early[0], with_drive(early[1], a)
     v = a.verdict if a else None
     if v is None:
-        if analysis.get("stop") == "host-limit":
+        if analysis.stop == "host-limit":
             return RESULT_NOT_JUDGED, HOST_STOP_TEXT
         errors = [e[len("ERROR: "):] if e.startswith("ERROR: ") else e
-                  for e in analysis.get("log_errors", [])]
-        why = errors[-1] if errors else analysis.get("error") or \
+                  for e in analysis.log_errors]
+        why = errors[-1] if errors else analysis.error or \
             "the log could not be analysed"
         if rc not in (None, 0):
             why = "exit status %s (%s): %s" % (
@@ -204,7 +204,7 @@ def campaign_verdict(state):
 
 def io_error_total(analysis):
     """The failed I/Os a step's log records (0 when none or unknown)."""
-    counted = (analysis or {}).get("io_errors") or {}
+    counted = (analysis.io_errors if analysis else None) or {}
     return counted.get("total") or 0
 
 
@@ -242,13 +242,13 @@ def rejudge(dirpath, state, cache):
         if st.kind == "prep" or st.status != "done":
             continue
         a = step_analysis(dirpath, state, st, cache)
-        if a.get("doc") is None and st.exit_status == 0:
+        if a.doc is None and st.exit_status == 0:
             warnings.append("step %d: its log can't be analysed now (%s); "
                             "its recorded result is shown"
-                            % (st.number, a.get("error")))
+                            % (st.number, a.error))
             continue
         result, message = judge_step(st, a)
-        st.stop = a.get("stop")
+        st.stop = a.stop
         st.io_errors = io_error_total(a)
         if result != st.result:
             warnings.append("step %d: judged %s from its log now, was %s "

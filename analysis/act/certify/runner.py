@@ -215,7 +215,7 @@ def execute_step(dirpath, state, step, tools, progress, cache):
                     started_at=utc_now(), ended_at=utc_now())
         a = step_analysis(dirpath, state, step, cache)
         step.result, step.message = judge_step(step, a)
-        step.stop = a.get("stop")
+        step.stop = a.stop
         step.io_errors = io_error_total(a)
         save_state(dirpath, state)
         if step.result == RESULT_INVALID:
@@ -296,10 +296,9 @@ def end_from_log(dirpath, state, step):
     program's "stopped on request" line (or, by an older act_storage,
     "stopped by signal"); None otherwise - the step runs again."""
     a = analyse_step_log(dirpath, state, step, plot=False)
-    doc = a.get("doc")
-    if doc is not None and doc.get("complete") and a.get("stop") is None:
+    if a.doc is not None and a.doc.get("complete") and a.stop is None:
         return 0
-    if step.stopped_early and a.get("stop") in ("request", "signal"):
+    if step.stopped_early and a.stop in ("request", "signal"):
         return 128 + signal.SIGINT
     return None
 
@@ -341,15 +340,15 @@ def finish_step(dirpath, state, step, prog, err, log, cache):
             else EXIT_SETUP
     step.status = "done"
     a = step_analysis(dirpath, state, step, cache)
-    if a.get("error") and rc == 0 and step.kind != "prep":
+    if a.error and rc == 0 and step.kind != "prep":
         step.update(status="error", message="can't analyse the log: %s"
-                    % a["error"])
+                    % a.error)
         state.status = "error"
         save_state(dirpath, state)
         warn("step %d: %s" % (step.number, step.message))
         return EXIT_SETUP
     step.result, step.message = judge_step(step, a)
-    step.stop = a.get("stop")
+    step.stop = a.stop
     step.io_errors = io_error_total(a)
     save_state(dirpath, state)
     if step.result == RESULT_INVALID:

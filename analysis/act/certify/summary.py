@@ -21,7 +21,7 @@ from act.logfile.header import log_header, log_identity
 
 def step_summary(dirpath, state, step, cache):
     a = step_analysis(dirpath, state, step, cache)
-    doc = a.get("doc") or {}
+    doc = a.doc or {}
     check = doc.get("check") or {}
     src = state.run_of(step)
     log = os.path.join(dirpath, src.files.get("log", ""))
@@ -41,7 +41,7 @@ def step_summary(dirpath, state, step, cache):
         "writes_per_sec": step.writes_per_sec,
         "duration_sec": step.duration_sec or
         (src.duration_sec if step.same_run_as else 0),
-        "slice_sec": a.get("slice_sec", step.slice_sec),
+        "slice_sec": a.slice_sec or step.slice_sec,
         "judged_by": step.judge, "same_run_as": step.same_run_as,
         "status": step.status, "result": result,
         "message": step.message, "exit_status": step.exit_status,
@@ -61,12 +61,12 @@ def step_summary(dirpath, state, step, cache):
                   for h in doc.get("histograms", [])},
         "start_time": start, "started_at": step.started_at,
         "ended_at": step.ended_at, "identity": ident, "sizes": sizes,
-        "analysis_error": a.get("error"), "notes": a.get("notes", []),
-        "latency_table": a.get("table"), "svg": a.get("svg"),
+        "analysis_error": a.error, "notes": a.notes,
+        "latency_table": a.table, "svg": a.svg,
         "files": existing_files(dirpath, {
             k: v for k, v in src.files.items() if k != "plot"}
             if not step.same_run_as else {"log": src.files["log"]}),
-        "plot": step.files.get("plot") if a.get("svg") else None,
+        "plot": step.files.get("plot") if a.svg else None,
         "old_logs": [old.to_json() for old in step.old_logs],
         "io_errors": step.io_errors or 0,
         "trend": step_trend(doc) if step.kind != "prep" else None,
@@ -75,7 +75,7 @@ def step_summary(dirpath, state, step, cache):
         "config": cfg, "config_source": cfg_source,
         "_doc": doc if step.status == "running" else None,
         "fail_fast": fail_fast_summary(step),
-        "short_streams": short_streams(a.get("analysis"))
+        "short_streams": short_streams(a.analysis)
         if step.status == "done" else [],
     }
 
