@@ -192,6 +192,18 @@ class KeyOrder(unittest.TestCase):
         del s.pid                       # not there: nothing
         with self.assertRaises(AttributeError):
             del s.status                # a key every step has
+        with self.assertRaises(AttributeError):
+            s.update(stauts="done")     # no such field
+
+    def test_copy(self):
+        s = self.step()
+        s.pid = 1
+        t = s.copy(status="done", log_size=0)
+        self.assertEqual((["pid", "log_size"], ["pid"]),
+                         (list(t.to_json())[-2:], list(s.to_json())[-1:]))
+        self.assertEqual(("done", "planned"), (t.status, s.status))
+        del t.pid
+        self.assertTrue(s.has("pid") and not t.has("pid"))
 
     def test_unknown_keys_kept_in_place(self):
         d = fixture("finished")
