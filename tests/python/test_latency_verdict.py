@@ -34,6 +34,7 @@ import tempfile
 import unittest
 
 import actlog
+from certstate import make_step
 
 from act import LATENCY_NOT_JUDGED, LATENCY_NOT_PASSED, LATENCY_OK
 from act.certify import analyse, judge
@@ -234,9 +235,8 @@ class SameVerdict(Logs):
                 check = json.loads(out)["check"]
                 latency = (check["result"],
                            "; ".join(check["reasons"]) or None)
-                step = {"number": 1, "kind": "target", "judge": "criteria",
-                        "duration_sec": SECONDS, "slice_sec": SLICE,
-                        "exit_status": EXIT.get(name, 0)}
+                step = make_step(duration_sec=SECONDS, slice_sec=SLICE,
+                                 exit_status=EXIT.get(name, 0))
                 certify = judge.judge_step(
                     step, analyse.analyse_log(path, SLICE, False))
                 self.assertEqual(want[name], latency[0])
