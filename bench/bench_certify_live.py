@@ -34,26 +34,27 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "analysis"))
 
-from act.certify import plan, report, runner, state  # noqa: E402
+from act.certify import plan, publish, watch  # noqa: E402
+from act.certify.model import STATE_FORMAT, Campaign, State  # noqa: E402
 
 SECTION = "## act_certify live report"
 
 
 def campaign(d, hours):
     steps = plan.plan_steps(["/dev/nvme0n1"], 2, 2.0, 86400, [], False)
-    st = {"format": state.STATE_FORMAT, "status": "running",
-          "command": ["act_certify.py"], "created_at": "x", "ended_at": None,
-          "campaign": {"program": "act_storage",
-                       "program_path": "/bin/act_storage",
-                       "program_version": None,
-                       "base_config_path": "/c/b.conf",
-                       "devices": ["/dev/nvme0n1"],
-                       "device_kinds": {"/dev/nvme0n1": "block"},
-                       "load": 2, "stress_factor": 2.0, "duration_sec": 86400,
-                       "ceiling": False, "ladder": [], "prep": False},
-          "host": {"hostname": "bench"}, "resumes": [], "steps": steps}
-    steps[0]["status"] = "running"
-    generate_log(os.path.join(d, steps[0]["files"]["log"]), hours)
+    st = State(
+        format=STATE_FORMAT, status="running", command=["act_certify.py"],
+        created_at="x", ended_at=None,
+        campaign=Campaign(
+            program="act_storage", program_path="/bin/act_storage",
+            program_version=None, base_config_path="/c/b.conf",
+            devices=["/dev/nvme0n1"],
+            device_kinds={"/dev/nvme0n1": "block"}, load=2,
+            stress_factor=2.0, duration_sec=86400, ceiling=False, ladder=[],
+            prep=False),
+        host={"hostname": "bench"}, resumes=[], steps=steps)
+    steps[0].status = "running"
+    generate_log(os.path.join(d, steps[0].files["log"]), hours)
     return st
 
 
@@ -67,20 +68,20 @@ def main(argv=None):
     with tempfile.TemporaryDirectory() as d:
         t = time.perf_counter()
         st = campaign(d, args.hours)
-        size = os.path.getsize(os.path.join(d, st["steps"][0]["files"]["log"]))
+        size = os.path.getsize(os.path.join(d, st.steps[0].files["log"]))
         print("generated a %d h log, %.1f MB (%.1f s)"
               % (args.hours, size / 1e6, time.perf_counter() - t))
         best = None
         for _ in range(3):
             t = time.perf_counter()
-            report.write_reports(d, st, {}, live={
+            publish.write_reports(d, st, {}, live={
                 "step": 1, "elapsed_sec": args.hours * 3600,
-                "every_sec": runner.REPORT_EVERY})
+                "every_sec": watch.REPORT_EVERY})
             dt = time.perf_counter() - t
             best = dt if best is None else min(best, dt)
-    share = 100.0 * best / runner.REPORT_EVERY
+    share = 100.0 * best / watch.REPORT_EVERY
     print("one live rewrite: %.2f s, %.2f%% of every %d s"
-          % (best, share, runner.REPORT_EVERY))
+          % (best, share, watch.REPORT_EVERY))
     text = "\n".join([
         SECTION, "",
         "`python3 bench/bench_certify_live.py` (%s, Python %s, %s, %s "
@@ -92,7 +93,7 @@ def main(argv=None):
         "| what | figure |", "|---|---|",
         "| one live rewrite (analysis, plot, 3 files) | %.2f s |" % best,
         "| share of the default interval (%d s) | %.2f%% |"
-        % (runner.REPORT_EVERY, share), ""])
+        % (watch.REPORT_EVERY, share), ""])
     if not args.no_results:
         results.update(SECTION, text)
         print("updated %s" % os.path.relpath(results.RESULTS))

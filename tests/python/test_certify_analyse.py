@@ -39,6 +39,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import expect  # noqa: E402
+from certstate import make_step, new_state  # noqa: E402
 from act.certify import judge  # noqa: E402
 
 import subprocess  # noqa: E402
@@ -168,12 +169,12 @@ def check_errors(c, td):
     write(bad, "hello\n")
     c.eq("the analysis error of a file that is no log",
          "error: %s is not an ACT log: no 'ACT version' line" % bad,
-         analyse.analyse_log(bad, 3600, False)["error"])
+         analyse.analyse_log(bad, 3600, False).error)
     odd = os.path.join(FIXTURES, "odd_end.log")
     c.eq("the analysis error when no slice fits: its note too",
          "error: could not find 8 seconds of data in %s / note: slice of 8 "
          "sec is longer than the run (7 sec): no slice is complete; use a "
-         "shorter -t" % odd, analyse.analyse_log(odd, 7, False)["error"])
+         "shorter -t" % odd, analyse.analyse_log(odd, 7, False).error)
 
 
 def check_analyse(c, td):
@@ -192,48 +193,48 @@ def check_analyse(c, td):
     c.eq("analyse_log, a 10-second run and a 3600-second slice: the "
          "slice and the note", (1, ["the run ended before one 3600-second "
                                     "slice: analysed in 1-second slices"]),
-         (a["slice_sec"], a["notes"]))
-    doc = a["doc"] or {}
+         (a.slice_sec, a.notes))
+    doc = a.doc or {}
     c.eq("analyse_log: the verdict document", ("act_latency/1", True, 10),
          (doc.get("format"), doc.get("complete"), doc.get("ran_sec")))
     c.check((doc.get("check") or {}).get("result") in ("PASS", "FAIL"),
             "analyse_log: no check result", repr(doc.get("check")))
-    c.eq("analyse_log: no error", None, a["error"])
-    c.check((a["table"] or "").split("\n")[0].strip().startswith("reads"),
+    c.eq("analyse_log: no error", None, a.error)
+    c.check((a.table or "").split("\n")[0].strip().startswith("reads"),
             "analyse_log: the table does not start with its heading",
-            a["table"])
-    c.check("<svg" in (a["svg"] or ""), "analyse_log: no plot")
-    c.eq("analyse_log: the plot file", a["svg"], open(plot).read())
-    c.eq("analyse_log of a complete run: no stop", None, a["stop"])
+            a.table)
+    c.check("<svg" in (a.svg or ""), "analyse_log: no plot")
+    c.eq("analyse_log: the plot file", a.svg, open(plot).read())
+    c.eq("analyse_log of a complete run: no stop", None, a.stop)
     c.eq("analyse_log of a missing log", "no log", analyse.analyse_log(
-        os.path.join(td, "none.log"), 3600, False)["error"])
+        os.path.join(td, "none.log"), 3600, False).error)
     for name, kind in (("stopped_lag.log", "host-limit"),
                        ("stopped_sigint.log", "signal")):
         c.eq("analyse_log of %s: the kind of stop" % name, kind,
              analyse.analyse_log(os.path.join(FIXTURES, name), 1,
-                                 False)["stop"])
+                                 False).stop)
     a = analyse.analyse_log(log, 2, True)
     c.eq("analyse_log, --stress and a slice that fits: no note", (2, []),
-         (a["slice_sec"], a["notes"]))
-    c.check(((a["doc"] or {}).get("check") or {}).get("stress"),
+         (a.slice_sec, a.notes))
+    c.check(((a.doc or {}).get("check") or {}).get("stress"),
             "analyse_log --stress: not judged as a stress test",
-            repr((a["doc"] or {}).get("check")))
+            repr((a.doc or {}).get("check")))
 
-    step = {"number": 1, "kind": "target", "status": "done",
-            "same_run_as": None, "slice_sec": 1, "judge": "criteria",
-            "files": {"log": os.path.basename(log), "plot": "01.svg"},
-            "devices": ["/tmp/exdev/dev_x"], "reads_per_sec": 4000,
-            "writes_per_sec": 2000, "duration_sec": 10}
+    step = make_step(status="done", slice_sec=1, files={
+        "log": os.path.basename(log), "plot": "01.svg"},
+        devices=["/tmp/exdev/dev_x"], reads_per_sec=4000,
+        writes_per_sec=2000, duration_sec=10)
     # the program's echo for the step's plan (precheck): the log's own
     with open(log, "rb") as f:
         h = header.scan_header(f)
-    step["config_echo"] = h.items(h.config)
-    state = {"steps": [step]}
+    step.config_echo = h.items(h.config)
+    state = new_state(step.devices)
+    state.steps = [step]
     cache = {}
     first = analyse.step_analysis(td, state, step, cache)
-    c.eq("step_analysis: the log's last errors", [], first["log_errors"])
+    c.eq("step_analysis: the log's last errors", [], first.log_errors)
     c.eq("step_analysis: the log echoes the plan", None,
-         first["echo_difference"])
+         first.echo_difference)
     check_echo(c, log, step)
     c.check(analyse.step_analysis(td, state, step, cache) is first,
             "step_analysis analysed an unchanged log again")
@@ -242,9 +243,10 @@ def check_analyse(c, td):
     c.check(again is not first, "step_analysis kept the analysis of a log "
             "that changed")
     c.eq("step_analysis: the new error line", ["ERROR: late"],
-         again["log_errors"])
-    c.eq("step_analysis of a planned step", {}, analyse.step_analysis(
-        td, state, dict(step, status="planned"), cache))
+         again.log_errors)
+    c.eq("step_analysis of a planned step: none", analyse.StepAnalysis(),
+         analyse.step_analysis(td, state, step.copy(status="planned"),
+                               cache))
 
 
 def check_plot_replaced(c, td):
@@ -256,10 +258,10 @@ def check_plot_replaced(c, td):
     log = os.path.join(d, "01.log")
     shutil.copy(EXAMPLE, log)
     plot = os.path.join(d, "01.svg")
-    first = analyse.analyse_log(log, 1, False, plot)["svg"]
+    first = analyse.analyse_log(log, 1, False, plot).svg
     with open(plot) as reader:
         ino = os.fstat(reader.fileno()).st_ino
-        second = analyse.analyse_log(log, 5, False, plot)["svg"]
+        second = analyse.analyse_log(log, 5, False, plot).svg
         c.check(first and second and first != second,
                 "the two plots are the same")
         got = reader.read()
@@ -282,17 +284,16 @@ def check_untrusted_logs(c, td):
     from act.logfile import ioerrors
     d = os.path.join(td, "untrusted")
     os.mkdir(d)
-    step = {"number": 1, "kind": "target", "status": "done",
-            "same_run_as": None, "slice_sec": 1, "judge": "criteria",
-            "files": {"log": "01.log", "plot": "01.svg",
-                      "config": "01.conf"},
-            "devices": ["/tmp/exdev/dev_x"], "reads_per_sec": 4000,
-            "writes_per_sec": 2000, "duration_sec": 2}
-    state = {"steps": [step]}
+    step = make_step(status="done", slice_sec=1, files={
+        "log": "01.log", "plot": "01.svg", "config": "01.conf"},
+        devices=["/tmp/exdev/dev_x"], reads_per_sec=4000,
+        writes_per_sec=2000, duration_sec=2)
+    state = new_state(step.devices)
+    state.steps = [step]
     log = os.path.join(d, "01.log")
     limit = analyse.log_limit(step)
     c.check(limit < 64 << 20, "log_limit of a 2-second step: %d" % limit)
-    c.check(analyse.log_limit(dict(step, duration_sec=86400)) > 1 << 30,
+    c.check(analyse.log_limit(step.copy(duration_sec=86400)) > 1 << 30,
             "log_limit of a 24-hour step is under 1 GiB")
 
     def fifo():
@@ -320,12 +321,12 @@ def check_untrusted_logs(c, td):
         t0 = time.monotonic()
         a = analyse.analyse_step_log(d, state, step, plot=False)
         c.eq("a step log %s: the analysis error" % what,
-             "error: cannot open the log %s: %s" % (log, why), a["error"])
+             "error: cannot open the log %s: %s" % (log, why), a.error)
         c.eq("a step log %s: no document, no I/O count" % what,
-             (None, None), (a["doc"], a["io_errors"]))
+             (None, None), (a.doc, a.io_errors))
         if what != "larger than its run could write":
             c.eq("a step log %s: no errors read" % what, [],
-                 a["log_errors"])
+                 a.log_errors)
             c.eq("a step log %s: no identity" % what, ({}, {}, None),
                  header.log_identity(log))
             c.eq("a step log %s: no last report" % what, 0,
@@ -342,7 +343,7 @@ def check_untrusted_logs(c, td):
     os.symlink("/dev/zero", os.path.join(d, "01.conf"))
     c.eq("a step config that links to /dev/zero: not read (a step's "
          "config is its recorded echo)", ({"a": "1"}, "print-config"),
-         report_config(d, dict(step, config_echo={"a": "1"})))
+         report_config(d, step.copy(config_echo={"a": "1"})))
 
 
 def report_config(d, step):
@@ -358,7 +359,7 @@ def check_echo(c, log, step):
     whatever the run did; the campaign is not certified. A step an older
     act_certify ran has no recorded echo: nothing to compare, and an
     INVALID it was judged then stands."""
-    echo = step["config_echo"]
+    echo = step.config_echo
     for what, change, want in (
             ("reads", {"read-reqs-per-sec": "2000"}, "the log says "
              "read-reqs-per-sec 4000, the plan 2000"),
@@ -373,18 +374,19 @@ def check_echo(c, log, step):
              "says no no-such-item, the plan 1")):
         planned = {k: v for k, v in dict(echo, **change).items()
                    if v is not None}
-        s = dict(step, config_echo=planned)
+        s = step.copy(config_echo=planned)
         got = analyse.echo_difference(log, s)
         c.eq("echo_difference: " + what, want, got)
-        a = {"echo_difference": got, "doc": {"complete": True, "check": {
-            "result": "PASS"}}}
-        s["exit_status"] = 0
+        a = analyse.StepAnalysis(echo_difference=got, doc={
+            "complete": True, "check": {"result": "PASS"}})
+        s.exit_status = 0
         c.eq("judge_step: %s: INVALID, never PASS" % what,
              (judge.RESULT_INVALID, want), judge.judge_step(s, a))
         s.update(status="done", result=judge.RESULT_INVALID, message=want,
                  test=1, load=1)
-        v = judge.campaign_verdict({"campaign": {
-            "load": 1, "duration_sec": 10, "ceiling": False}, "steps": [s]})
+        st = new_state(s.devices)
+        st.steps = [s]
+        v = judge.campaign_verdict(st)
         c.eq("campaign_verdict: %s: not certified" % what,
              ("not certified", 1), (v["status"], v["exit_status"]))
     text = open(log).read()
@@ -394,12 +396,13 @@ def check_echo(c, log, step):
          "the plan 1", analyse.echo_difference(no_dev, step))
     c.eq("echo_difference: no log", None,
          analyse.echo_difference(log + ".none", step))
-    old = {k: v for k, v in step.items() if k != "config_echo"}
+    old = step.copy()
+    del old.config_echo
     c.eq("echo_difference of a step an older act_certify ran", None,
          analyse.echo_difference(no_dev, old))
     c.eq("echo_difference of a step an older act_certify judged INVALID",
-         "was INVALID", analyse.echo_difference(no_dev, dict(
-             old, result="INVALID", message="was INVALID")))
+         "was INVALID", analyse.echo_difference(no_dev, old.copy(
+             result="INVALID", message="was INVALID")))
 
 
 def main():

@@ -46,8 +46,10 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import actlog  # noqa: E402
 import expect  # noqa: E402
+from certstate import make_step, new_state  # noqa: E402
 
 from act.certify import analyse, failfast, judge, plan, threads  # noqa
+from act.certify.model import FailFastStop  # noqa: E402
 from act.latency import Spec, analyse_log, load, verdict  # noqa: E402
 
 RATE = 2000
@@ -83,11 +85,10 @@ def full(n, over=0):
 
 
 def step(judge_kind="criteria", duration=10, slice_sec=2, **extra):
-    s = {"number": 1, "kind": "target" if judge_kind == "criteria"
-         else "stress", "test": 1, "judge": judge_kind,
-         "duration_sec": duration, "slice_sec": slice_sec,
-         "exit_status": 0, "load": 1, "devices": ["/dev/sdb"]}
-    s.update(extra)
+    s = make_step(kind="target" if judge_kind == "criteria" else "stress",
+                  judge=judge_kind, duration_sec=duration,
+                  slice_sec=slice_sec, exit_status=0, devices=["/dev/sdb"])
+    s.update(**extra)
     return s
 
 
@@ -193,15 +194,16 @@ def check_watch(c, logs):
     rec = got[5]
     c.eq("FailFast: the record", {
         "slice": 3, "slices": 5, "slice_sec": 2, "end_sec": 6,
-        "planned_sec": 10, "over": [["reads", 10.0, "1 ms", 5.0]]}, rec)
+        "planned_sec": 10, "over": [["reads", 10.0, "1 ms", 5.0]]},
+        rec.to_json())
     c.eq("FailFast: the message", "stopped after slice 3 of 5 (2 s): reads "
          "10.00% over 1 ms (must be under 5%) in slice 3 - the verdict could "
          "not change",
          failfast.stop_message(rec))
     c.eq("FailFast: the time saved", "fail fast: stopped after 6 s of 10 s, "
          "4 s saved", failfast.saved_text(rec))
-    hour = dict(rec, slice_sec=3600, slices=24, end_sec=3 * 3600,
-                planned_sec=86400, over=[["reads", 7.23, "1 ms", 5]])
+    hour = rec.copy(slice_sec=3600, slices=24, end_sec=3 * 3600,
+                    planned_sec=86400, over=[["reads", 7.23, "1 ms", 5]])
     c.eq("FailFast: hour slices", "stopped after hour 3 of 24: reads 7.23% "
          "over 1 ms (must be under 5%) in hour 3 - the verdict could not "
          "change", failfast.stop_message(hour))
@@ -221,14 +223,14 @@ SIGINT_LINE = ["stopped by signal SIGINT after 7 sec"]
 
 
 def judged(logs, text, st, stress=False):
-    a = analyse.analyse_log(logs.write(text), st["slice_sec"], stress)
+    a = analyse.analyse_log(logs.write(text), st.slice_sec, stress)
     return judge.judge_step(st, a)
 
 
 def check_judge(c, logs):
     partial = log_text(full(5) + [(RATE, 400)] + full(1), stop=SIGINT_LINE)
-    rec = {"slice": 3, "slices": 5, "slice_sec": 2, "end_sec": 6,
-           "planned_sec": 10, "over": [["reads", 20.0, "1 ms", 5.0]]}
+    rec = FailFastStop(slice=3, slices=5, slice_sec=2, end_sec=6,
+                       planned_sec=10, over=[["reads", 20.0, "1 ms", 5.0]])
     want = ("FAIL", "stopped after slice 3 of 5 (2 s): reads 10.00% over "
             "1 ms (must be under 5%) in slice 3 - the verdict could not "
             "change")
@@ -271,7 +273,8 @@ def check_judge(c, logs):
                step(exit_status=3))
     c.eq("judge_step: a host-limit stop", ("NOT JUDGED",
                                            load.HOST_STOP_TEXT), r)
-    r = judge.judge_step(step(exit_status=3), {"stop": "host-limit"})
+    r = judge.judge_step(step(exit_status=3),
+                         analyse.StepAnalysis(stop="host-limit"))
     c.eq("judge_step: a host-limit stop, no analysis", "NOT JUDGED", r[0])
     r = judged(logs, log_text([(1000, 0)] * 3, stop=actlog.DRIVE_LAG),
                step(exit_status=3))
@@ -280,17 +283,15 @@ def check_judge(c, logs):
 
 
 def campaign(ceiling=False):
-    steps = plan.plan_steps(["/dev/sdb"], 30, 2.0, 86400,
-                            [60, 90] if ceiling else [], False)
-    return {"campaign": {"load": 30, "duration_sec": 86400,
-                         "ceiling": ceiling}, "steps": steps}
+    return new_state(["/dev/sdb"], load=30, duration=86400,
+                     ladder=[60, 90] if ceiling else [])
 
 
 def check_verdict(c):
     st = campaign()
-    st["steps"][0].update(status="done", result="NOT JUDGED",
-                          message="the host could not issue the load (x)")
-    st["steps"][1].update(status="skipped", message="not run")
+    st.steps[0].update(status="done", result="NOT JUDGED",
+                       message="the host could not issue the load (x)")
+    st.steps[1].update(status="skipped", message="not run")
     v = judge.campaign_verdict(st)
     c.eq("verdict: a NOT JUDGED test", ("not certified", 1, "not certified "
                                         "at 30x: test 1 (30x on 1 device) "
@@ -298,10 +299,10 @@ def check_verdict(c):
                                         "issue the load)"),
          (v["status"], v["exit_status"], v["text"]))
     st = campaign(ceiling=True)
-    for s in st["steps"]:
+    for s in st.steps:
         s.update(status="done", result="PASS")
-    st["steps"][3].update(result="NOT JUDGED", message="the host could not "
-                          "issue the load (y)")
+    st.steps[3].update(result="NOT JUDGED", message="the host could not "
+                       "issue the load (y)")
     v = judge.campaign_verdict(st)
     c.eq("verdict: a NOT JUDGED rung", ("certified", 0, 60, True,
                                         "certified at 30x; ceiling: at "
@@ -309,7 +310,7 @@ def check_verdict(c):
                                         "it could not issue 90x)"),
          (v["status"], v["exit_status"], v["ceiling"],
           v.get("ceiling_limited_by_host"), v["text"]))
-    steps = campaign()["steps"]
+    steps = campaign().steps
     steps[0].update(status="done", result="NOT JUDGED")
     c.eq("skip_reason after a NOT JUDGED test", "not run: test 1 (30x on 1 "
          "device) did not pass", judge.skip_reason(steps, steps[1]))

@@ -36,7 +36,7 @@ module by module, without running a campaign:
   errors", exit status 3 (never 0), naming each step's count - a step
   judged from another's run is not counted twice; a failed campaign names
   them too.
-- main.parse_accept (NEW=OLD, one name, bad values: 64) and state_problem
+- main.parse_accept (NEW=OLD, one name, bad values: 64) and model.problem
   on a damaged "identities" or "device_changes"."""
 
 import fcntl
@@ -51,7 +51,9 @@ import expect  # noqa: E402
 from certstate import new_state  # noqa: E402
 
 from act.certify import EXIT_IO_ERRORS, devices, identity, judge, main, \
-    plan, precheck, replace, state as state_mod  # noqa: E402
+    model, precheck, replace  # noqa: E402
+from act.certify.analyse import StepAnalysis  # noqa: E402
+from act.certify.model import DeviceChange  # noqa: E402
 from act.cli import UsageError  # noqa: E402
 from act.logfile.header import scan_header  # noqa: E402
 from act.logfile.ioerrors import count_io_errors  # noqa: E402
@@ -172,7 +174,8 @@ def check_identity(c, td):
             ("no mark recorded", {}, {"mark": "m2"}, None)):
         c.eq("identity_difference: " + what, want,
              identity.identity_difference(a, b))
-    state = {"campaign": {"devices": [f], "identities": {f: ident}}}
+    state = new_state([f])
+    state.campaign.identities = {f: ident}
     devices.check_identities(state, "/dir", header_of([f]))
     c.check(True, "the same file passes")
     with open(f, "ab") as out:
@@ -249,7 +252,7 @@ def check_no_identities(c, td, f):
                            ("one device's missing", {f: now(f)})):
         st = new_state([f, g])
         if recorded is not None:
-            st["campaign"]["identities"] = recorded
+            st.campaign.identities = recorded
         try:
             devices.check_identities(st, "/dir", header_of([f, g]))
             c.check(False, "%s: check_identities passes" % what)
@@ -269,24 +272,24 @@ def check_no_identities(c, td, f):
             c.check("now at %s" % f not in text, "%s: the recorded device "
                     "is not named" % what, text)
         c.eq("%s: nothing recorded" % what, recorded,
-             st["campaign"].get("identities") or None)
+             st.campaign.identities or None)
     st = new_state([g])
     replace.accept_devices(st, [(g, g)], header_of([g]))
-    ch = st.get("device_changes") or [{}]
+    ch = st.device_changes or [DeviceChange()]
     c.eq("accepted without an identity: a device change", (g, g, 1),
-         (ch[0].get("new"), ch[0].get("old"), ch[0].get("from_step")))
-    c.check(ch[0].get("was", "").startswith("not recorded (the campaign's "
-                                            "state had no identity"),
+         (ch[0].new, ch[0].old, ch[0].from_step))
+    c.check((ch[0].was or "").startswith("not recorded (the campaign's "
+                                         "state had no identity"),
             "accepted without an identity: 'was' says so", str(ch))
     c.eq("accepted without an identity: recorded now",
-         now(g), st["campaign"]["identities"][g])
+         now(g), st.campaign.identities[g])
     devices.check_identities(st, "/dir", header_of([g]))
     c.check(True, "accepted: check_identities passes")
     with open(g, "ab") as out:
         out.write(b"\2" * SIZE)
     replace.accept_devices(st, [(g, g)], header_of([g]))
     c.eq("accepted again, the same drive (grown): no other change", 1,
-         len(st["device_changes"]))
+         len(st.device_changes))
 
 
 def write(td, name, text):
@@ -326,18 +329,16 @@ def check_io_errors(c, td):
     c.eq("count_io_errors: no log", None,
          count_io_errors(os.path.join(td, "missing")))
     c.eq("io_error_total", 8, judge.io_error_total(
-        {"io_errors": {"total": 8, "devices": {}}}))
-    c.eq("io_error_total: none", 0, judge.io_error_total({}))
-    c.eq("io_error_total: log unreadable", 0,
-         judge.io_error_total({"io_errors": None}))
+        StepAnalysis(io_errors={"total": 8, "devices": {}})))
+    c.eq("io_error_total: none", 0, judge.io_error_total(StepAnalysis()))
+    c.eq("io_error_total: no analysis", 0, judge.io_error_total(None))
 
 
 def campaign(ladder=(60,)):
-    steps = plan.plan_steps(["/d/a"], 30, 2.0, 100, list(ladder), False)
-    for s in steps:
+    st = new_state(["/d/a"], load=30, duration=100, ladder=ladder)
+    for s in st.steps:
         s.update(status="done", result="PASS", message=None)
-    return {"campaign": {"load": 30, "duration_sec": 100,
-                         "ceiling": bool(ladder)}, "steps": steps}
+    return st
 
 
 def check_verdict(c):
@@ -345,7 +346,7 @@ def check_verdict(c):
     v = judge.campaign_verdict(st)
     c.eq("no failed I/O: certified, 0", ("certified", 0),
          (v["status"], v["exit_status"]))
-    st["steps"][0]["io_errors"] = 5
+    st.steps[0].io_errors = 5
     v = judge.campaign_verdict(st)
     c.eq("failed I/Os: certified with I/O errors, exit 3",
          ("certified with I/O errors", EXIT_IO_ERRORS, 3),
@@ -356,17 +357,17 @@ def check_verdict(c):
                 for r in v["reasons"]), "failed I/Os: a reason names the "
             "step", str(v["reasons"]))
     st = campaign(ladder=(60,))
-    rung = st["steps"][-1]
+    rung = st.steps[-1]
     c.eq("the 60x rung is judged from the stress run", 2,
-         rung["same_run_as"])
-    st["steps"][1]["io_errors"] = rung["io_errors"] = 2
+         rung.same_run_as)
+    st.steps[1].io_errors = rung.io_errors = 2
     v = judge.campaign_verdict(st)
     c.check(any("2 failed I/Os within io-error-limit (step 2: 2)" in r
                 for r in v["reasons"]), "a run judged twice is counted "
             "once", str(v["reasons"]))
     st = campaign()
-    st["steps"][0].update(result="FAIL", message="reads too slow",
-                          io_errors=1)
+    st.steps[0].update(result="FAIL", message="reads too slow",
+                       io_errors=1)
     v = judge.campaign_verdict(st)
     c.eq("failed and failed I/Os: not certified", ("not certified", 1),
          (v["status"], v["exit_status"]))
@@ -388,15 +389,15 @@ def check_accept_and_state(c):
             c.eq("parse_accept %r: status 64" % bad, 64, e.status)
     st = new_state(["/d/a"], status="running")
     c.eq("state without identities is fine", None,
-         state_mod.state_problem(st))
-    st["campaign"]["identities"] = {"/d/a": "x"}
-    c.check("identities" in (state_mod.state_problem(st) or ""),
-            "a damaged 'identities' is named", state_mod.state_problem(st))
-    st["campaign"]["identities"] = {"/d/a": {"kind": "file"}}
-    st["device_changes"] = "x"
-    c.check("device_changes" in (state_mod.state_problem(st) or ""),
+         model.problem(st.to_json()))
+    st.campaign.identities = {"/d/a": "x"}
+    c.check("identities" in (model.problem(st.to_json()) or ""),
+            "a damaged 'identities' is named", model.problem(st.to_json()))
+    st.campaign.identities = {"/d/a": {"kind": "file"}}
+    st.device_changes = "x"
+    c.check("device_changes" in (model.problem(st.to_json()) or ""),
             "a damaged 'device_changes' is named",
-            state_mod.state_problem(st))
+            model.problem(st.to_json()))
 
 
 def main_():

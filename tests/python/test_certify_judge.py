@@ -32,8 +32,11 @@ import types
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import expect  # noqa: E402
+from certstate import make_step, new_state  # noqa: E402
 
-from act.certify import judge, plan, summary  # noqa: E402
+from act.certify import judge, summary  # noqa: E402
+from act.certify.analyse import StepAnalysis  # noqa: E402
+from act.certify.model import Resume  # noqa: E402
 from act.latency import verdict  # noqa: E402
 from act.latency.load import HOST_STOP_TEXT  # noqa: E402
 
@@ -60,7 +63,7 @@ class Analysed:
 
 
 def analysed(*args, **kw):
-    return {"analysis": Analysed(*args, **kw)}
+    return StepAnalysis(analysis=Analysed(*args, **kw))
 
 
 def check_judge_step(c):
@@ -72,20 +75,21 @@ def check_judge_step(c):
              ("FAIL", "act_prep exit status 2")),
             ("no analysis at all", "target", None, None,
              ("INCOMPLETE", "the log could not be analysed")),
-            ("no document, no error", "target", 0, {},
+            ("no document, no error", "target", 0, StepAnalysis(),
              ("INCOMPLETE", "the log could not be analysed")),
             ("no document: the analysis error", "target", 0,
-             {"error": "no log"}, ("INCOMPLETE", "no log")),
+             StepAnalysis(error="no log"), ("INCOMPLETE", "no log")),
             ("no document: the log's last ERROR line wins", "stress", 3,
-             {"error": "x", "log_errors": ["ERROR: first", "ERROR: drive "
-                                           "stalled"]},
+             StepAnalysis(error="x", log_errors=["ERROR: first",
+                                                 "ERROR: drive stalled"]),
              ("INCOMPLETE", "exit status 3 (%s): drive stalled"
               % LOAD_NOT_KEPT)),
             ("no document: a stopped line kept as it is", "stress", 130,
-             {"log_errors": ["stopped by signal 2"]},
+             StepAnalysis(log_errors=["stopped by signal 2"]),
              ("INCOMPLETE", "exit status 130 (stopped): stopped by "
               "signal 2")),
-            ("no document: exit status 4", "target", 4, {"error": "e"},
+            ("no document: exit status 4", "target", 4,
+             StepAnalysis(error="e"),
              ("INCOMPLETE", "exit status 4 (stopped by I/O errors): e")),
             ("did not complete: the verdict's reason, whatever the exit "
              "status", "target", 3,
@@ -118,8 +122,8 @@ def check_judge_step(c):
             ("FAIL: each failed criterion", "target", 0,
              analysed("FAIL", fails), ("FAIL", "; ".join(fails)))):
         c.eq("judge_step: %s" % what, want,
-             judge.judge_step({"kind": kind, "exit_status": rc,
-                               "judge": "criteria"}, analysis))
+             judge.judge_step(make_step(kind=kind, exit_status=rc,
+                                        judge="criteria"), analysis))
     c.eq("criterion_text with no figures",
          "reads 0.00% over 1ms (must be under 0%)",
          verdict.criterion_text({"histogram": "reads", "threshold": "1ms"}))
@@ -127,16 +131,14 @@ def check_judge_step(c):
 
 def campaign(devices=("/d/a", "/d/b"), ladder=(60, 90, 140), duration=100,
              prep=False):
-    steps = plan.plan_steps(list(devices), 30, 2.0, duration, list(ladder),
-                            prep)
-    return {"campaign": {"load": 30, "duration_sec": duration,
-                         "ceiling": bool(ladder)}, "steps": steps}
+    return new_state(list(devices), load=30, duration=duration,
+                     ladder=ladder, prep=prep)
 
 
 def mark(state, marks):
     """marks: {step number: (status, result, message)}."""
     for n, (status, result, message) in marks.items():
-        state["steps"][n - 1].update(status=status, result=result,
+        state.steps[n - 1].update(status=status, result=result,
                                      message=message)
     return state
 
@@ -166,11 +168,11 @@ def check_skip_reason(c):
              5, None)):
         st = mark(campaign(), marks)
         c.eq("skip_reason: %s (step %d)" % (what, n), want,
-             judge.skip_reason(st["steps"], st["steps"][n - 1]))
+             judge.skip_reason(st.steps, st.steps[n - 1]))
     st = mark(campaign(prep=True), {1: ("done", "FAIL", "act_prep exit "
                                          "status 2")})
     c.eq("skip_reason: act_prep failed", "not run: act_prep did not pass",
-         judge.skip_reason(st["steps"], st["steps"][1]))
+         judge.skip_reason(st.steps, st.steps[1]))
 
 
 FIRST_ALONE = ("the first device alone passed tests 1 and 2: the devices "
@@ -202,10 +204,7 @@ def check_verdict(c):
           {"status": "unfinished", "exit_status": 1, "certified": None,
            "ceiling": None, "reasons": [],
            "text": unfinished % (2, "test 2 (60x on 1 device)", text)})
-    v("unfinished: no test at all", {"campaign": {"load": 30,
-                                                  "duration_sec": 100,
-                                                  "ceiling": False},
-                                     "steps": []},
+    v("unfinished: no test at all", campaign(ladder=()).copy(steps=[]),
       {"status": "unfinished", "text": "not finished: no test ran"})
     v("unfinished: act_prep passed, nothing else yet",
       mark(campaign(prep=True), {1: P}),
@@ -291,9 +290,9 @@ def check_host_limited(c):
                            6: ("done", "INCOMPLETE", HOST_MSG)})
     for n, stop in ((1, "host-limit"), (2, "host-limit"), (3, "drive-limit"),
                     (4, "host-limit"), (5, None), (6, "hung-io")):
-        st["steps"][n - 1]["stop"] = stop
+        st.steps[n - 1].stop = stop
     c.eq("host_limited: the steps the host stopped", [1, 2],
-         [s["number"] for s in judge.host_limited(st["steps"])])
+         [s.number for s in judge.host_limited(st.steps)])
 
 
 def ident_lines(dev, serial):
@@ -311,36 +310,37 @@ def check_summary_warnings(c):
         st.update(status="finished", command=["act_certify.py"],
                   created_at="2026-11-25T09:59:00Z", ended_at=None,
                   host={"hostname": "h1"},
-                  resumes=[{"at": "2026-11-25T11:00:00Z",
-                            "host": {"hostname": "h1"}},
-                           {"at": "2026-11-25T12:00:00Z",
-                            "host": {"hostname": "h2"}}])
-        st["campaign"].update(program="act_storage", devices=["/d/a"],
+                  resumes=[Resume(at="2026-11-25T11:00:00Z",
+                                  host={"hostname": "h1"}),
+                           Resume(at="2026-11-25T12:00:00Z",
+                                  host={"hostname": "h2"})])
+        st.campaign.update(program="act_storage", devices=["/d/a"],
                               device_kinds={"/d/a": "block"},
                               base_config_path="/c/b.conf", stress_factor=2,
                               prep=False, ladder=[60])
         for n, serial in ((1, "S1"), (2, "S2")):
-            with open(os.path.join(td, st["steps"][n - 1]["files"]["log"]),
+            with open(os.path.join(td, st.steps[n - 1].files["log"]),
                       "w") as f:
                 f.write(ident_lines("/d/a", serial))
-        for s in st["steps"]:
+        for s in st.steps:
             s.update(status="done", exit_status=0)
-        st["steps"][0]["result"] = "FAIL"       # as recorded when it ran
-        st["steps"][1].update(result="NOT JUDGED", exit_status=3)
-        st["steps"][2]["result"] = "PASS"
+        st.steps[0].result = "FAIL"       # as recorded when it ran
+        st.steps[1].update(result="NOT JUDGED", exit_status=3)
+        st.steps[2].result = "PASS"
         cache = {}
-        for s, a in ((st["steps"][0], dict(analysed("PASS"),
-                                           doc=doc("PASS"))),
-                     (st["steps"][1], dict(analysed(
-                         "NOT JUDGED", [HOST_STOP_TEXT], "host"), doc=doc(
+        for s, a in ((st.steps[0], StepAnalysis(
+                          analysis=Analysed("PASS"), doc=doc("PASS"))),
+                     (st.steps[1], StepAnalysis(
+                         analysis=Analysed("NOT JUDGED", [HOST_STOP_TEXT],
+                                           "host"), doc=doc(
                          "FAIL", False, stop_reason="ERROR: could not keep "
                          "up - the host, not the drive"),
                          stop="host-limit")),
-                     (st["steps"][2], {"error": "no log"})):
-            src = st["steps"][s["same_run_as"] - 1] if s["same_run_as"] \
+                     (st.steps[2], StepAnalysis(error="no log"))):
+            src = st.steps[s.same_run_as - 1] if s.same_run_as \
                 else s
-            fs = os.stat(os.path.join(td, src["files"]["log"]))
-            cache[(s["number"], fs.st_size, fs.st_mtime_ns)] = a
+            fs = os.stat(os.path.join(td, src.files["log"]))
+            cache[(s.number, fs.st_size, fs.st_mtime_ns)] = a
         before = copy.deepcopy(st)
         warnings = judge.rejudge(td, st, cache)
         c.eq("rejudge: the warnings", [
@@ -348,10 +348,10 @@ def check_summary_warnings(c):
             "step 3: its log can't be analysed now (no log); its recorded "
             "result is shown"], warnings)
         c.eq("rejudge: the new results", ["PASS", "NOT JUDGED", "PASS"],
-             [s["result"] for s in st["steps"]])
+             [s.result for s in st.steps])
         c.eq("rejudge: the new message of step 2", "the host could not "
              "issue the load (act stopped: it can't do the requested load; "
-             "try more service-threads)", st["steps"][1]["message"])
+             "try more service-threads)", st.steps[1].message)
         s = summary.build_summary(td, before, cache)
         c.eq("build_summary: the warnings", [
             "step 1: judged PASS from its log now, was FAIL when it ran",

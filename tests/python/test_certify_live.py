@@ -29,6 +29,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import actlog  # noqa: E402
 import expect  # noqa: E402
 from certstate import new_state  # noqa: E402
+from act.certify.model import OldLog  # noqa: E402
 
 from act.certify import cells, html as chtml, markdown  # noqa: E402
 from act.certify import main as cmain  # noqa: E402
@@ -40,16 +41,16 @@ def log_text(step, seconds, slow=0):
     """An act_storage log of a step (its config echoed as the plan says),
     with reports up to `seconds`: per second 100 reads, `slow` of them
     over 1 ms."""
-    head = actlog.header(duration=step["duration_sec"], names=("reads",),
+    head = actlog.header(duration=step.duration_sec, names=("reads",),
                          identity=False)
     head = head.replace("device-names: /dev/sdb\n", "".join(
         "%s: %s\n" % kv for kv in (
-            ("device-names", " ".join(step["devices"])),
-            ("num-devices", len(step["devices"])),
+            ("device-names", " ".join(step.devices)),
+            ("num-devices", len(step.devices)),
             ("service-threads", 5), ("record-bytes", 1536),
             ("large-block-op-kbytes", 128),
-            ("read-reqs-per-sec", step["reads_per_sec"]),
-            ("write-reqs-per-sec", step["writes_per_sec"]))))
+            ("read-reqs-per-sec", step.reads_per_sec),
+            ("write-reqs-per-sec", step.writes_per_sec))))
     # the derived rate the reports meet: the host issued the load
     head = head.replace("internal-read-reqs-per-sec: 2000",
                         "internal-read-reqs-per-sec: 100")
@@ -139,26 +140,26 @@ def campaign_dir(td, name, duration=10):
     os.mkdir(d)
     st = new_state(["/dev/a"], load=2, duration=duration,
                    status="running")
-    for s in st["steps"]:
+    for s in st.steps:
         # as the program echoed it for the step's --set items (precheck):
         # what its log echoes
         h = scan_header(io.BytesIO(log_text(s, 0).encode()))
-        s["config_echo"] = h.items(h.config)
+        s.config_echo = h.items(h.config)
     return d, st
 
 
 def check_reports(c, td):
     d, st = campaign_dir(td, "trial")
-    s1, s2 = st["steps"]
-    write_log(os.path.join(d, s1["files"]["log"]), s1, 10)
+    s1, s2 = st.steps
+    write_log(os.path.join(d, s1.files["log"]), s1, 10)
     s1.update(status="done", result="PASS", exit_status=0)
     # test 2 interrupted once and run again, still running: 4 s so far
-    with open(os.path.join(d, s2["files"]["log"] + ".interrupted-1"),
+    with open(os.path.join(d, s2.files["log"] + ".interrupted-1"),
               "w") as f:
         f.write("x")
-    s2["old_logs"].append({"log": s2["files"]["log"] + ".interrupted-1",
-                           "status": "interrupted", "exit_status": 130})
-    write_log(os.path.join(d, s2["files"]["log"]), s2, 4)
+    s2.old_logs.append(OldLog(log=s2.files["log"] + ".interrupted-1",
+                              status="interrupted", exit_status=130))
+    write_log(os.path.join(d, s2.files["log"]), s2, 4)
     s2.update(status="running")
     s = publish.write_reports(d, st, {}, live={"step": 2, "elapsed_sec": 4.5,
                                               "every_sec": 300})
@@ -206,9 +207,9 @@ def check_reports(c, td):
 
     # the campaign ends: no longer in progress
     s2.update(status="done", result="PASS", exit_status=0)
-    write_log(os.path.join(d, s2["files"]["log"]), s2, 10)
-    st["status"] = "finished"
-    st["ended_at"] = "2026-01-01T00:00:00Z"
+    write_log(os.path.join(d, s2.files["log"]), s2, 10)
+    st.status = "finished"
+    st.ended_at = "2026-01-01T00:00:00Z"
     publish.write_reports(d, st, {})
     doc = json.load(open(os.path.join(d, "summary.json")))
     c.eq("summary.json at the end: in_progress, running", (False, None),
@@ -253,19 +254,19 @@ def check_report_killed(c, td):
 
 def check_skipped_and_error(c, td):
     d, st = campaign_dir(td, "error")
-    s1, s2 = st["steps"]
+    s1, s2 = st.steps
     s1.update(status="error", exit_status=2, ended_at="2026-01-02T03:04:05Z",
               message="act_storage exit status 2 (setup error): ERROR: "
               "can't open /dev/a: EIO")
     s2.update(status="skipped", message="not run")
-    st["status"] = "error"
-    with open(os.path.join(d, s1["files"]["stderr"]), "w") as f:
+    st.status = "error"
+    with open(os.path.join(d, s1.files["stderr"]), "w") as f:
         f.write("ERROR: can't open /dev/a: EIO\n")
     s = summary.build_summary(d, st, {})
     c.eq("a skipped step lists only files that are there", {},
          s["steps"][1]["files"])
     c.eq("a step whose program never ran lists no log", {"stderr":
-                                                        s1["files"]["stderr"]},
+                                                        s1.files["stderr"]},
          s["steps"][0]["files"])
     c.check(s["verdict"]["headline"].endswith(
         "stopped with an error - act_storage exit status 2 (setup error): "

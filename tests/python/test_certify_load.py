@@ -49,6 +49,7 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import actlog  # noqa: E402
 import expect  # noqa: E402
+from certstate import make_step, new_state  # noqa: E402
 
 from act.certify import analyse, judge, plan  # noqa: E402
 from act.latency import load  # noqa: E402
@@ -132,11 +133,10 @@ def full(**kw):
 
 
 def step(kind="criteria", duration=10, slice_sec=1, **extra):
-    s = {"number": 1, "kind": "target" if kind == "criteria" else "stress",
-         "test": 1, "judge": kind, "duration_sec": duration,
-         "slice_sec": slice_sec, "exit_status": 0, "load": 1,
-         "devices": ["/dev/sdb"]}
-    s.update(extra)
+    s = make_step(kind="target" if kind == "criteria" else "stress",
+                  judge=kind, duration_sec=duration, slice_sec=slice_sec,
+                  exit_status=0, devices=["/dev/sdb"])
+    s.update(**extra)
     return s
 
 
@@ -154,7 +154,7 @@ class Logs:
         return analyse.analyse_log(self.write(text), slice_sec, stress)
 
     def judged(self, text, st, stress=False):
-        a = self.analysis(text, st["slice_sec"], stress)
+        a = self.analysis(text, st.slice_sec, stress)
         return judge.judge_step(st, a), a
 
 
@@ -203,7 +203,7 @@ def check_large_blocks(c, logs):
     c.eq("slow large-block writes: short_streams", [{
         "histogram": "large-block-writes", "planned_per_sec": 23.53,
         "lowest_per_sec": 9.0, "slice": 1, "short_slices": 10, "slices": 10,
-        "cause": "drive"}], load.short_streams(a["analysis"]))
+        "cause": "drive"}], load.short_streams(a.analysis))
     (r, msg), _a = logs.judged(storage_log(slow), step("stress"),
                                stress=True)
     c.eq("slow large-block writes, a stress test: FAIL", "FAIL", r)
@@ -215,7 +215,7 @@ def check_large_blocks(c, logs):
          "in slice 1, short of 95% in 10 of 10 slices; the host, not the "
          "drive, is the limit)"), (r, msg))
     c.eq("fast large-block writes short: short_streams' cause", ["host"],
-         [x["cause"] for x in load.short_streams(a["analysis"])])
+         [x["cause"] for x in load.short_streams(a.analysis)])
     # large-block reads short too, and slow: both named, the furthest
     # from its plan first
     both = [full(**{"large-block-writes": (9, 7),
@@ -380,17 +380,14 @@ def check_long_slices(c, logs):
     c.eq("act_certify: a step on 7200 s slices", ("INVALID", "not a "
          "certification: slices of 7200 s, the criteria are per hour "
          "(report-interval-sec 7200)"), r)
-    c.eq("act_certify: its slice_sec", 7200, a["slice_sec"])
+    c.eq("act_certify: its slice_sec", 7200, a.slice_sec)
     r = judge.judge_step(st, analyse.analyse_log(hour_log, 3600, False))
     c.check(r[0] == "FAIL" and r[1].startswith("reads 8.00% over 1 ms"),
             "act_certify: the same drive on 3600 s slices: %r" % (r,))
-    state = {"campaign": {"load": 1, "duration_sec": 86400,
-                          "ceiling": False},
-             "steps": plan.plan_steps(["/dev/sdb"], 1, 2.0, 86400, [],
-                                      False)}
-    state["steps"][0].update(status="done", result="INVALID",
-                             message=judge.judge_step(st, a)[1])
-    state["steps"][1].update(status="skipped")
+    state = new_state(["/dev/sdb"], duration=86400)
+    state.steps[0].update(status="done", result="INVALID",
+                          message=judge.judge_step(st, a)[1])
+    state.steps[1].update(status="skipped")
     v = judge.campaign_verdict(state)
     c.eq("act_certify: the verdict", (1, "not certified at 1x: test 1 (1x "
          "on 1 device) is INVALID (judged on slices longer than an hour)"),

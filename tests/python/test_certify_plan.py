@@ -30,6 +30,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import expect  # noqa: E402
+from certstate import make_step, new_state  # noqa: E402
 
 from act.certify import main as cmain  # noqa: E402
 from act.certify import plan, runner  # noqa: E402
@@ -130,6 +131,11 @@ TWO_DEVICES = [
 STEP_KEYS = ("number", "id", "kind", "test", "load", "devices",
              "reads_per_sec", "writes_per_sec", "duration_sec", "judge",
              "same_run_as", "files", "title")
+# a planned step's keys in state.json, in their order (then "set")
+ORDER = ("number", "id", "kind", "test", "title", "load", "devices",
+         "reads_per_sec", "writes_per_sec", "duration_sec", "slice_sec",
+         "judge", "same_run_as", "status", "result", "exit_status",
+         "message", "started_at", "ended_at", "old_logs", "files")
 
 
 def check_steps(c):
@@ -143,7 +149,9 @@ def check_steps(c):
         c.eq("%s: number of steps" % what, len(want), len(steps))
         for s, w in zip(steps, want):
             c.eq("%s: step %d" % (what, w[0]), dict(zip(STEP_KEYS, w)),
-                 {k: s[k] for k in STEP_KEYS})
+                 {k: getattr(s, k) for k in STEP_KEYS})
+            c.eq("%s: step %d's keys in state.json" % (what, w[0]),
+                 ORDER + (("set",) if s.set else ()), tuple(s.to_json()))
             wd = dict(zip(STEP_KEYS, w))
             c.eq("%s: step %d's --set items" % (what, w[0]), [
                 "device-names=%s" % ",".join(wd["devices"]),
@@ -151,22 +159,22 @@ def check_steps(c):
                 "write-reqs-per-sec=%d" % wd["writes_per_sec"],
                 "test-duration-sec=%d" % wd["duration_sec"]]
                 if wd["kind"] != "prep" and not wd["same_run_as"] else None,
-                s.get("set"))
+                s.set)
             c.eq("%s: step %d bookkeeping" % (what, w[0]),
                  {"slice_sec": slice_sec, "status": "planned",
                   "result": None, "exit_status": None, "message": None,
                   "started_at": None, "ended_at": None, "old_logs": []},
-                 {k: s[k] for k in ("slice_sec", "status", "result",
-                                    "exit_status", "message", "started_at",
-                                    "ended_at", "old_logs")})
+                 {k: getattr(s, k) for k in (
+                     "slice_sec", "status", "result", "exit_status",
+                     "message", "started_at", "ended_at", "old_logs")})
     steps = plan.plan_steps(["/d/a"], 30, 1.5, 60, [45], False)
     c.eq("stress factor 1.5: titles", [
         "test 1: the target load on one device",
         "test 2: stress at 1.5 x the load on one device",
         "ceiling: 45x on 1 device, judged from step 2's run"],
-        [s["title"] for s in steps])
+        [s.title for s in steps])
     c.eq("a rung at the stress load is no new run", (0, 2),
-         (steps[2]["duration_sec"], steps[2]["same_run_as"]))
+         (steps[2].duration_sec, steps[2].same_run_as))
 
     two = plan.plan_steps(["/d/a", "/d/b"], 30, 2.0, 100, [60, 90], True)
     c.eq("planned_seconds: act_prep and a rung on an earlier run take 0",
@@ -182,32 +190,28 @@ def check_steps(c):
         steps = plan.plan_steps(["/d/a", "/d/b"], 30, 2.0, 100, [60, 90],
                                 True)
         for s in steps:
-            if s["number"] in done:
-                s["status"] = "done"
+            if s.number in done:
+                s.status = "done"
         cur = steps[current - 1] if current is not None else None
         c.eq("remaining_seconds (done %s, step %s running, %d s in)"
              % (list(done), current, elapsed), want,
              runner.remaining_seconds(steps, cur, elapsed))
     steps = plan.plan_steps(["/d/a", "/d/b"], 30, 2.0, 100, [60, 90], True)
-    steps[6]["status"] = "skipped"
+    steps[6].status = "skipped"
     c.eq("remaining_seconds: a skipped step is not counted", 400,
          runner.remaining_seconds(steps, None, 0))
 
-    state = {"campaign": {"program": "act_storage",
-                          "program_path": "/bin/act_storage",
-                          "base_config_path": "/c/base.conf",
-                          "devices": ["/d/a", "/d/b"], "load": 30,
-                          "stress_factor": 2.0, "duration_sec": 100,
-                          "ceiling": True, "ladder": [60, 90]},
-             "steps": two}
+    state = new_state(["/d/a", "/d/b"], load=30, duration=100,
+                      ladder=[60, 90])
+    state.steps = two
     text = plan.plan_text(state, "/o", True)
     c.eq("plan_text: the total line",
          "total: 6 min 40 s for the certification (4 tests), at most "
          "1 min 40 s more for the ceiling (1 run; the ladder stops at the "
          "first load that fails), plus act_prep", text.split("\n")[-1])
-    state["steps"] = plan.plan_steps(["/d/a"], 30, 2.0, 86400, [], False)
-    state["campaign"].update(devices=["/d/a"], duration_sec=86400,
-                             ceiling=False, ladder=[])
+    state.steps = plan.plan_steps(["/d/a"], 30, 2.0, 86400, [], False)
+    state.campaign.update(devices=["/d/a"], duration_sec=86400,
+                          ceiling=False, ladder=[])
     text = plan.plan_text(state, "/o", False)
     c.eq("plan_text, one device: the total line",
          "total: 2 d for the certification (2 tests)", text.split("\n")[-1])
@@ -216,15 +220,15 @@ def check_steps(c):
 
 
 def check_step_config(c):
-    step = {"number": 3, "title": "t", "devices": ["/d/a", "/d/b"],
-            "reads_per_sec": 2000, "writes_per_sec": 1000,
-            "duration_sec": 60}
+    step = make_step(number=3, title="t", devices=["/d/a", "/d/b"],
+                     reads_per_sec=2000, writes_per_sec=1000,
+                     duration_sec=60)
     c.eq("step_sets", ["device-names=/d/a,/d/b", "read-reqs-per-sec=2000",
                        "write-reqs-per-sec=1000", "test-duration-sec=60"],
          plan.step_sets(step))
     c.eq("step_sets on other devices", "device-names=/d/x",
          plan.step_sets(step, ["/d/x"])[0])
-    step["set"] = plan.step_sets(step)
+    step.set = plan.step_sets(step)
     c.eq("config_args: the base config and the --set items",
          ["/o/base.conf", "--set", "device-names=/d/a,/d/b", "--set",
           "read-reqs-per-sec=2000", "--set", "write-reqs-per-sec=1000",
@@ -234,8 +238,8 @@ def check_step_config(c):
          "/d/b --set read-reqs-per-sec=2000 --set write-reqs-per-sec=1000 "
          "--set test-duration-sec=60",
          plan.command_text("act_storage", step, "base.conf"))
-    old = dict(step, files={"config": "03-x.conf"})
-    del old["set"]
+    old = step.copy(files={"config": "03-x.conf"})
+    del old.set
     c.eq("config_args of a step an older act_certify planned: its file",
          ["/o/03-x.conf"], plan.config_args(old, "/o/base.conf", "/o"))
 

@@ -71,10 +71,10 @@ def check_campaign(c, td):
                                                              "gen"],
                  list(h.facts.get(dev, {})))
             for s in steps:
-                echo = s.get("config_echo") or {}
+                echo = s.config_echo or {}
                 c.eq("step %d's config echo: its --set items and the base "
-                     "config's" % s["number"],
-                     (dev, str(s["reads_per_sec"]), "5", "6"),
+                     "config's" % s.number,
+                     (dev, str(s.reads_per_sec), "5", "6"),
                      (echo.get("device-names"),
                       echo.get("read-reqs-per-sec"),
                       echo.get("test-duration-sec"),
@@ -94,11 +94,11 @@ def check_campaign(c, td):
                  expect_status=EXIT_CONFIG)
         # --resume: the finished steps skipped; a step an older
         # act_certify planned: its own config file
-        steps[0]["status"] = "done"
-        steps[0]["set"] = ["bogus-item=1"]
+        steps[0].status = "done"
+        steps[0].set = ["bogus-item=1"]
         old = steps[1]
-        del old["set"], old["config_echo"]
-        old["files"]["config"] = "02.conf"
+        del old.set, old.config_echo
+        old.files["config"] = "02.conf"
         with open(os.path.join(td, "02.conf"), "w") as f:
             f.write(read(BASE) + "device-names: %s\n"
                     "test-duration-sec: 7\n" % dev)
@@ -106,13 +106,13 @@ def check_campaign(c, td):
             precheck.check_campaign(PROGRAM, base, [dev], steps, td)
             c.eq("--resume: a step an older act_certify planned: its own "
                  "config file", "7",
-                 old.get("config_echo", {}).get("test-duration-sec"))
+                 (old.config_echo or {}).get("test-duration-sec"))
         except UsageError as e:
             c.check(False, "--resume: a finished step's config was "
                     "checked: %s" % e)
         gone = os.path.join(td, "gone.img")
-        steps[1] = dict(steps[1], devices=[gone], files={})
-        steps[1]["set"] = plan.step_sets(steps[1])
+        steps[1] = steps[1].copy(devices=[gone], files={})
+        steps[1].set = plan.step_sets(steps[1])
         try:
             precheck.check_campaign(PROGRAM, base, [dev], steps, td)
             c.check(False, "--resume: a step on a missing device passed")

@@ -26,9 +26,10 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import expect  # noqa: E402
-from certstate import new_state  # noqa: E402
+from certstate import bounded, damaged, new_state  # noqa: E402
 
 from act.certify import main as cmain  # noqa: E402
+from act.certify import model  # noqa: E402
 from act.certify import state  # noqa: E402
 from act.cli import UsageError as UserError  # noqa: E402
 
@@ -42,14 +43,14 @@ def check_save_load(c, td):
     with open(path) as f:
         text = f.read()
     c.eq("state.json: indented JSON and a newline",
-         json.dumps(st, indent=1) + "\n", text)
+         json.dumps(st.to_json(), indent=1) + "\n", text)
     c.eq("save_state leaves no temporary file", ["state.json"],
          sorted(os.listdir(d)))
     c.eq("load_state gives back what was saved", st, state.load_state(d))
-    st["steps"][0]["status"] = "done"
+    st.steps[0].status = "done"
     state.save_state(d, st)
     c.eq("save_state replaces the file", "done",
-         state.load_state(d)["steps"][0]["status"])
+         state.load_state(d).steps[0].status)
 
     bad = os.path.join(td, "bad")
     os.mkdir(bad)
@@ -83,7 +84,7 @@ def check_save_load(c, td):
             os.mkdir(sp)
         elif content == "0000":
             with open(sp, "w") as f:
-                f.write(json.dumps(st))
+                f.write(json.dumps(st.to_json()))
             os.chmod(sp, 0)
         elif content is not None:
             with open(sp, "wb") as f:
@@ -135,19 +136,20 @@ def check_rename_old_log(c, td):
     d = os.path.join(td, "rename")
     os.mkdir(d)
     st = new_state(["/d/a"])
-    step = st["steps"][0]
-    log, err = step["files"]["log"], step["files"]["stderr"]
+    step = st.steps[0]
+    log, err = step.files["log"], step.files["stderr"]
     step.update(status="running", exit_status=None)
     state.rename_old_log(d, step)
     c.eq("rename_old_log without a log: nothing", ([], []),
-         (step["old_logs"], sorted(os.listdir(d))))
+         (step.old_logs, sorted(os.listdir(d))))
 
     touch(os.path.join(d, log), "log 1")
     touch(os.path.join(d, err), "err 1")
     state.rename_old_log(d, step)
     c.eq("rename_old_log: first interruption", [
         {"log": log + ".interrupted-1", "stderr": err + ".interrupted-1",
-         "status": "running", "exit_status": None}], step["old_logs"])
+         "status": "running", "exit_status": None}],
+        [old.to_json() for old in step.old_logs])
     c.eq("rename_old_log: the files", sorted(
         [log + ".interrupted-1", err + ".interrupted-1"]),
         sorted(os.listdir(d)))
@@ -158,7 +160,7 @@ def check_rename_old_log(c, td):
     state.rename_old_log(d, step)
     c.eq("rename_old_log: past a left-over .interrupted-2, no stderr",
          {"log": log + ".interrupted-3", "status": "interrupted",
-          "exit_status": 130}, step["old_logs"][-1])
+          "exit_status": 130}, step.old_logs[-1].to_json())
     c.eq("rename_old_log: the log kept", "log 2",
          read(os.path.join(d, log + ".interrupted-3")))
     c.check(not os.path.exists(os.path.join(d, log)),
@@ -166,12 +168,12 @@ def check_rename_old_log(c, td):
 
     st = new_state(["/d/a", "/d/b"])
     c.eq("the next step: the first", 1, state.current_step_number(st))
-    st["steps"][0]["status"] = "done"
-    st["steps"][1]["status"] = "skipped"
+    st.steps[0].status = "done"
+    st.steps[1].status = "skipped"
     c.eq("the next step: past done and skipped", 3,
          state.current_step_number(st))
-    for s in st["steps"]:
-        s["status"] = "done"
+    for s in st.steps:
+        s.status = "done"
     c.eq("the next step: none left", "-", state.current_step_number(st))
 
 
@@ -199,8 +201,8 @@ def check_resume(c, td):
         c.check(state.still_running(child.pid, d),
                 "a program running on DIR does not count as running")
         st = new_state([os.path.join(td, "dev")])
-        st["status"] = "interrupted"
-        st["steps"][0].update(status="running", pid=child.pid)
+        st.status = "interrupted"
+        st.steps[0].update(status="running", pid=child.pid)
         state.save_state(d, st)
         c.raises("--resume while step 1's program runs", UserError,
                  cmain.resume_campaign, d,
@@ -211,8 +213,8 @@ def check_resume(c, td):
         child.wait()
 
     st = new_state([os.path.join(td, "dev")])
-    st["status"] = "finished"
-    for s in st["steps"]:
+    st.status = "finished"
+    for s in st.steps:
         s.update(status="done", result="PASS", exit_status=0)
     state.save_state(d, st)
     out = io.StringIO()
@@ -239,36 +241,6 @@ def run_main(argv):
     return rc, err.getvalue()
 
 
-def damaged(st):
-    """(what, state) for every key act_certify reads removed, and set to a
-    string, a list and null; and the steps' cross-references broken."""
-    def variants(d, path):
-        for key in list(d):
-            for what, value in (("without", None), ("a string for", "x"),
-                                ("a list for", []), ("null for", "null")):
-                copy = json.loads(json.dumps(st))
-                target = copy
-                for p in path:
-                    target = target[p]
-                if what == "without":
-                    del target[key]
-                elif value == "null":
-                    target[key] = None
-                else:
-                    target[key] = value
-                yield "%s %s" % (what, "/".join(map(str, path + [key]))), copy
-    yield from variants(st, [])
-    yield from variants(st["campaign"], ["campaign"])
-    for i in range(len(st["steps"])):
-        yield from variants(st["steps"][i], ["steps", i])
-    for what, change in (("step 2 same_run_as 9", ("same_run_as", 9)),
-                         ("step 2 numbered 7", ("number", 7)),
-                         ("step 2 a NaN load", ("load", float("nan")))):
-        copy = json.loads(json.dumps(st))
-        copy["steps"][1][change[0]] = change[1]
-        yield what, copy
-
-
 def check_damaged(c, td):
     """A state file that is valid JSON but lacks a key act_certify reads,
     or has a value of the wrong type: --report and --resume refuse it with
@@ -276,14 +248,14 @@ def check_damaged(c, td):
     d = os.path.join(td, "damaged")
     os.mkdir(d)
     base = new_state([os.path.join(td, "dev")])
-    for s in base["steps"]:
+    for s in base.steps:
         s.update(status="done", result="PASS", exit_status=0)
-    base["status"] = "finished"
+    base.status = "finished"
     n = 0
     for what, st in damaged(base):
         with open(os.path.join(d, "state.json"), "w") as f:
             json.dump(st, f)
-        problem = state.state_problem(st)
+        problem = model.problem(st)
         for opt in ("--report", "--resume"):
             try:
                 rc, err = run_main([opt, d])
@@ -306,56 +278,6 @@ def check_damaged(c, td):
     c.check(n > 100, "damaged: only %d refusals" % n)
 
 
-def bounded(st):
-    """(what, state, reason) for a state.json nested too deep, or holding
-    a number past the limits the command line has (docs/certify.md,
-    "Options"): every one is damage, never a traceback."""
-    def changed(what, change, why):
-        copy = json.loads(json.dumps(st))
-        change(copy)
-        return what, copy, why
-    deep = {}
-    cur = deep
-    for _ in range(30):
-        cur["x"] = {}
-        cur = cur["x"]
-    yield changed("a host nested 31 deep", lambda x: x.update(host=deep),
-                  "it is nested deeper than 16 levels")
-    yield changed("load 1e308", lambda x: x["campaign"].update(load=1e308),
-                  "the campaign has a bad 'load': 1e+308")
-    yield changed("load 3e6 (6e9 reads/s)",
-                  lambda x: x["campaign"].update(load=3e6),
-                  "the campaign has a bad 'load': 3000000.0")
-    yield changed("stress factor 1e308",
-                  lambda x: x["campaign"].update(stress_factor=1e308),
-                  "the campaign has a bad 'stress_factor': 1e+308")
-    yield changed("stress load past the reads/s on 2 devices",
-                  lambda x: x["campaign"].update(load=7e5),
-                  "the campaign's stress load 1400000.0 is more than act "
-                  "can run on 2 devices (4294967295 reads/s)")
-    yield changed("a ladder load 1e308",
-                  lambda x: x["campaign"].update(ladder=[1e308]),
-                  "the campaign has a bad 'ladder': [1e+308]")
-    yield changed("duration 2**40",
-                  lambda x: x["campaign"].update(duration_sec=2 ** 40),
-                  "the campaign has a bad 'duration_sec': 1099511627776")
-    yield changed("step 1 load 1e308",
-                  lambda x: x["steps"][0].update(load=1e308),
-                  "step 1 has a bad 'load': 1e+308")
-    yield changed("step 3 load 2e6 on 2 devices",
-                  lambda x: x["steps"][2].update(load=2e6),
-                  "step 3 has a bad 'load': 2000000.0")
-    yield changed("step 1 reads/s 2**40",
-                  lambda x: x["steps"][0].update(reads_per_sec=2 ** 40),
-                  "step 1 has a bad 'reads_per_sec': 1099511627776")
-    yield changed("step 1 slice 2**33",
-                  lambda x: x["steps"][0].update(slice_sec=2 ** 33),
-                  "step 1 has a bad 'slice_sec': 8589934592")
-    yield changed("step 1 log size -1",
-                  lambda x: x["steps"][0].update(log_size=-1),
-                  "step 1 has a bad 'log_size': -1")
-
-
 def check_bounds(c, td):
     """A state.json nested deeper than Python's recursion limit (json's
     decoder: RecursionError), or nested past what act_certify writes, or
@@ -367,9 +289,9 @@ def check_bounds(c, td):
     d = os.path.join(td, "bounds")
     os.mkdir(d)
     base = new_state([os.path.join(td, "dev"), os.path.join(td, "dev2")])
-    for s in base["steps"]:
+    for s in base.steps:
         s.update(status="done", result="PASS", exit_status=0)
-    base["status"] = "finished"
+    base.status = "finished"
     sp = os.path.join(d, "state.json")
     rows = [("nested 100000 deep", None,
              "nested deeper than 16 levels")] + list(bounded(base))
@@ -400,9 +322,9 @@ def check_bounds(c, td):
              (row["status"], steps))
         c.check(why in (row["damaged"] or ""), "--compare, %s: the reason "
                 "%r" % (what, why), row["damaged"])
-    base["host"] = {"a": [[{"b": [1]}]]}        # 6 deep: fine
+    base.host = {"a": [[{"b": [1]}]]}        # 6 deep: fine
     c.eq("a state nested 6 deep is no damage", None,
-         state.state_problem(base))
+         model.problem(base.to_json()))
 
 
 def check_non_utf8_dir(c, td):
@@ -412,9 +334,9 @@ def check_non_utf8_dir(c, td):
     c.check(not state.still_running(os.getpid(), d),
             "still_running on a non-UTF-8 DIR")
     st = new_state([os.path.join(td, "dev")])
-    for s in st["steps"]:
+    for s in st.steps:
         s.update(status="done", result="PASS", exit_status=0)
-    st["status"] = "finished"
+    st.status = "finished"
     state.save_state(d, st)
     rc, err = run_main(["--report", d])
     c.eq("--report of a non-UTF-8 DIR: certified", 0, rc)

@@ -31,7 +31,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import expect  # noqa: E402
 import actlog  # noqa: E402
 
-from act.certify import html as chtml, markdown, plan, summary  # noqa
+from certstate import new_state  # noqa: E402
+from act.certify import html as chtml, markdown, summary  # noqa
 from act.certify import trend  # noqa: E402
 from act.certify.page import esc  # noqa: E402
 from act.certify.analyse import analyse_log  # noqa: E402
@@ -106,9 +107,9 @@ def check_logs(c, td):
     trends = {}
     for name, (over, ok) in shapes().items():
         a = analysed(td, name, over, ok)
-        c.check(a["doc"] is not None, "%s: no analysis: %s"
-                % (name, a["error"]))
-        trends[name] = trend.step_trend(a["doc"])
+        c.check(a.doc is not None, "%s: no analysis: %s"
+                % (name, a.error))
+        trends[name] = trend.step_trend(a.doc)
     c.eq("flags of the synthetic logs", {
         "rising": "degrading", "noisy-rising": "degrading",
         "falling": "improving", "flat": "steady", "floor": "steady"},
@@ -170,7 +171,7 @@ def check_day(c, td):
         text += actlog.report(h * 3600, {"reads": {0: ok, 3: over}})
     path = actlog.make(os.path.join(td, "day.log"), text)
     a = analyse_log(path, 3600, False)
-    t = trend.step_trend(a["doc"])
+    t = trend.step_trend(a.doc)
     c.eq("24 h: flag, slices", ("degrading", 24),
          (t and t["flag"], t and len(t["series"])))
     text = trend.trend_text(t) if t else ""
@@ -183,24 +184,18 @@ def check_report(c, td):
     """A campaign of 2 tests (no ladder) whose analyses are the rising and
     flat logs: the summary, Markdown and HTML."""
     sh = shapes()
-    steps = plan.plan_steps(["/d/a"], 1, 2.0, SECONDS, [], False)
-    st = {"format": 1, "status": "finished", "command": ["act_certify.py"],
-          "created_at": "2026-11-25T09:59:00Z", "ended_at": None,
-          "host": {"hostname": "h1"}, "resumes": [], "steps": steps,
-          "campaign": {"program": "act_storage", "devices": ["/d/a"],
-                       "device_kinds": {"/d/a": "file"}, "load": 1,
-                       "duration_sec": SECONDS, "ceiling": False,
-                       "base_config_path": "/c/b.conf", "stress_factor": 2,
-                       "prep": False, "ladder": []}}
+    st = new_state(["/d/a"], duration=SECONDS, status="finished")
+    st.update(created_at="2026-11-25T09:59:00Z", host={"hostname": "h1"})
+    st.campaign.stress_factor = 2
     cache = {}
-    for s, name in zip(steps, ("flat", "rising")):
+    for s, name in zip(st.steps, ("flat", "rising")):
         a = analysed(td, name, *sh[name])
-        a["log_errors"], a["echo_difference"], a["stop"] = [], None, None
-        path = os.path.join(td, s["files"]["log"])
+        a.log_errors, a.echo_difference, a.stop = [], None, None
+        path = os.path.join(td, s.files["log"])
         os.replace(os.path.join(td, name + ".log"), path)
         s.update(status="done", exit_status=0, result="PASS")
         fs = os.stat(path)
-        cache[(s["number"], fs.st_size, fs.st_mtime_ns)] = a
+        cache[(s.number, fs.st_size, fs.st_mtime_ns)] = a
     s = summary.build_summary(td, st, cache)
     c.eq("summary: each step's flag", ["steady", "degrading"],
          [x["trend"]["flag"] for x in s["steps"]])

@@ -8,6 +8,8 @@ One concept per module:
   precheck  the C programs asked: --check --print-config of the base
             config and of each step (its config echo, the devices'
             identity lines); a busy device's reason
+  model     the campaign model: state.json's records (State, Campaign,
+            Step, ...), read (checked as untrusted) and written back
   state     state.json, the directory lock, resume bookkeeping
   devices   the devices, held exclusively for the whole campaign, and
             checked to be the drives it started on

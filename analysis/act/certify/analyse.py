@@ -4,6 +4,7 @@ analyse: the typed Analysis, its Verdict) - with what the report shows of
 it (the act_latency/1 document, the table, the plot), cached per log
 size. The logs are read through act.logfile only."""
 
+import dataclasses
 import os
 
 from act.latency.analysis import analyse
@@ -64,20 +65,38 @@ def _analyse_once(log, slice_sec, stress, lines, max_bytes=None,
     return a
 
 
+@dataclasses.dataclass
+class StepAnalysis:
+    """A step's analysis (analyse_log): act.latency's Analysis (its
+    verdict and load; None without one), its act_latency/1 document, the
+    table and the plot the report shows, why there is none (error), the
+    notes, the slice it was analysed in, the histograms, the kind of the
+    run's stop (RunEnd.stop, or None); and with analyse_step_log the
+    log's last ERROR lines, its failed I/Os (ioerrors.count_io_errors)
+    and how its echo differs from the plan. StepAnalysis() is the
+    analysis of a step that has not run: nothing."""
+    analysis: object = None
+    doc: dict = None
+    table: str = None
+    svg: str = None
+    error: str = None
+    notes: list = dataclasses.field(default_factory=list)
+    slice_sec: int = None
+    histograms: list = dataclasses.field(default_factory=lambda: ["reads"])
+    stop: str = None
+    log_errors: list = dataclasses.field(default_factory=list)
+    io_errors: dict = None
+    echo_difference: str = None
+
+
 def analyse_log(log, slice_sec, stress, plot=None, max_bytes=None):
-    """The analysis of one log (a regular file of at most max_bytes:
-    log_limit) and what the report shows of it; the plot replaces the
-    file plot atomically (safefile.write_file: a reader of the step's
-    .svg never sees half of it while the step runs).
-    Returns a dict: analysis (act.latency's Analysis, its verdict and
-    load; None without one), doc (its act_latency/1 document, or None),
-    table, svg, error, notes, slice_sec, histograms, stop (RunEnd.stop:
-    the kind of stop, or None)."""
-    out = {"analysis": None, "doc": None, "table": None, "svg": None,
-           "error": None, "notes": [], "slice_sec": slice_sec,
-           "histograms": ["reads"], "stop": None}
+    """The StepAnalysis of one log (a regular file of at most max_bytes:
+    log_limit); the plot replaces the file plot atomically
+    (safefile.write_file: a reader of the step's .svg never sees half of
+    it while the step runs)."""
+    out = StepAnalysis(slice_sec=slice_sec)
     if not os.path.lexists(log):
-        out["error"] = "no log"
+        out.error = "no log"
         return out
     lines, table = [], []
     try:
@@ -85,30 +104,32 @@ def analyse_log(log, slice_sec, stress, plot=None, max_bytes=None):
         last = last_report(log)
         if not a.count and 0 < last < slice_sec:
             # the run ended before one slice: analyse it in shorter ones
-            out["slice_sec"] = max(1, last // 10)
-            out["notes"].append("the run ended before one %d-second slice: "
-                                "analysed in %d-second slices"
-                                % (slice_sec, out["slice_sec"]))
+            out.slice_sec = max(1, last // 10)
+            out.notes.append("the run ended before one %d-second slice: "
+                             "analysed in %d-second slices"
+                             % (slice_sec, out.slice_sec))
             lines, table = [], []
-            a = _analyse_once(log, out["slice_sec"], stress, lines,
+            a = _analyse_once(log, out.slice_sec, stress, lines,
                               max_bytes, table)
         if not a.count:
             raise a.no_slice_error()
     except LogError as e:
-        out["error"] = _error_text(lines + _error_lines(e))
+        out.error = _error_text(lines + _error_lines(e))
         return out
-    out.update(analysis=a, slice_sec=a.slice_sec,   # rounded to the interval
-               histograms=list(a.histograms), stop=a.run.stop,
-               doc=json_document(a))
-    out["table"] = "\n".join(table + check_lines(a)).strip("\n")
+    out.analysis = a
+    out.slice_sec = a.slice_sec         # rounded to the interval
+    out.histograms = list(a.histograms)
+    out.stop = a.run.stop
+    out.doc = json_document(a)
+    out.table = "\n".join(table + check_lines(a)).strip("\n")
     if plot:
         svg = svg_document(a, os.path.basename(log), extra=True)
         try:
             write_file(os.path.dirname(plot), os.path.basename(plot),
                        svg.encode("utf-8", "replace"))
-            out["svg"] = svg
+            out.svg = svg
         except OSError:
-            out["table"] = None     # as when act_latency.py --plot failed
+            out.table = None        # as when act_latency.py --plot failed
     a.close()                       # the slices are in doc, the verdict made
     return out
 
@@ -128,15 +149,15 @@ def slices_so_far(log, slice_sec):
 
 def echo_difference(log, step):
     """The first item of the configuration the log echoes that is not the
-    one the program echoed for the step's plan (step["config_echo"], its
+    one the program echoed for the step's plan (step.config_echo, its
     --print-config before the step ran: precheck.py), as "the log says
     NAME VALUE, the plan VALUE" - or None (no difference, or nothing to
     compare: a log with no echo has no analysis; a step an older
     act_certify ran has no recorded echo - an INVALID it was judged then
     stands)."""
-    want = step.get("config_echo")
+    want = step.config_echo
     if want is None:
-        return step["message"] if step.get("result") == "INVALID" else None
+        return step.message if step.result == "INVALID" else None
     header = log_header(log)
     if header is None or not header.config:
         return None
@@ -155,9 +176,8 @@ def echo_difference(log, step):
 def step_log(state, step):
     """The step whose run a step's log is (itself, or the run it is judged
     from), and that log's name in DIR."""
-    src = state["steps"][step["same_run_as"] - 1] if step["same_run_as"] \
-        else step
-    return src, src["files"]["log"]
+    src = state.run_of(step)
+    return src, src.files["log"]
 
 
 def analysis_key(dirpath, state, step):
@@ -165,9 +185,9 @@ def analysis_key(dirpath, state, step):
     size and time."""
     try:
         st = os.stat(os.path.join(dirpath, step_log(state, step)[1]))
-        return (step["number"], st.st_size, st.st_mtime_ns)
+        return (step.number, st.st_size, st.st_mtime_ns)
     except OSError:
-        return (step["number"], None, None)
+        return (step.number, None, None)
 
 
 def log_limit(step):
@@ -179,8 +199,8 @@ def log_limit(step):
     ERROR lines of a second (10 I/O errors shown, and the count of the
     others). A log larger than that was not written by the run: it is
     refused as damaged, not read (a file made huge, sparse)."""
-    reports = step["duration_sec"] + 2
-    per_report = (16 + 4 * max(1, len(step["devices"]))) * HIST_LINE_LIMIT
+    reports = step.duration_sec + 2
+    per_report = (16 + 4 * max(1, len(step.devices))) * HIST_LINE_LIMIT
     return HEADER_LIMIT + reports * (per_report + OTHER_LINES_LIMIT)
 
 
@@ -193,27 +213,27 @@ def analyse_step_log(dirpath, state, step, plot=True):
     src, name = step_log(state, step)
     log = os.path.join(dirpath, name)
     limit = log_limit(src)
-    a = analyse_log(log, step["slice_sec"], step["judge"] == "stress",
-                    os.path.join(dirpath, step["files"]["plot"]) if plot
+    a = analyse_log(log, step.slice_sec, step.judge == "stress",
+                    os.path.join(dirpath, step.files["plot"]) if plot
                     else None, limit)
-    a["log_errors"] = last_errors(log)
-    a["io_errors"] = count_io_errors(log, limit)
-    a["echo_difference"] = echo_difference(log, src)
-    if a["doc"] is None:
+    a.log_errors = last_errors(log)
+    a.io_errors = count_io_errors(log, limit)
+    a.echo_difference = echo_difference(log, src)
+    if a.doc is None:
         # no analysis: the kind its last ERROR lines name
-        a["stop"] = stop_kind_of(a["log_errors"])
+        a.stop = stop_kind_of(a.log_errors)
     return a
 
 
 def step_analysis(dirpath, state, step, cache):
     """The analysis of a step's log (analyse_step_log), cached per log
     size for a finished step."""
-    if step["kind"] == "prep" or step["status"] in ("planned", "skipped"):
-        return {}
+    if not step.analysable:
+        return StepAnalysis()
     key = analysis_key(dirpath, state, step)
     if key in cache:
         return cache[key]
     a = analyse_step_log(dirpath, state, step)
-    if step["status"] == "done":
+    if step.status == "done":
         cache[key] = a
     return a

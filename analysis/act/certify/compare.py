@@ -62,9 +62,8 @@ def readonly_cache(dirpath, state):
     step_analysis keeps them in its cache, made without drawing the plots
     (which would write in DIR)."""
     cache = {}
-    for step in state["steps"]:
-        if step["kind"] == "prep" or step["status"] in ("planned",
-                                                        "skipped"):
+    for step in state.steps:
+        if not step.analysable:
             continue
         cache[analysis_key(dirpath, state, step)] = analyse_step_log(
             dirpath, state, step, plot=False)
@@ -105,11 +104,11 @@ def worst_slice(steps):
 def _drives(summary, state):
     """Model, serial and firmware of each device: from the logs' identity
     lines, else what the campaign recorded when it started."""
-    known = state["campaign"].get("identities") or {}
+    known = state.campaign.identities
     out = []
     for d in summary["drives"]:
-        ident = known.get(d["device"]) if isinstance(known, dict) else None
-        if d["kind"] != "block" and isinstance(ident, dict) and \
+        ident = known.get(d["device"])
+        if d["kind"] != "block" and ident is not None and \
                 ident.get("kind") == "block":
             d = dict(d, kind="block", model=ident.get("model"),
                      serial=ident.get("serial"),

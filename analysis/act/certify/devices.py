@@ -174,10 +174,10 @@ def check_identities(state, dirpath, header):
     identities - before any byte is written. A device with no recorded identity (a state from an older
     act_certify, or edited) is refused too, with what is there now: only
     --accept-device says it is the drive (replace.accept_devices)."""
-    c = state["campaign"]
-    recorded = c.setdefault("identities", {})
-    now = identities_now(c["devices"], header)
-    unknown = [dev for dev in c["devices"] if dev not in recorded]
+    c = state.campaign
+    recorded = c.recorded_identities()
+    now = identities_now(c.devices, header)
+    unknown = [dev for dev in c.devices if dev not in recorded]
     if unknown:
         _refuse("%s %s: no identity recorded (a state from an older "
                 "act_certify, or edited) - can't tell whether the drive "
@@ -190,7 +190,7 @@ def check_identities(state, dirpath, header):
                         for dev in unknown), PROG, dirpath, " ".join(
                         "--accept-device %s=%s" % (dev, dev)
                         for dev in unknown)))
-    for dev in c["devices"]:
+    for dev in c.devices:
         why = identity_difference(recorded[dev], now[dev])
         if why:
             _refuse("device %s is not the drive this campaign started on "

@@ -55,7 +55,8 @@ def render_html(s):
     h.append('<p class="muted">Load %s = %d reads/s and %d writes/s per '
              "device; stress load %s; each test %s. %s</p>" % (
                  esc(c["load_text"]), c["reads_per_sec_per_device"],
-                 c["writes_per_sec_per_device"], esc(stress_text(c)),
+                 c["writes_per_sec_per_device"],
+                 esc(stress_text(c["load"], c["stress_factor"])),
                  esc(fmt_duration(c["step_duration_sec"])),
                  "Ceiling ladder: " + esc(", ".join(fmt_load(x) for x in
                                                     c["ladder"])) + "."

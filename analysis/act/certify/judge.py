@@ -4,7 +4,7 @@ on its log; INVALID: the log is not the step's plan), why a step is
 skipped, the campaign's verdict and ceiling, steps the host limited, and
 judging the finished steps again for a report."""
 
-from act.certify.analyse import step_analysis
+from act.certify.analyse import StepAnalysis, step_analysis
 from act.certify.failfast import judge_slices
 from act.certify.fmt import fmt_load
 from act.certify.plan import HOUR, devices_text
@@ -29,16 +29,16 @@ def judge_step(step, analysis):
     on slices longer than the criteria's hour (whatever the run did);
     with the campaign's own knowledge: fail fast's record of a step it
     stopped (judge_slices), the program's exit status."""
-    rc = step.get("exit_status")
-    if step["kind"] == "prep":
+    rc = step.exit_status
+    if step.kind == "prep":
         return (RESULT_PASS, None) if rc == 0 else \
             (RESULT_FAIL, "act_prep exit status %s" % rc)
-    analysis = analysis or {}
-    if analysis.get("echo_difference"):
-        return RESULT_INVALID, analysis["echo_difference"]
-    a = analysis.get("analysis")
+    analysis = analysis or StepAnalysis()
+    if analysis.echo_difference:
+        return RESULT_INVALID, analysis.echo_difference
+    a = analysis.analysis
     long_slice = long_slice_text(a.slice_sec) if a else None
-    if long_slice and step["judge"] == "criteria":
+    if long_slice and step.judge == "criteria":
         # report-interval-sec over an hour (refused in a new campaign's
         # base config): the analysis rounded the hour up to it
         return RESULT_INVALID, "%s (report-interval-sec %s)" % (
@@ -48,11 +48,11 @@ def judge_step(step, analysis):
         return early[0], with_drive(early[1], a)
     v = a.verdict if a else None
     if v is None:
-        if analysis.get("stop") == "host-limit":
+        if analysis.stop == "host-limit":
             return RESULT_NOT_JUDGED, HOST_STOP_TEXT
         errors = [e[len("ERROR: "):] if e.startswith("ERROR: ") else e
-                  for e in analysis.get("log_errors", [])]
-        why = errors[-1] if errors else analysis.get("error") or \
+                  for e in analysis.log_errors]
+        why = errors[-1] if errors else analysis.error or \
             "the log could not be analysed"
         if rc not in (None, 0):
             why = "exit status %s (%s): %s" % (
@@ -72,11 +72,11 @@ def with_drive(message, a):
 
 
 def step_short(step):
-    if step["kind"] == "prep":
+    if step.kind == "prep":
         return "act_prep"
-    what = "test %d" % step["test"] if step["test"] else "ceiling rung"
-    return "%s (%s on %s)" % (what, fmt_load(step["load"]),
-                              devices_text(step["devices"]))
+    what = "test %d" % step.test if step.test else "ceiling rung"
+    return "%s (%s on %s)" % (what, fmt_load(step.load),
+                              devices_text(step.devices))
 
 
 def skip_reason(steps, step):
@@ -84,12 +84,12 @@ def skip_reason(steps, step):
     for s in steps:
         if s is step:
             break
-        if s["kind"] != "ceiling" and s["status"] == "done" and \
-                s["result"] != RESULT_PASS:
+        if s.kind != "ceiling" and s.status == "done" and \
+                s.result != RESULT_PASS:
             return "not run: %s did not pass" % step_short(s)
-        if s["kind"] == "ceiling" and step["kind"] == "ceiling" and \
-                s["status"] == "done" and s["result"] != RESULT_PASS:
-            return "not run: the ladder stopped at %s" % fmt_load(s["load"])
+        if s.kind == "ceiling" and step.kind == "ceiling" and \
+                s.status == "done" and s.result != RESULT_PASS:
+            return "not run: the ladder stopped at %s" % fmt_load(s.load)
     return None
 
 
@@ -103,32 +103,32 @@ def campaign_verdict(state):
     """The campaign's verdict from its steps: dict with status
     (certified, not certified, unfinished), certified, ceiling, text,
     reasons, exit_status."""
-    c = state["campaign"]
-    steps = state["steps"]
-    target = fmt_load(c["load"])
-    cert = [s for s in steps if s["kind"] in ("target", "stress")]
-    v = {"load": c["load"], "certified": None, "ceiling": None,
+    c = state.campaign
+    steps = state.steps
+    target = fmt_load(c.load)
+    cert = [s for s in steps if s.kind in ("target", "stress")]
+    v = {"load": c.load, "certified": None, "ceiling": None,
          "ceiling_exceeds_ladder": False, "reasons": [],
-         "trial": c["duration_sec"] < 24 * HOUR}
-    failed = [s for s in steps if s["kind"] != "ceiling" and
-              s["status"] == "done" and s["result"] != RESULT_PASS]
+         "trial": c.duration_sec < 24 * HOUR}
+    failed = [s for s in steps if s.kind != "ceiling" and
+              s.status == "done" and s.result != RESULT_PASS]
     if failed:
         s = failed[0]
         v.update(status="not certified", certified=False,
                  exit_status=EXIT_NOT_CERTIFIED)
         v["text"] = "not certified at %s: %s %s" % (
-            target, step_short(s), "failed" if s["result"] == RESULT_FAIL
+            target, step_short(s), "failed" if s.result == RESULT_FAIL
             else "is INVALID (%s)" % (
                 "judged on slices longer than an hour"
-                if (s.get("message") or "").startswith("not a certification")
+                if (s.message or "").startswith("not a certification")
                 else "its log's config is not its plan")
-            if s["result"] == RESULT_INVALID else
+            if s.result == RESULT_INVALID else
             "was NOT JUDGED (the host could not issue the load)"
-            if s["result"] == RESULT_NOT_JUDGED else "did not complete")
-        v["reasons"].append("%s: %s" % (step_short(s), s.get("message") or
-                                        s["result"]))
-        if s["kind"] != "prep" and s["test"] in (3, 4) and all(
-                x["result"] == RESULT_PASS for x in cert if x["test"] in
+            if s.result == RESULT_NOT_JUDGED else "did not complete")
+        v["reasons"].append("%s: %s" % (step_short(s), s.message or
+                                        s.result))
+        if s.kind != "prep" and s.test in (3, 4) and all(
+                x.result == RESULT_PASS for x in cert if x.test in
                 (1, 2)):
             v["reasons"].append("the first device alone passed tests 1 "
                                 "and 2: the devices together did not hold "
@@ -136,15 +136,14 @@ def campaign_verdict(state):
         if io_error_steps(steps):
             v["reasons"].append(io_errors_text(io_error_steps(steps)))
         return v
-    if not cert or any(s["status"] != "done" for s in cert):
-        pending = [s for s in steps if s["status"] not in ("done",
-                                                           "skipped")]
+    if not cert or any(s.status != "done" for s in cert):
+        pending = [s for s in steps if s.to_do]
         v.update(status="unfinished", exit_status=EXIT_NOT_CERTIFIED)
         v["text"] = "not finished: %s" % (
-            "step %d, %s, %s" % (pending[0]["number"],
+            "step %d, %s, %s" % (pending[0].number,
                                  step_short(pending[0]),
-                                 PENDING_TEXT.get(pending[0]["status"],
-                                                  pending[0]["status"]))
+                                 PENDING_TEXT.get(pending[0].status,
+                                                  pending[0].status))
             if pending else "no test ran")
         return v
     v.update(status="certified", certified=True, exit_status=EXIT_CERTIFIED)
@@ -159,19 +158,19 @@ def campaign_verdict(state):
         v["reasons"].append(io_errors_text(erred) + ": every test passed, "
                             "but the drive returned errors - decide "
                             "whether to accept it")
-    rungs = [s for s in steps if s["kind"] == "ceiling"]
-    if c["ceiling"]:
-        passed = c["load"]
+    rungs = [s for s in steps if s.kind == "ceiling"]
+    if c.ceiling:
+        passed = c.load
         done = True
         failed_rung = None
         for s in rungs:
-            if s["status"] == "skipped":
+            if s.status == "skipped":
                 continue
-            if s["status"] != "done":
+            if s.status != "done":
                 done = False
                 break
-            if s["result"] == RESULT_PASS:
-                passed = s["load"]
+            if s.result == RESULT_PASS:
+                passed = s.load
             else:
                 failed_rung = s
                 break
@@ -183,44 +182,44 @@ def campaign_verdict(state):
             v["ceiling_exceeds_ladder"] = True
             v["text"] += "; ceiling: at least %s (every load of the ladder " \
                 "passed)" % fmt_load(passed)
-        elif failed_rung["result"] == RESULT_NOT_JUDGED:
+        elif failed_rung.result == RESULT_NOT_JUDGED:
             v["ceiling"] = passed
             v["ceiling_limited_by_host"] = True
             v["text"] += "; ceiling: at least %s (limited by the host: it " \
                 "could not issue %s)" % (fmt_load(passed),
-                                         fmt_load(failed_rung["load"]))
+                                         fmt_load(failed_rung.load))
             v["reasons"].append("the ladder stopped at %s (step %d), NOT "
                                 "JUDGED: %s" % (
-                                    fmt_load(failed_rung["load"]),
-                                    failed_rung["number"],
-                                    failed_rung.get("message")))
+                                    fmt_load(failed_rung.load),
+                                    failed_rung.number,
+                                    failed_rung.message))
         else:
             v["ceiling"] = passed
             v["text"] += "; ceiling: %s" % fmt_load(passed)
             v["reasons"].append("the ladder stopped at %s (step %d): %s" % (
-                fmt_load(failed_rung["load"]), failed_rung["number"],
-                failed_rung.get("message") or failed_rung["result"]))
+                fmt_load(failed_rung.load), failed_rung.number,
+                failed_rung.message or failed_rung.result))
     return v
 
 
 def io_error_total(analysis):
     """The failed I/Os a step's log records (0 when none or unknown)."""
-    counted = (analysis or {}).get("io_errors") or {}
+    counted = (analysis.io_errors if analysis else None) or {}
     return counted.get("total") or 0
 
 
 def io_error_steps(steps):
     """The steps whose run recorded failed I/Os (a step judged from
     another step's run is that run: not counted twice)."""
-    return [s for s in steps if s["status"] == "done" and
-            s.get("io_errors") and not s.get("same_run_as")]
+    return [s for s in steps if s.status == "done" and
+            s.io_errors and not s.same_run_as]
 
 
 def io_errors_text(erred):
-    n = sum(s["io_errors"] for s in erred)
+    n = sum(s.io_errors for s in erred)
     return "%d failed I/O%s within io-error-limit (%s)" % (
             n, "" if n == 1 else "s", ", ".join(
-                "step %d: %d" % (s["number"], s["io_errors"])
+                "step %d: %d" % (s.number, s.io_errors)
                 for s in erred))
 
 
@@ -229,9 +228,9 @@ def host_limited(steps):
     stopped because the host could not keep the load (act's lag
     diagnosis: the kind of stop of the step's log, RunEnd.stop, kept in
     the step as "stop", is "host-limit")."""
-    return [s for s in steps if s["status"] == "done" and
-            (s.get("stop") == "host-limit" or
-             s.get("result") == RESULT_NOT_JUDGED)]
+    return [s for s in steps if s.status == "done" and
+            (s.stop == "host-limit" or
+             s.result == RESULT_NOT_JUDGED)]
 
 
 def rejudge(dirpath, state, cache):
@@ -239,21 +238,21 @@ def rejudge(dirpath, state, cache):
     promises); returns warnings for results that changed or logs that
     can't be analysed now. The state is changed in memory only."""
     warnings = []
-    for st in state["steps"]:
-        if st["kind"] == "prep" or st["status"] != "done":
+    for st in state.steps:
+        if st.kind == "prep" or st.status != "done":
             continue
         a = step_analysis(dirpath, state, st, cache)
-        if a.get("doc") is None and st["exit_status"] == 0:
+        if a.doc is None and st.exit_status == 0:
             warnings.append("step %d: its log can't be analysed now (%s); "
                             "its recorded result is shown"
-                            % (st["number"], a.get("error")))
+                            % (st.number, a.error))
             continue
         result, message = judge_step(st, a)
-        st["stop"] = a.get("stop")
-        st["io_errors"] = io_error_total(a)
-        if result != st["result"]:
+        st.stop = a.stop
+        st.io_errors = io_error_total(a)
+        if result != st.result:
             warnings.append("step %d: judged %s from its log now, was %s "
-                            "when it ran" % (st["number"], result,
-                                             st["result"]))
-        st["result"], st["message"] = result, message
+                            "when it ran" % (st.number, result,
+                                             st.result))
+        st.result, st.message = result, message
     return warnings

@@ -97,10 +97,10 @@ from act.certify.runner import install_signal_handlers, run_campaign
 from act.certify.watch import Progress
 from act.cli import ArgumentParser, UsageError
 from act.certify.threads import service_threads, thread_warnings
+from act.certify.model import STATE_FORMAT, Campaign, Resume, State
 from act.certify.state import (
-    LOCK_NAME, STATE_FORMAT, check_private_dir, load_state,
-    lock_dir, save_state, setup_leftovers, state_path, still_running,
-    unlock_dir)
+    LOCK_NAME, check_private_dir, load_state, lock_dir, save_state,
+    setup_leftovers, state_path, still_running, unlock_dir)
 from act.safefile import remove_stale, write_file
 
 
@@ -299,25 +299,23 @@ def new_campaign(args):
     # runs get, as the program reads the base config
     header = check_new_campaign(tools["program"], base_text, base_path,
                                 devices, steps) if not missing else None
-    state = {
-        "format": STATE_FORMAT, "status": "planned",
-        "command": [PROG] + list(args.argv),
-        "created_at": None, "ended_at": None,
-        "campaign": {
-            "program": program, "program_path": tools["program"],
-            "program_version": None, "base_config_path": base_path,
-            "devices": devices, "device_kinds": {
+    state = State(
+        format=STATE_FORMAT, status="planned",
+        command=[PROG] + list(args.argv), created_at=None, ended_at=None,
+        campaign=Campaign(
+            program=program, program_path=tools["program"],
+            program_version=None, base_config_path=base_path,
+            devices=devices, device_kinds={
                 d: "not found" if d in missing else "block"
                 if stat.S_ISBLK(os.stat(d).st_mode) else "file"
                 for d in devices},
-            "load": args.load, "stress_factor": args.stress_factor,
-            "duration_sec": args.duration, "ceiling": args.ceiling,
-            "ladder": args.ladder, "prep": args.prep,
-            "identities": identities_now(devices, header)
+            load=args.load, stress_factor=args.stress_factor,
+            duration_sec=args.duration, ceiling=args.ceiling,
+            ladder=args.ladder, prep=args.prep,
+            identities=identities_now(devices, header)
             if header and not args.dry_run else {},
-            "fail_fast": not args.no_fail_fast},
-        "host": None, "resumes": [], "steps": steps, "device_changes": [],
-    }
+            fail_fast=not args.no_fail_fast),
+        host=None, resumes=[], steps=steps, device_changes=[])
     warnings = thread_warnings(steps, service_threads(
         header.items(header.config)), args.index) if header else []
     if args.dry_run:
@@ -363,12 +361,12 @@ def new_campaign(args):
             if name != LOCK_NAME:
                 os.unlink(os.path.join(dirpath, name))
         remove_stale(dirpath)
-        mark_devices(state["campaign"])
+        mark_devices(state.campaign)
         write_file(dirpath, BASE_NAME, base_text)
-        state["host"] = host_identity()
-        state["campaign"]["program_version"] = program_version(
+        state.host = host_identity()
+        state.campaign.program_version = program_version(
             tools["program"])
-        state["created_at"] = utc_now()
+        state.created_at = utc_now()
         save_state(dirpath, state)
     except OSError as e:
         undo_setup(dirpath, made_dir, lock)
@@ -414,16 +412,16 @@ def undo_setup(dirpath, made_dir, lock, remove_files=True):
 def resume_campaign(dirpath, accept=()):
     dirpath = os.path.abspath(dirpath)
     state = load_state(dirpath)
-    c = state["campaign"]
+    c = state.campaign
     check_accept(state, accept)
-    tools = {"program": find_program(c["program"])}
-    if c.get("prep"):
+    tools = {"program": find_program(c.program)}
+    if c.prep:
         tools["act_prep"] = find_program("act_prep")
     check_private_dir(dirpath)
     lock = lock_dir(dirpath)
     try:
         remove_stale(dirpath)
-        if state["status"] == "finished":
+        if state.status == "finished":
             write_reports(dirpath, state, {})
             v = campaign_verdict(state)
             say("%s: the campaign in %s has finished - nothing to resume"
@@ -431,32 +429,30 @@ def resume_campaign(dirpath, accept=()):
             say("verdict: %s" % headline(v))
             say("report: %s" % os.path.join(dirpath, "report.html"))
             return v["exit_status"]
-        for s in state["steps"]:
-            pid = s.get("pid")
-            if s["status"] == "running" and pid and still_running(
+        for s in state.steps:
+            pid = s.pid
+            if s.status == "running" and pid and still_running(
                     pid, dirpath):
                 raise UsageError("step %d's program is still running (pid "
-                                 "%d) - stop it first" % (s["number"], pid),
+                                 "%d) - stop it first" % (s.number, pid),
                                  status=EXIT_SETUP)
         rename_devices(state, accept)
-        Held.fds = hold_devices(c["devices"], explain=lambda dev:
+        Held.fds = hold_devices(c.devices, explain=lambda dev:
                                 busy_reason(tools["program"], dev))
         # the program's checks of DIR/base.conf and of every step still to
         # run, on the held devices: what identifies the devices now, each
         # step's config echo
         header = check_campaign(tools["program"], os.path.join(
-            dirpath, BASE_NAME), c["devices"], state["steps"], dirpath)
+            dirpath, BASE_NAME), c.devices, state.steps, dirpath)
         accept_devices(state, accept, header)
         check_identities(state, dirpath, header)
-        state.setdefault("resumes", []).append({"at": utc_now(),
-                                                "host": host_identity()})
-        todo = [s for s in state["steps"] if s["status"] not in ("done",
-                                                                 "skipped")]
+        state.resumes.append(Resume(at=utc_now(), host=host_identity()))
+        todo = [s for s in state.steps if s.to_do]
         say("%s: resuming the campaign in %s at step %d of %d (%d finished "
-            "step%s kept)" % (PROG, dirpath, todo[0]["number"] if todo else 0,
-                              len(state["steps"]),
-                              len(state["steps"]) - len(todo),
-                              "" if len(state["steps"]) - len(todo) == 1
+            "step%s kept)" % (PROG, dirpath, todo[0].number if todo else 0,
+                              len(state.steps),
+                              len(state.steps) - len(todo),
+                              "" if len(state.steps) - len(todo) == 1
                               else "s"))
         install_signal_handlers()
         return run_campaign(dirpath, state, tools, Progress())
@@ -476,7 +472,7 @@ def report_campaign(dirpath):
         # state.json that says "running" after act_certify was killed is
         # not reported as in progress
         s = write_reports(dirpath, state, {}, in_progress=(
-            state["status"] == "running" and lock is None))
+            state.status == "running" and lock is None))
     finally:
         if lock is not None:
             unlock_dir(dirpath, lock)

@@ -41,7 +41,8 @@ def render_markdown(s):
     out.append("- **Load:** %s = %d reads/s and %d writes/s per device; "
                "stress load %s; tests of %s" % (
                    md_text(c["load_text"]), c["reads_per_sec_per_device"],
-                   c["writes_per_sec_per_device"], md_text(stress_text(c)),
+                   c["writes_per_sec_per_device"],
+                   md_text(stress_text(c["load"], c["stress_factor"])),
                    md_text(fmt_duration(c["step_duration_sec"]))))
     for d in s["drives"]:
         out.append("- **Drive** %s (%s): %s; identity recorded: %s" % (

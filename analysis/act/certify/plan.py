@@ -1,5 +1,5 @@
-"""The plan of a campaign: loads and the ceiling ladder, the steps (dicts,
-as kept in state.json), each step's config (the base config, and the four
+"""The plan of a campaign: loads and the ceiling ladder, the steps
+(model.Step), each step's config (the base config, and the four
 items act_certify sets given to the program with --set: the C program
 reads and checks them, as it does the file), and the plan as text
 (--dry-run and the start of a campaign)."""
@@ -8,14 +8,13 @@ import os
 import shlex
 
 from act.certify.fmt import fmt_duration, fmt_load, fmt_num
+from act.certify.model import ONE_X_READS, ONE_X_WRITES, Step
 from act.certify import EXIT_CONFIG, EXIT_USAGE
 from act.cli import UsageError
 from act.latency.analysis import round_up_slice
 from act.latency.judge import hourly_interval
 
 
-ONE_X_READS = 2000              # per device: the README's "1x"
-ONE_X_WRITES = 1000
 DEFAULT_HOURS = 24
 DEFAULT_STRESS_FACTOR = 2.0
 LADDER_RUNGS = 6                # default ladder: 2 x load, then x 1.5 ...
@@ -136,10 +135,10 @@ def check_interval(echo, what):
 def step_items(step):
     """The values of the four items act_certify sets for a step:
     {name: value}."""
-    return {"device-names": ",".join(step["devices"]),
-            "read-reqs-per-sec": str(step["reads_per_sec"]),
-            "write-reqs-per-sec": str(step["writes_per_sec"]),
-            "test-duration-sec": str(step["duration_sec"])}
+    return {"device-names": ",".join(step.devices),
+            "read-reqs-per-sec": str(step.reads_per_sec),
+            "write-reqs-per-sec": str(step.writes_per_sec),
+            "test-duration-sec": str(step.duration_sec)}
 
 
 def step_sets(step, devices=None):
@@ -155,9 +154,9 @@ def config_args(step, base, dirpath=None):
     """A step's config on the program's command line: the base config and
     the step's --set items; a step planned by an older act_certify (no
     "set"): its own config file in dirpath."""
-    if "set" not in step:
-        return [os.path.join(dirpath, step["files"]["config"])]
-    return [base] + [a for item in step["set"] for a in ("--set", item)]
+    if step.set is None:
+        return [os.path.join(dirpath, step.files["config"])]
+    return [base] + [a for item in step.set for a in ("--set", item)]
 
 
 def command_text(program, step, base):
@@ -167,7 +166,7 @@ def command_text(program, step, base):
 
 
 def plan_steps(devices, load, stress_factor, duration, ladder, prep):
-    """The campaign's steps, in order (dicts, as kept in state.json)."""
+    """The campaign's steps, in order (model.Step)."""
     steps = []
 
     def add(kind, test, title, load_x, devs, same_run_as=None):
@@ -178,18 +177,27 @@ def plan_steps(devices, load, stress_factor, duration, ladder, prep):
                 "ceiling": "ceiling"}[kind]
         if load_x:
             slug += "-" + fmt_load(load_x)
-        step = {"number": n, "id": "%02d-%s" % (n, slug), "kind": kind,
-                "test": test, "title": title, "load": load_x,
-                "devices": list(devs), "reads_per_sec": r,
-                "writes_per_sec": w,
-                "duration_sec": 0 if kind == "prep" or same_run_as
-                else duration,
-                "slice_sec": slice_for(duration),
-                "judge": {"target": "criteria", "ceiling": "criteria",
-                          "stress": "stress"}.get(kind),
-                "same_run_as": same_run_as, "status": "planned",
-                "result": None, "exit_status": None, "message": None,
-                "started_at": None, "ended_at": None, "old_logs": []}
+        step_id = "%02d-%s" % (n, slug)
+        if same_run_as:
+            files = {"plot": step_id + ".svg"}
+        elif kind == "prep":
+            files = {"log": step_id + ".log", "stderr": step_id + ".err"}
+        else:
+            files = {"log": step_id + ".log", "stderr": step_id + ".err",
+                     "plot": step_id + ".svg"}
+        step = Step(
+            number=n, id=step_id, kind=kind, test=test, title=title,
+            load=load_x, devices=list(devs), reads_per_sec=r,
+            writes_per_sec=w,
+            duration_sec=0 if kind == "prep" or same_run_as else duration,
+            slice_sec=slice_for(duration),
+            judge={"target": "criteria", "ceiling": "criteria",
+                   "stress": "stress"}.get(kind),
+            same_run_as=same_run_as, status="planned", result=None,
+            exit_status=None, message=None, started_at=None, ended_at=None,
+            old_logs=[], files=files)
+        if step.runs_program:
+            step.set = step_sets(step)
         steps.append(step)
         return step
 
@@ -212,30 +220,12 @@ def plan_steps(devices, load, stress_factor, duration, ladder, prep):
         if abs(rung - stress) < 1e-9:
             add("ceiling", None, "ceiling: %s on %s, judged from step %d's "
                 "run" % (fmt_load(rung), devices_text(devices),
-                         last_stress["number"]), rung, devices,
-                same_run_as=last_stress["number"])
+                         last_stress.number), rung, devices,
+                same_run_as=last_stress.number)
         else:
             add("ceiling", None, "ceiling: %s on %s"
                 % (fmt_load(rung), devices_text(devices)), rung, devices)
-    for s in steps:
-        base = s["id"]
-        if s["same_run_as"]:
-            s["files"] = {"plot": base + ".svg"}
-        else:
-            s["files"] = {"log": base + ".log", "stderr": base + ".err",
-                          "plot": base + ".svg"}
-        if s["kind"] == "prep":
-            del s["files"]["plot"]
-        elif not s["same_run_as"]:
-            s["set"] = step_sets(s)
     return steps
-
-
-def runs_program(step):
-    """Whether a step runs the campaign's program (its config checked,
-    its run's echo compared): not act_prep, not a step judged from
-    another's run."""
-    return step["kind"] != "prep" and not step["same_run_as"]
 
 
 def devices_text(devices):
@@ -243,93 +233,92 @@ def devices_text(devices):
 
 
 def planned_seconds(steps):
-    return sum(s["duration_sec"] for s in steps)
+    return sum(s.duration_sec for s in steps)
 
 
-def stress_text(c):
+def stress_text(load, stress_factor):
     """'4x (2x the target)'."""
-    return "%s (%s the target)" % (fmt_load(c["load"] * c["stress_factor"]),
-                                   fmt_load(c["stress_factor"]))
+    return "%s (%s the target)" % (fmt_load(load * stress_factor),
+                                   fmt_load(stress_factor))
 
 
 def plan_text(state, dirpath, dry_run, warnings=()):
     """The plan, for --dry-run and at the start of a campaign; warnings
     (threads.thread_warnings) end it."""
-    c = state["campaign"]
+    c = state.campaign
     lines = []
     lines.append("act_certify plan%s" % (" (dry run: nothing is written)"
                                          if dry_run else ""))
-    lines.append("  program:     %s" % c["program_path"])
+    lines.append("  program:     %s" % c.program_path)
     lines.append("  base config: %s (copied to %s; each test sets the "
                  "four items below with --set, every other item keeps its "
-                 "value)" % (c["base_config_path"], BASE_NAME))
+                 "value)" % (c.base_config_path, BASE_NAME))
     lines.append("  devices:     %s   ALL DATA ON THEM IS DESTROYED"
-                 % ", ".join(c["devices"]))
-    r, w = rates(c["load"], 1)
+                 % ", ".join(c.devices))
+    r, w = rates(c.load, 1)
     lines.append("  load:        %s = %d reads/s, %d writes/s per device; "
-                 "stress load %s" % (fmt_load(c["load"]), r, w,
-                                     stress_text(c)))
+                 "stress load %s" % (fmt_load(c.load), r, w,
+                                     stress_text(c.load, c.stress_factor)))
     lines.append("  each test:   %s%s" % (
-        fmt_duration(c["duration_sec"]),
-        "" if c["duration_sec"] >= 24 * HOUR else
+        fmt_duration(c.duration_sec),
+        "" if c.duration_sec >= 24 * HOUR else
         "  (shorter than 24 h: a trial, not a certification)"))
-    if c["ceiling"]:
+    if c.ceiling:
         lines.append("  ceiling:     ladder %s (stops at the first load that "
-                     "fails)" % ", ".join(fmt_load(x) for x in c["ladder"]))
+                     "fails)" % ", ".join(fmt_load(x) for x in c.ladder))
     lines.append("  fail fast:   %s" % (
         "on - a test judged on the criteria stops at its first %s over a "
         "limit (its verdict could not change); --no-fail-fast runs it to "
-        "its end" % ("hour" if slice_for(c["duration_sec"]) == HOUR
+        "its end" % ("hour" if slice_for(c.duration_sec) == HOUR
                      else "slice")
-        if c.get("fail_fast") else "off (--no-fail-fast): every test runs "
+        if c.fail_fast else "off (--no-fail-fast): every test runs "
         "to its end"))
     lines.append("  directory:   %s%s" % (dirpath, " (not created)"
                                           if dry_run else ""))
     lines.append("")
     pad = " " * 9
-    for s in state["steps"]:
-        lines.append(("step %d" % s["number"]).ljust(9) + s["title"])
-        if s["kind"] == "prep":
+    for s in state.steps:
+        lines.append(("step %d" % s.number).ljust(9) + s.title)
+        if s.kind == "prep":
             lines.append(pad + "act_prep %s; time depends on the drives "
                          "(about 2 x capacity / write speed)"
-                         % " ".join(s["devices"]))
+                         % " ".join(s.devices))
             continue
-        if s["same_run_as"]:
+        if s.same_run_as:
             lines.append(pad + "no new run: the read criteria on step "
-                         "%d's log" % s["same_run_as"])
+                         "%d's log" % s.same_run_as)
             continue
         lines.append(pad + "load %s on %s: %s" % (
-            fmt_load(s["load"]), devices_text(s["devices"]),
-            ", ".join(s["devices"])))
-        lines.append(pad + "runs: %s" % command_text(c["program"], s,
+            fmt_load(s.load), devices_text(s.devices),
+            ", ".join(s.devices)))
+        lines.append(pad + "runs: %s" % command_text(c.program, s,
                                                      BASE_NAME))
         lines.append(pad + "%s%s; passes %s" % (
-            fmt_duration(s["duration_sec"]),
-            " (less if it fails: fail fast)" if c.get("fail_fast") and
-            s["judge"] == "criteria" else "",
+            fmt_duration(s.duration_sec),
+            " (less if it fails: fail fast)" if c.fail_fast and
+            s.judge == "criteria" else "",
             "if it meets the read criteria (act_latency.py --check)"
-            if s["judge"] == "criteria" else
+            if s.judge == "criteria" else
             "if it runs to completion (act_latency.py --check --stress)"))
-    cert = [s for s in state["steps"] if s["kind"] != "ceiling"]
-    ladder = [s for s in state["steps"] if s["kind"] == "ceiling"]
+    cert = [s for s in state.steps if s.kind != "ceiling"]
+    ladder = [s for s in state.steps if s.kind == "ceiling"]
     lines.append("")
-    tests = len([s for s in cert if s["kind"] != "prep"])
+    tests = len([s for s in cert if s.kind != "prep"])
     total = "total: %s for the certification (%d test%s)" % (
         fmt_duration(planned_seconds(cert)), tests,
         "" if tests == 1 else "s")
     if ladder:
-        runs = len([s for s in ladder if not s["same_run_as"]])
+        runs = len([s for s in ladder if not s.same_run_as])
         total += ", at most %s more for the ceiling (%d run%s; the ladder " \
             "stops at the first load that fails)" % (
                 fmt_duration(planned_seconds(ladder)), runs,
                 "" if runs == 1 else "s")
-    if any(s["kind"] == "prep" for s in cert):
+    if any(s.kind == "prep" for s in cert):
         total += ", plus act_prep"
     lines.append(total)
-    saved = [s["stopped_early"] for s in state["steps"]
-             if s.get("stopped_early") and s["status"] == "done"]
+    saved = state.fail_fast_stops()
     if saved:
         lines.append("fail fast saved %s so far" % fmt_duration(sum(
-            max(0, r["planned_sec"] - r["end_sec"]) for r in saved)))
+            s.stopped_early.saved_sec for s in saved)))
     lines += list(warnings)
     return "\n".join(lines)

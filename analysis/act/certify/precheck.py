@@ -25,7 +25,7 @@ from act import EXIT_SETUP, EXIT_USAGE as PROGRAM_CONFIG_ERROR
 from act.certify import EXIT_CONFIG
 from act.certify.devices import held_env
 from act.certify.plan import (
-    BASE_NAME, check_interval, config_args, runs_program, step_sets)
+    BASE_NAME, check_interval, config_args, step_sets)
 from act.cli import UsageError
 from act.logfile.header import scan_header
 
@@ -92,7 +92,7 @@ def base_check(program, base, devices, steps, what=None):
     three --set items of its first test (a refusal of the file names its
     line, of an item the --set): the LogHeader of its --print-config -
     the devices' identity lines, the service-threads the runs get."""
-    first = [s for s in steps if runs_program(s)]
+    first = [s for s in steps if s.runs_program]
     args = [base]
     if first:
         args += [a for item in step_sets(first[0], devices)
@@ -104,7 +104,7 @@ def campaign_header(program, dirpath, state):
     """base_check of the campaign in dirpath (DIR/base.conf): what
     identifies its devices now."""
     return base_check(program, os.path.join(dirpath, BASE_NAME),
-                      state["campaign"]["devices"], state["steps"])
+                      state.campaign.devices, state.steps)
 
 
 def check_campaign(program, base, devices, steps, dirpath=None,
@@ -114,17 +114,17 @@ def check_campaign(program, base, devices, steps, dirpath=None,
     campaign's (check_new_campaign), or the steps not finished of one
     being resumed (base: DIR/base.conf, or a step's own config file in
     dirpath if an older act_certify planned it). Each step checked keeps
-    the configuration the program echoes for it (step["config_echo"]: its
+    the configuration the program echoes for it (step.config_echo: its
     log must echo the same). Returns base_check's LogHeader."""
     header = base_check(program, base, devices, steps, what)
     for s in steps:
-        if not runs_program(s) or s["status"] in ("done", "skipped"):
+        if not s.runs_program or not s.to_do:
             continue
-        what = "step %d's config" % s["number"]
-        if "set" not in s:
-            what += " %s" % os.path.join(dirpath, s["files"]["config"])
+        what = "step %d's config" % s.number
+        if s.set is None:
+            what += " %s" % os.path.join(dirpath, s.files["config"])
         h = print_config(program, what, config_args(s, base, dirpath))
-        s["config_echo"] = h.items(h.config)
+        s.config_echo = h.items(h.config)
     return header
 
 

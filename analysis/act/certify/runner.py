@@ -13,7 +13,7 @@ import time
 from act.certify.analyse import (
     analyse_step_log, slices_so_far, step_analysis)
 from act.certify.failfast import (
-    FailFast, request_reason, saved_sec, saved_text, stop_message)
+    FailFast, request_reason, saved_text, stop_message)
 from act.certify.devices import check_identities, held_env
 from act.certify.plan import BASE_NAME, config_args
 from act.certify.precheck import campaign_header
@@ -83,15 +83,14 @@ def _child_setup():
 
 
 def remaining_seconds(steps, current, elapsed):
-    left = max(0, current["duration_sec"] - elapsed) if current else 0
+    left = max(0, current.duration_sec - elapsed) if current else 0
     after = False
     for s in steps:
         if s is current:
             after = True
             continue
-        if (after or current is None) and s["status"] not in ("done",
-                                                              "skipped"):
-            left += s["duration_sec"]
+        if (after or current is None) and s.to_do:
+            left += s.duration_sec
     return left
 
 
@@ -101,7 +100,7 @@ def run_program(argv, log_path, err_path, step, steps, progress, save,
     err_path; returns its exit status (128+n for a signal) - or raises
     UserError when it can't start. save() records the step (with the
     program's pid) once it runs. fail_fast: stop a criteria step at its
-    first slice over a limit (step["stopped_early"] says so)."""
+    first slice over a limit (step.stopped_early says so)."""
     global _PRCTL
     if _PRCTL is None:
         _PRCTL = _prctl()
@@ -125,11 +124,11 @@ def run_program(argv, log_path, err_path, step, steps, progress, save,
     finally:
         os.close(stop_r)
     _Stop.child = proc
-    step["pid"] = proc.pid
+    step.pid = proc.pid
     save()
     if _Stop.signum is not None:
         _on_signal(_Stop.signum, None)
-    follower = LogFollower(log_path) if step["kind"] != "prep" else None
+    follower = LogFollower(log_path) if step.kind != "prep" else None
     watch = fail_fast_watch(step, log_path, fail_fast)
     t0 = time.monotonic()
     stop_sent = None
@@ -161,9 +160,9 @@ def run_program(argv, log_path, err_path, step, steps, progress, save,
                 # recorded before the program is stopped: the step is then
                 # judged from its partial log, never run again as if
                 # interrupted
-                step["stopped_early"] = rec
+                step.stopped_early = rec
                 save()
-                progress.line("%s: step %d: %s" % (PROG, step["number"],
+                progress.line("%s: step %d: %s" % (PROG, step.number,
                                                    stop_message(rec)))
                 stop_sent = time.monotonic()
                 tell_stop(stop_w, request_reason(rec))
@@ -176,13 +175,13 @@ def run_program(argv, log_path, err_path, step, steps, progress, save,
                       remaining_seconds(steps, step, elapsed))
     os.close(stop_w)
     _Stop.child = None
-    step.pop("pid", None)
+    del step.pid
     rc = proc.returncode
     rc = 128 - rc if rc < 0 else rc
     if rc < 128:
         # the program ended on its own before the stop reached it: its
         # own end is the step's (e.g. a drive-limit stop)
-        step.pop("stopped_early", None)
+        del step.stopped_early
     return rc
 
 
@@ -200,8 +199,8 @@ def fail_fast_watch(step, log_path, fail_fast):
     """The FailFast of a step that runs and is judged on the criteria
     (the targets and the ceiling rungs; not the stress tests, which pass
     by completing), unless the campaign has --no-fail-fast."""
-    if not fail_fast or step["judge"] != "criteria" or \
-            step["kind"] == "prep":
+    if not fail_fast or step.judge != "criteria" or \
+            step.kind == "prep":
         return None
     return FailFast(step, log_path, slices_so_far)
 
@@ -209,30 +208,30 @@ def fail_fast_watch(step, log_path, fail_fast):
 def execute_step(dirpath, state, step, tools, progress, cache):
     """Runs (or judges) one step; updates it. Returns None to go on, or
     the campaign's exit status to stop with."""
-    steps = state["steps"]
-    if step["same_run_as"]:
-        src = steps[step["same_run_as"] - 1]
-        step.update(status="done", exit_status=src["exit_status"],
+    steps = state.steps
+    if step.same_run_as:
+        src = state.run_of(step)
+        step.update(status="done", exit_status=src.exit_status,
                     started_at=utc_now(), ended_at=utc_now())
         a = step_analysis(dirpath, state, step, cache)
-        step["result"], step["message"] = judge_step(step, a)
-        step["stop"] = a.get("stop")
-        step["io_errors"] = io_error_total(a)
+        step.result, step.message = judge_step(step, a)
+        step.stop = a.stop
+        step.io_errors = io_error_total(a)
         save_state(dirpath, state)
-        if step["result"] == RESULT_INVALID:
-            warn("step %d is INVALID: %s" % (step["number"],
-                                             step["message"]))
+        if step.result == RESULT_INVALID:
+            warn("step %d is INVALID: %s" % (step.number,
+                                             step.message))
         return None
-    files = step["files"]
+    files = step.files
     log = os.path.join(dirpath, files["log"])
     err = os.path.join(dirpath, files["stderr"])
-    if step["kind"] == "prep":
-        argv = [tools["act_prep"]] + step["devices"]
+    if step.kind == "prep":
+        argv = [tools["act_prep"]] + step.devices
     else:
         argv = [tools["program"]] + config_args(
             step, os.path.join(dirpath, BASE_NAME), dirpath)
     prog = os.path.basename(argv[0])
-    if step["status"] == "running" and step["kind"] != "prep":
+    if step.status == "running" and step.kind != "prep":
         # act_certify was killed while the step ran (its program is gone:
         # --resume checked): perhaps after the program ended, before that
         # was saved
@@ -240,27 +239,27 @@ def execute_step(dirpath, state, step, tools, progress, cache):
         if rc is not None:
             step.update(status="ended", exit_status=rc,
                         ended_at=_mtime_utc(log), log_size=_size(log))
-            step.pop("pid", None)
+            del step.pid
             save_state(dirpath, state)
     if program_ended(dirpath, step):
         # act_certify stopped after the program ended, before the step
         # was judged: judge it now, don't run it again
         return finish_step(dirpath, state, step, prog, err, log, cache)
-    if step["status"] in ("running", "interrupted", "error", "ended") or \
+    if step.status in ("running", "interrupted", "error", "ended") or \
             os.path.lexists(log) or os.path.lexists(err):
         rename_old_log(dirpath, step)
     step.update(status="running", result=None, exit_status=None,
                 message=None, started_at=utc_now(), ended_at=None)
-    step.pop("stopped_early", None)
+    del step.stopped_early
     save_state(dirpath, state)
     progress.step_started(step, len(steps))
     progress.watch(LiveReport(dirpath, state, step, cache),
-                   PrepProgress(err, step["devices"])
-                   if step["kind"] == "prep" else None)
+                   PrepProgress(err, step.devices)
+                   if step.kind == "prep" else None)
     try:
         rc = run_program(argv, log, err, step, steps, progress,
                          lambda: save_state(dirpath, state),
-                         state["campaign"].get("fail_fast", False))
+                         state.campaign.fail_fast)
     finally:
         progress.watch()
     progress.clear()
@@ -297,10 +296,9 @@ def end_from_log(dirpath, state, step):
     program's "stopped on request" line (or, by an older act_storage,
     "stopped by signal"); None otherwise - the step runs again."""
     a = analyse_step_log(dirpath, state, step, plot=False)
-    doc = a.get("doc")
-    if doc is not None and doc.get("complete") and a.get("stop") is None:
+    if a.doc is not None and a.doc.get("complete") and a.stop is None:
         return 0
-    if step.get("stopped_early") and a.get("stop") in ("request", "signal"):
+    if step.stopped_early and a.stop in ("request", "signal"):
         return 128 + signal.SIGINT
     return None
 
@@ -309,70 +307,70 @@ def program_ended(dirpath, step):
     """Whether state.json says the step's program ended (exit status
     below 128) and its log is as it was then: the step is judged, not run
     again."""
-    rc = step.get("exit_status")
-    log = step.get("files", {}).get("log")
-    return (step["status"] == "ended" and isinstance(rc, int) and
-            (0 <= rc < 128 or bool(step.get("stopped_early"))) and
+    rc = step.exit_status
+    log = step.files.get("log")
+    return (step.status == "ended" and isinstance(rc, int) and
+            (0 <= rc < 128 or bool(step.stopped_early)) and
             log is not None and
-            step.get("log_size") is not None and
-            _size(os.path.join(dirpath, log)) == step["log_size"])
+            step.log_size is not None and
+            _size(os.path.join(dirpath, log)) == step.log_size)
 
 
 def finish_step(dirpath, state, step, prog, err, log, cache):
     """Judges a step whose program ended (exit status in the step); saves
     it. Returns None to go on, or the campaign's exit status to stop
     with."""
-    rc = step["exit_status"]
-    if rc >= 128 and not step.get("stopped_early"):
+    rc = step.exit_status
+    if rc >= 128 and not step.stopped_early:
         signum = _Stop.signum or (rc - 128)
         step.update(status="interrupted", message="stopped by signal %s"
                     % signame(rc - 128))
-        state["status"] = "interrupted"
+        state.status = "interrupted"
         save_state(dirpath, state)
         return 128 + signum
-    if rc in (1, 2, 5) or (step["kind"] == "prep" and rc != 0):
+    if rc in (1, 2, 5) or (step.kind == "prep" and rc != 0):
         detail = first_error(err, log)
         step.update(status="error", message="%s exit status %d (%s)%s" % (
             prog, rc, PROGRAM_STATUS.get(rc, "failed"),
             ": " + detail if detail else ""))
-        state["status"] = "error"
+        state.status = "error"
         save_state(dirpath, state)
-        warn("step %d: %s" % (step["number"], step["message"]))
-        return EXIT_CONFIG if rc == 1 and step["kind"] != "prep" \
+        warn("step %d: %s" % (step.number, step.message))
+        return EXIT_CONFIG if rc == 1 and step.kind != "prep" \
             else EXIT_SETUP
-    step["status"] = "done"
+    step.status = "done"
     a = step_analysis(dirpath, state, step, cache)
-    if a.get("error") and rc == 0 and step["kind"] != "prep":
+    if a.error and rc == 0 and step.kind != "prep":
         step.update(status="error", message="can't analyse the log: %s"
-                    % a["error"])
-        state["status"] = "error"
+                    % a.error)
+        state.status = "error"
         save_state(dirpath, state)
-        warn("step %d: %s" % (step["number"], step["message"]))
+        warn("step %d: %s" % (step.number, step.message))
         return EXIT_SETUP
-    step["result"], step["message"] = judge_step(step, a)
-    step["stop"] = a.get("stop")
-    step["io_errors"] = io_error_total(a)
+    step.result, step.message = judge_step(step, a)
+    step.stop = a.stop
+    step.io_errors = io_error_total(a)
     save_state(dirpath, state)
-    if step["result"] == RESULT_INVALID:
-        warn("step %d is INVALID: %s" % (step["number"], step["message"]))
+    if step.result == RESULT_INVALID:
+        warn("step %d is INVALID: %s" % (step.number, step.message))
     return None
 
 
 def step_line(step):
     """One line for a finished step, on stdout."""
-    if step["status"] == "skipped":
-        return "step %d %s: skipped (%s)" % (step["number"],
+    if step.status == "skipped":
+        return "step %d %s: skipped (%s)" % (step.number,
                                              step_short(step),
-                                             step["message"])
-    text = "step %d %s: %s" % (step["number"], step_short(step),
-                               step["result"] or step["status"])
-    if step["message"]:
-        text += " - " + step["message"]
-    if step.get("stopped_early") and step["result"] != RESULT_PASS:
-        text += " (%s)" % saved_text(step["stopped_early"])
-    if step.get("io_errors"):
+                                             step.message)
+    text = "step %d %s: %s" % (step.number, step_short(step),
+                               step.result or step.status)
+    if step.message:
+        text += " - " + step.message
+    if step.stopped_early and step.result != RESULT_PASS:
+        text += " (%s)" % saved_text(step.stopped_early)
+    if step.io_errors:
         text += " (%d failed I/O%s within io-error-limit)" % (
-            step["io_errors"], "" if step["io_errors"] == 1 else "s")
+            step.io_errors, "" if step.io_errors == 1 else "s")
     return text
 
 
@@ -381,16 +379,16 @@ def run_campaign(dirpath, state, tools, progress):
     status."""
     cache = {}
     status = None
-    state["status"] = "running"
+    state.status = "running"
     save_state(dirpath, state)
-    for step in state["steps"]:
-        if step["status"] in ("done", "skipped"):
+    for step in state.steps:
+        if not step.to_do:
             continue
         if _Stop.signum is not None:
-            state["status"] = "interrupted"
+            state.status = "interrupted"
             status = 128 + _Stop.signum
             break
-        why = skip_reason(state["steps"], step)
+        why = skip_reason(state.steps, step)
         if why:
             step.update(status="skipped", message=why)
             save_state(dirpath, state)
@@ -403,24 +401,23 @@ def run_campaign(dirpath, state, tools, progress):
             check_identities(state, dirpath, campaign_header(
                 tools["program"], dirpath, state))
         except UsageError as e:
-            warn("error: step %d not started: %s" % (step["number"], e))
-            state["status"] = "error"
+            warn("error: step %d not started: %s" % (step.number, e))
+            state.status = "error"
             status = EXIT_SETUP
             break
         status = execute_step(dirpath, state, step, tools, progress, cache)
-        if step["status"] == "done":
+        if step.status == "done":
             say(step_line(step))
         if status is not None:
             break
         write_reports(dirpath, state, cache)
     if status is None and _Stop.signum is not None and \
-            any(s["status"] not in ("done", "skipped")
-                for s in state["steps"]):
+            state.next_step() is not None:
         status = 128 + _Stop.signum
-        state["status"] = "interrupted"
+        state.status = "interrupted"
     if status is None:
-        state["status"] = "finished"
-        state["ended_at"] = utc_now()
+        state.status = "finished"
+        state.ended_at = utc_now()
     save_state(dirpath, state)
     write_reports(dirpath, state, cache)
     v = campaign_verdict(state)
@@ -445,12 +442,11 @@ def run_campaign(dirpath, state, tools, progress):
         say("verdict: %s" % headline(v))
         for r in v["reasons"]:
             say("  " + r)
-        saved = [s for s in state["steps"] if s.get("stopped_early") and
-                 s["status"] == "done"]
+        saved = state.fail_fast_stops()
         if saved:
             say("  fail fast saved %s (%s)" % (fmt_duration(sum(
-                saved_sec(s["stopped_early"]) for s in saved)), ", ".join(
-                    "step %d" % s["number"] for s in saved)))
+                s.stopped_early.saved_sec for s in saved)), ", ".join(
+                    "step %d" % s.number for s in saved)))
     say("report: %s" % os.path.join(dirpath, "report.html"))
     return v["exit_status"] if status is None else status
 

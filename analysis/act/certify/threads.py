@@ -30,9 +30,9 @@ def thread_warnings(steps, threads, index=False):
         return []
 
     def reads(s):
-        return s["reads_per_sec"] + (s["writes_per_sec"] if index else 0)
-    busy = [s for s in steps if s["kind"] != "prep" and not s["same_run_as"]
-            and reads(s) / threads > MAX_READS_PER_THREAD]
+        return s.reads_per_sec + (s.writes_per_sec if index else 0)
+    busy = [s for s in steps if s.runs_program and
+            reads(s) / threads > MAX_READS_PER_THREAD]
     if not busy:
         return []
     top = max(reads(s) for s in busy)
@@ -41,7 +41,7 @@ def thread_warnings(steps, threads, index=False):
             "load, and such a step is NOT JUDGED; set service-threads to "
             "at least %d in the base config" % (
                 "" if len(busy) == 1 else "s",
-                ", ".join("%d (%s)" % (s["number"], fmt_load(s["load"]))
+                ", ".join("%d (%s)" % (s.number, fmt_load(s.load))
                           for s in busy), "s" if len(busy) == 1 else "",
                 threads, MAX_READS_PER_THREAD, top // threads,
                 -(-top // MAX_READS_PER_THREAD))]

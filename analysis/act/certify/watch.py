@@ -69,8 +69,8 @@ class Progress:
     def step_started(self, step, total):
         self.last_plain = time.monotonic()
         if not self.tty:
-            self.line("%s: step %d/%d started: %s" % (PROG, step["number"],
-                                                     total, step["title"]))
+            self.line("%s: step %d/%d started: %s" % (PROG, step.number,
+                                                     total, step.title))
 
     def tick(self, step, total, elapsed, follower, left):
         if self.live is not None:
@@ -90,11 +90,11 @@ def progress_variants(step, total, elapsed, follower, left, prep=None):
     """The progress line from the most to the least detailed, each made
     of whole fields (what fits is chosen by fit_line): act_storage's
     clock (H:MM:SS elapsed/planned, ETA), the share of reads over 1 ms."""
-    head = "[%d/%d]" % (step["number"], total)
+    head = "[%d/%d]" % (step.number, total)
     label = progress_label(step)
-    short = label.split(" x")[0] if step["kind"] != "prep" else label
-    dur = step["duration_sec"]
-    if step["kind"] == "prep":
+    short = label.split(" x")[0] if step.kind != "prep" else label
+    dur = step.duration_sec
+    if step.kind == "prep":
         got = prep.progress() if prep is not None else None
         clock = fmt_clock(elapsed)
         if got is None:
@@ -108,7 +108,7 @@ def progress_variants(step, total, elapsed, follower, left, prep=None):
                 "%s %d%%" % (head, pct)]
     clock = "%s/%s" % (fmt_clock(elapsed), fmt_clock(dur) if dur else "?")
     eta = " ETA %s" % fmt_clock(left) if left is not None else ""
-    pct = follower.window(step["slice_sec"]) if follower else None
+    pct = follower.window(step.slice_sec) if follower else None
     full = brief = ""
     if pct is not None:
         full = "  reads > 1 ms: %.2f%% (last %s)" % (pct[0],
@@ -209,7 +209,7 @@ class LiveReport:
         now = time.monotonic()
         done = 0
         if follower is not None and follower.last:
-            done = follower.last // max(1, self.step["slice_sec"])
+            done = follower.last // max(1, self.step.slice_sec)
         if self.last is not None and done <= self.slices and \
                 now - self.last < self.every:
             return
@@ -219,20 +219,20 @@ class LiveReport:
     def write(self, elapsed):
         try:
             write_reports(self.dirpath, self.state, self.cache, live={
-                "step": self.step["number"], "elapsed_sec": elapsed,
+                "step": self.step.number, "elapsed_sec": elapsed,
                 "every_sec": self.every})
         except Exception as e:      # noqa: BLE001 - never stop the run
             if not self.failed:
                 warn("can't rewrite the reports while step %d runs: %s "
-                     "(the run goes on)" % (self.step["number"], e))
+                     "(the run goes on)" % (self.step.number, e))
             self.failed = True
 
 
 def progress_label(step):
     """'test 3 30x x4', 'ceiling 60x', 'act_prep'."""
-    if step["kind"] == "prep":
+    if step.kind == "prep":
         return "act_prep"
-    text = "test %d %s" % (step["test"], fmt_load(step["load"])) \
-        if step["test"] else "ceiling %s" % fmt_load(step["load"])
-    n = len(step["devices"])
+    text = "test %d %s" % (step.test, fmt_load(step.load)) \
+        if step.test else "ceiling %s" % fmt_load(step.load)
+    n = len(step.devices)
     return text + (" x%d devices" % n if n > 1 else "")

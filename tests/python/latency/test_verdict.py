@@ -43,6 +43,7 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
 import support  # noqa: E402
+from certstate import make_step  # noqa: E402
 from support import (FIXTURES, header, make, read, report,  # noqa: E402
                      run_latency as run)
 
@@ -485,9 +486,8 @@ class SameVerdict(Logs):
                 check = json.loads(out)["check"]
                 latency = (check["result"],
                            "; ".join(check["reasons"]) or None)
-                step = {"number": 1, "kind": "target", "judge": "criteria",
-                        "duration_sec": SECONDS, "slice_sec": SLICE,
-                        "exit_status": EXIT.get(name, 0)}
+                step = make_step(duration_sec=SECONDS, slice_sec=SLICE,
+                                 exit_status=EXIT.get(name, 0))
                 certify = judge.judge_step(
                     step, analyse.analyse_log(path, SLICE, False))
                 self.assertEqual(want[name], latency[0])
