@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Tests of act and act.cli: VERSION and the exit statuses against the C
-headers, act_latency.py's against docs/README.md's table, the exit
+"""Description: act and act.cli - VERSION and the exit statuses against
+the C headers, act_latency.py's against docs/README.md's table, the exit
 ladder every tool's main() goes through, and "did you mean" for a
 mistyped option: closest() on the C programs' own cases
 (tests/unit/test_cfg_help.c), and each tool's command line - the message

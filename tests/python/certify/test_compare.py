@@ -19,7 +19,10 @@ called directly on hand-made step summaries and directories:
 - main_status: --compare with no DIR, with a campaign option, and with
   the same DIR twice are usage errors (64); render_markdown and
   render_html of a document with an unmatched step and a damaged row (the
-  HTML parses, no external reference)."""
+  HTML parses, no external reference).
+
+    python3 tests/python/certify/test_compare.py [-v]
+"""
 
 import contextlib
 import html.parser
@@ -27,9 +30,11 @@ import io
 import os
 import sys
 import tempfile
+import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import expect  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+import support  # noqa: E402,F401  (act on sys.path)
 
 from act.certify import compare, compare_html, compare_markdown  # noqa
 from act.certify import main  # noqa: E402
@@ -56,63 +61,6 @@ def step(number, kind, test, load, pcts=None, crit=CRIT, result="PASS",
             if series else None}
 
 
-def check_groups(c):
-    labels = ["n1", "n2", "n3", "n4"]
-    steps_of = [
-        [step(1, "prep", None, None),
-         step(2, "target", 1, 30, [0.4, 0, 0]),
-         step(3, "stress", 2, 60, [1.1, 0, 0])],
-        [step(1, "target", 1, 30, [0.5, 0, 0]),
-         step(2, "stress", 2, 60, [1.0, 0, 0]),
-         step(3, "ceiling", None, 90, [2.0, 0, 0])],
-        [step(1, "target", 1, 30, [6.2, 0.3, 0], result="FAIL"),
-         step(2, "stress", 2, 60, result="SKIPPED")],
-        [step(1, "target", 1, 30, [0.3, 0, 0],
-              crit=(("1 ms", 3), ("8 ms", 1), ("64 ms", 0.1))),
-         step(2, "target", 1, 40, [0.3, 0, 0])]]
-    groups, unmatched = compare.compare_steps(labels, steps_of)
-    c.eq("groups: kind/test/load", [["target", 1, 30], ["stress", 2, 60]],
-         [g["key"][:3] for g in groups])
-    c.eq("group test 1: members", ["n1", "n2", "n3"],
-         list(groups[0]["campaigns"]))
-    w = groups[0]["worst"]
-    c.eq("group test 1: the outlier", ["n3"], w["worst"])
-    c.eq("group test 1: the worst line", "worst: n3, 6.20% over 1 ms at its "
-         "worst slice, 13.8x the median of the others (0.45%)", w["line"])
-    c.eq("group test 2: the skipped step joins", {"n1": "PASS", "n2": "PASS",
-                                                  "n3": "SKIPPED"},
-         {k: v["result"] for k, v in groups[1]["campaigns"].items()})
-    c.eq("group test 2: skipped has no values", None,
-         groups[1]["campaigns"]["n3"]["max_pct"])
-    c.eq("group test 2: the outlier of the two with values", ["n1"],
-         groups[1]["worst"]["worst"])
-    c.eq("unmatched: other criteria, another load, a rung",
-         [(["target", 1, 30], ["n4"]), (["target", 1, 40], ["n4"]),
-          (["ceiling", None, 90], ["n2"])],
-         sorted([(g["key"][:3], g["only_in"]) for g in unmatched],
-                key=lambda x: (x[0][0] != "target", x[0][2])))
-    g1, _ = compare.compare_steps(["a", "b"], [
-        [step(1, "target", 1, 30, [0.4, 0, 0])],
-        [step(1, "target", 1, 30, result="INCOMPLETE")]])
-    c.eq("one campaign with values: no outlier", None, g1[0]["worst"])
-    doc = {"campaigns": [], "steps": groups, "unmatched": unmatched,
-           "generated_at": "now"}
-    return doc
-
-
-def check_labels_and_worst(c):
-    c.eq("labels", ["a", "x/cert", "y/cert"],
-         compare.labels_of(["/t/a/", "x/cert", "y/cert"]))
-    c.eq("worst slice, hours", "4.20% in step 2, hour 3", compare.worst_slice(
-        [step(1, "target", 1, 30, [1, 0, 0], series=[0.1, 0.2]),
-         step(2, "stress", 2, 60, [1, 0, 0], series=[0.5, 1.0, 4.2, 0.3])]))
-    c.eq("worst slice, a trial", "0.30% in step 1, slice 1",
-         compare.worst_slice([step(1, "target", 1, 30, [1, 0, 0],
-                                   series=[0.3], slice_sec=1)]))
-    c.eq("worst slice, no series", None,
-         compare.worst_slice([step(1, "target", 1, 30)]))
-
-
 class Page(html.parser.HTMLParser):
     def __init__(self):
         super().__init__()
@@ -135,67 +83,144 @@ def run_main(argv):
     return rc, out.getvalue(), err.getvalue()
 
 
-def check_dirs_and_main(c, doc):
-    with tempfile.TemporaryDirectory(prefix="act-compare-test-") as td:
-        plain = os.path.join(td, "plain")
-        os.mkdir(plain)
-        bad = os.path.join(td, "bad")
-        os.mkdir(bad)
-        with open(os.path.join(bad, "state.json"), "w") as f:
-            f.write('{"format": 1}')
-        for what, dirs, text in (
-                ("missing", [os.path.join(td, "nope")], "is not a directory"),
-                ("no state.json", [plain], "is not a campaign directory")):
-            try:
-                compare.check_dirs(dirs)
-                c.check(False, "check_dirs %s: no error" % what)
-            except UsageError as e:
-                c.eq("check_dirs %s: status" % what, 2, e.status)
-                c.check(dirs[0] in str(e) and text in str(e),
-                        "check_dirs %s: message %r" % (what, str(e)))
-        rc, out, err = run_main(["--compare", bad, "--out",
-                                 os.path.join(td, "fleet")])
-        c.eq("a damaged campaign: exit status", 0, rc)
-        c.check("| bad | - | - | damaged: " in out and "Traceback" not in
-                err, "a damaged campaign's row:\n%s\n%s" % (out, err))
-        c.eq("the files written", ["compare.html", "compare.json",
-                                   "compare.md"],
-             sorted(os.listdir(os.path.join(td, "fleet"))))
-        for what, argv, rc_want, text in (
-                ("no DIR", ["--compare"], 64, "--compare"),
-                ("with --device", ["--compare", bad, "--device", "/x"], 64,
-                 "--device"),
-                ("with --report", ["--compare", bad, "--report", bad], 64,
-                 "--report"),
-                ("the same DIR twice", ["--compare", bad, bad + "/"], 64,
-                 "given twice"),
-                ("not a campaign", ["--compare", plain], 2, plain)):
-            rc, out, err = run_main(argv)
-            c.eq("main %s: exit status" % what, rc_want, rc)
-            c.check(text in err, "main %s: stderr names %s: %r"
-                    % (what, text, err))
-    doc["campaigns"] = [{"label": "dmg", "damaged": "x", "verdict":
-                         "damaged: x", "directory": "/d"}]
-    md = compare_markdown.render_markdown(doc)
-    c.check("## Not compared (in one campaign only)" in md and
-            "- ceiling rung at 90x; criteria: reads over 1 ms under 5%, "
-            "reads over 8 ms under 1%, reads over 64 ms under 0.1%: n2, "
-            "step 3, PASS" in md, "markdown: the unmatched list:\n%s" % md)
-    page = compare_html.render_html(doc)
-    p = Page()
-    p.feed(page)
-    p.close()
-    c.eq("html: external references", [], p.external)
-    c.eq("html: the outliers", ["n3", "n1"], p.outliers)
+class Compare(unittest.TestCase):
+    def test_groups(self):
+        self.groups()
 
+    def groups(self):
+        """The checks of the groups; their document."""
+        self.groups()
 
-def main_():
-    c = expect.Checker("test_certify_compare")
-    check_labels_and_worst(c)
-    doc = check_groups(c)
-    check_dirs_and_main(c, doc)
-    c.finish()
+    def groups(self):
+        """The checks of the groups; their document."""
+        labels = ["n1", "n2", "n3", "n4"]
+        steps_of = [
+            [step(1, "prep", None, None),
+             step(2, "target", 1, 30, [0.4, 0, 0]),
+             step(3, "stress", 2, 60, [1.1, 0, 0])],
+            [step(1, "target", 1, 30, [0.5, 0, 0]),
+             step(2, "stress", 2, 60, [1.0, 0, 0]),
+             step(3, "ceiling", None, 90, [2.0, 0, 0])],
+            [step(1, "target", 1, 30, [6.2, 0.3, 0], result="FAIL"),
+             step(2, "stress", 2, 60, result="SKIPPED")],
+            [step(1, "target", 1, 30, [0.3, 0, 0],
+                  crit=(("1 ms", 3), ("8 ms", 1), ("64 ms", 0.1))),
+             step(2, "target", 1, 40, [0.3, 0, 0])]]
+        groups, unmatched = compare.compare_steps(labels, steps_of)
+        self.assertEqual([["target", 1, 30], ["stress", 2, 60]],
+                         [g["key"][:3] for g in groups],
+                         "groups: kind/test/load")
+        self.assertEqual(["n1", "n2", "n3"], list(groups[0]["campaigns"]),
+                         "group test 1: members")
+        w = groups[0]["worst"]
+        self.assertEqual(["n3"], w["worst"], "group test 1: the outlier")
+        self.assertEqual("worst: n3, 6.20% over 1 ms at its worst slice, "
+                         "13.8x the median of the others (0.45%)", w["line"],
+                         "group test 1: the worst line")
+        self.assertEqual({"n1": "PASS", "n2": "PASS",
+                          "n3": "SKIPPED"},
+                         {k: v["result"] for k,
+                          v in groups[1]["campaigns"].items()},
+                         "group test 2: the skipped step joins")
+        self.assertEqual(None, groups[1]["campaigns"]["n3"]["max_pct"],
+                         "group test 2: skipped has no values")
+        self.assertEqual(["n1"], groups[1]["worst"]["worst"],
+                         "group test 2: the outlier of the two with values")
+        self.assertEqual([(["target", 1, 30], ["n4"]), (["target", 1, 40],
+                                                        ["n4"]),
+                          (["ceiling", None, 90], ["n2"])],
+                         sorted([(g["key"][:3],
+                                  g["only_in"]) for g in unmatched],
+                                key=lambda x: (x[0][0] != "target", x[0][2])),
+                         "unmatched: other criteria, another load, a rung")
+        g1, _ = compare.compare_steps(["a", "b"], [
+            [step(1, "target", 1, 30, [0.4, 0, 0])],
+            [step(1, "target", 1, 30, result="INCOMPLETE")]])
+        self.assertEqual(None, g1[0]["worst"], "one campaign with values: no "
+                         "outlier")
+        doc = {"campaigns": [], "steps": groups, "unmatched": unmatched,
+               "generated_at": "now"}
+        return doc
+
+    def test_labels_and_worst(self):
+        self.assertEqual(["a", "x/cert", "y/cert"],
+                         compare.labels_of(["/t/a/", "x/cert", "y/cert"]),
+                         "labels")
+        self.assertEqual("4.20% in step 2, hour 3", compare.worst_slice(
+            [step(1, "target", 1, 30, [1, 0, 0], series=[0.1, 0.2]),
+             step(2, "stress", 2, 60, [1, 0, 0],
+                  series=[0.5, 1.0, 4.2, 0.3])]),
+            "worst slice, hours")
+        self.assertEqual("0.30% in step 1, slice 1",
+                         compare.worst_slice([step(1, "target", 1, 30,
+                                                   [1, 0, 0], series=[0.3],
+                                                   slice_sec=1)]),
+                         "worst slice, a trial")
+        self.assertEqual(None, compare.worst_slice([step(1, "target", 1, 30)]),
+                         "worst slice, no series")
+
+    def test_dirs_and_main(self):
+        doc = self.groups()
+        with tempfile.TemporaryDirectory(prefix="act-compare-test-") as td:
+            plain = os.path.join(td, "plain")
+            os.mkdir(plain)
+            bad = os.path.join(td, "bad")
+            os.mkdir(bad)
+            with open(os.path.join(bad, "state.json"), "w") as f:
+                f.write('{"format": 1}')
+            for what, dirs, text in (
+                    ("missing", [os.path.join(td, "nope")],
+                     "is not a directory"),
+                    ("no state.json", [plain], "is not a campaign directory")):
+                try:
+                    compare.check_dirs(dirs)
+                    self.assertTrue(False, "check_dirs %s: no error" % what)
+                except UsageError as e:
+                    self.assertEqual(2, e.status, "check_dirs %s: "
+                                     "status" % what)
+                    self.assertTrue(dirs[0] in str(e) and text in str(e),
+                                    "check_dirs %s: message "
+                                    "%r" % (what, str(e)))
+            rc, out, err = run_main(["--compare", bad, "--out",
+                                     os.path.join(td, "fleet")])
+            self.assertEqual(0, rc, "a damaged campaign: exit status")
+            self.assertTrue("| bad | - | - | damaged: " in out
+                            and "Traceback" not in
+                            err, "a damaged campaign's "
+                            "row:\n%s\n%s" % (out, err))
+            self.assertEqual(["compare.html", "compare.json",
+                              "compare.md"],
+                             sorted(os.listdir(os.path.join(td, "fleet"))),
+                             "the files written")
+            for what, argv, rc_want, text in (
+                    ("no DIR", ["--compare"], 64, "--compare"),
+                    ("with --device", ["--compare", bad, "--device", "/x"], 64,
+                     "--device"),
+                    ("with --report", ["--compare", bad, "--report", bad], 64,
+                     "--report"),
+                    ("the same DIR twice", ["--compare", bad, bad + "/"], 64,
+                     "given twice"),
+                    ("not a campaign", ["--compare", plain], 2, plain)):
+                rc, out, err = run_main(argv)
+                self.assertEqual(rc_want, rc, "main %s: exit status" % what)
+                self.assertTrue(text in err, "main %s: "
+                                "stderr names %s: %r" % (what, text, err))
+        doc["campaigns"] = [{"label": "dmg", "damaged": "x", "verdict":
+                             "damaged: x", "directory": "/d"}]
+        md = compare_markdown.render_markdown(doc)
+        self.assertTrue("## Not compared (in one campaign only)" in md and
+                        "- ceiling rung at 90x; criteria: reads over 1 ms "
+                        "under 5%, reads over 8 ms under 1%, reads over 64 ms "
+                        "under 0.1%: n2, "
+                        "step 3, PASS"in md, "markdown: the unmatched "
+                        "list:\n%s" % md)
+        page = compare_html.render_html(doc)
+        p = Page()
+        p.feed(page)
+        p.close()
+        self.assertEqual([], p.external, "html: external references")
+        self.assertEqual(["n3", "n1"], p.outliers, "html: the outliers")
 
 
 if __name__ == "__main__":
-    main_()
+    unittest.main()

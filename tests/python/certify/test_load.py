@@ -4,7 +4,7 @@ and the drive told from the host when one falls short (issue 25: n19,
 n20), and slices longer than the criteria's hour never certified (n21) -
 analysis/act/latency/load.py, act_certify's judge.judge_step,
 plan.check_interval and act.latency's result line - on synthetic logs
-(tests/python/actlog.py layout) analysed in-process:
+(tests/python/support.py layout) analysed in-process:
 
 - planned_streams: act_storage's reads, large-block reads and writes
   (their derived rates, one thread per device), commit writes with the
@@ -38,17 +38,21 @@ plan.check_interval and act.latency's result line - on synthetic logs
   slices longer than an hour)", exit 1; check_interval, on the items the
   program echoes, refuses 7200 and 7 (exit 78, naming the config and
   value) and takes 1, 60, 3600, none and a value the program will refuse
-  itself."""
+  itself.
+
+    python3 tests/python/certify/test_load.py [-v]
+"""
 
 import contextlib
 import io
 import os
 import sys
 import tempfile
+import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import actlog  # noqa: E402
-import expect  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+import support  # noqa: E402
 from certstate import make_step, new_state  # noqa: E402
 
 from act.certify import analyse, judge, plan  # noqa: E402
@@ -94,7 +98,7 @@ def storage_log(seconds, threads=10, lb_reads=LB, lb_writes=LB,
         for n in names:
             ops, bucket = per.get(n, (0, 0))
             cum[n][bucket] = cum[n].get(bucket, 0) + ops
-        out.append(actlog.report(t * interval, {
+        out.append(support.report(t * interval, {
             n: {b: c for b, c in cum[n].items() if c} for n in names}))
     return "".join(out)
 
@@ -119,7 +123,7 @@ def index_log(seconds, service=10, cache=8):
         for n in names:
             ops, bucket = per[n]
             cum[n][bucket] = cum[n].get(bucket, 0) + ops
-        out.append(actlog.report(t, {n: dict(cum[n]) for n in names}))
+        out.append(support.report(t, {n: dict(cum[n]) for n in names}))
     return "".join(out)
 
 
@@ -147,8 +151,8 @@ class Logs:
 
     def write(self, text):
         self.k += 1
-        return actlog.make(os.path.join(self.td.name, "%d.log" % self.k),
-                           text)
+        return support.make(os.path.join(self.td.name, "%d.log" % self.k),
+                            text)
 
     def analysis(self, text, slice_sec=1, stress=False):
         return analyse.analyse_log(self.write(text), slice_sec, stress)
@@ -161,112 +165,6 @@ class Logs:
 def header_of(text):
     from act.logfile.header import read_header
     return read_header(io.BytesIO(text.encode()), "x.log")
-
-
-def check_streams(c):
-    streams, pools = load.planned_streams(header_of(storage_log([])))
-    c.eq("storage: the streams", [
-        ("reads", 2000.0, 10, "service"),
-        ("large-block-reads", 23.53, 1, "large-block-reads"),
-        ("large-block-writes", 23.53, 1, "large-block-writes")],
-        [(s["name"], s["rate"], s["allowance"], s["pool"]) for s in streams])
-    c.eq("storage: the pools' threads", {
-        "service": (10, "service threads"),
-        "large-block-reads": (1, "large-block read thread"),
-        "large-block-writes": (1, "large-block write thread")},
-        {k: (p["threads"], p["what"]) for k, p in pools.items()})
-    streams, pools = load.planned_streams(header_of(storage_log(
-        [], commit=True, lb_reads=0, tomb=True)))
-    c.eq("storage: commit writes, no large-block reads, a tomb raider",
-         [("reads", "service"), ("writes", "service"),
-          ("large-block-writes", "large-block-writes")],
-         [(s["name"], s["pool"]) for s in streams])
-    streams, pools = load.planned_streams(header_of(index_log([])))
-    c.eq("index: the streams", [("reads", 5000.0, 810, "all"),
-                                ("writes", 2000.0, 800, "cache")],
-         [(s["name"], s["rate"], s["allowance"], s["pool"])
-          for s in streams])
-    c.eq("index: the pools' threads", {"all": 18, "cache": 8},
-         {k: p["threads"] for k, p in pools.items()})
-
-
-def check_large_blocks(c, logs):
-    # n19: the one large-block write thread does 9-10 of 23.53 a second,
-    # each write 64-128 ms (bucket 7)
-    slow = [full(**{"large-block-writes": (9 + k % 2, 7)}) for k in range(10)]
-    (r, msg), a = logs.judged(storage_log(slow), step())
-    c.eq("slow large-block writes: FAIL", "FAIL", r)
-    c.eq("slow large-block writes: the message", "the drive could not take "
-         "the load (9 large-block-writes/s of 23.53 in slice 1, short of 95% "
-         "in 10 of 10 slices; the I/Os of the 1 large-block write thread "
-         "took at least 57% of its time)", msg)
-    c.eq("slow large-block writes: short_streams", [{
-        "histogram": "large-block-writes", "planned_per_sec": 23.53,
-        "lowest_per_sec": 9.0, "slice": 1, "short_slices": 10, "slices": 10,
-        "cause": "drive"}], load.short_streams(a.analysis))
-    (r, msg), _a = logs.judged(storage_log(slow), step("stress"),
-                               stress=True)
-    c.eq("slow large-block writes, a stress test: FAIL", "FAIL", r)
-    # the same shortfall, every write under 1 ms: the host's
-    fast = [full(**{"large-block-writes": (9 + k % 2, 0)}) for k in range(10)]
-    (r, msg), a = logs.judged(storage_log(fast), step())
-    c.eq("fast large-block writes short: NOT JUDGED", ("NOT JUDGED",
-         "the host could not issue the load (9 large-block-writes/s of 23.53 "
-         "in slice 1, short of 95% in 10 of 10 slices; the host, not the "
-         "drive, is the limit)"), (r, msg))
-    c.eq("fast large-block writes short: short_streams' cause", ["host"],
-         [x["cause"] for x in load.short_streams(a.analysis)])
-    # large-block reads short too, and slow: both named, the furthest
-    # from its plan first
-    both = [full(**{"large-block-writes": (9, 7),
-                    "large-block-reads": (10, 7)}) for _ in range(10)]
-    (r, msg), _a = logs.judged(storage_log(both), step())
-    c.check(r == "FAIL" and msg.startswith(
-        "the drive could not take the load (9 large-block-writes/s of 23.53 "
-        "in slice 1") and "; large-block-reads short too;" in msg,
-        "large-block reads and writes short: %r" % msg)
-    # at the rate (23-24 a second, the first at once): PASS
-    (r, msg), _a = logs.judged(storage_log(
-        [full(**{"large-block-writes": (23 + k % 2, 7)})
-         for k in range(10)]), step())
-    c.eq("large-block writes at their rate, however slow: PASS",
-         ("PASS", None), (r, msg))
-
-
-def check_reads(c, logs):
-    # n20: 10 service threads, every read 16-32 ms (bucket 5): 200-500 of
-    # the 2000 reads a second
-    slow = [full(reads=(495, 5)) for _ in range(10)]
-    (r, msg), _a = logs.judged(storage_log(slow), step())
-    c.eq("slow reads: FAIL", "FAIL", r)
-    c.check(msg.startswith("reads 100.00% over 1 ms (must be under 5%); "
-                           "reads 100.00% over 8 ms (must be under 1%); the "
-                           "drive could not take the load (495 reads/s of "
-                           "2000 in slice 1, short of 95% in 10 of 10 "
-                           "slices; the I/Os of the 10 service threads took "
-                           "at least 79% of their time)"),
-            "slow reads: the message %r" % msg)
-    # fail fast stops such a step at its first slice: FAIL, not NOT JUDGED
-    view = analyse.slices_so_far(logs.write(storage_log(slow[:3],
-                                                        duration=10)), 1)
-    c.eq("slow reads: fail fast stops at slice 1", 1,
-         (view.load.first_failing or (None,))[0] + 1)
-    # the same shortfall from a fast drive: the host's
-    fast = [full(reads=(495, 0)) for _ in range(10)]
-    (r, msg), _a = logs.judged(storage_log(fast), step())
-    c.eq("fast reads short: NOT JUDGED", ("NOT JUDGED", "the host could not "
-         "issue the load (495 reads/s of 2000 in slice 1, short of 95% in 10 "
-         "of 10 slices; try more service-threads)"), (r, msg))
-    # short, over the criteria (10% at 4-8 ms), but those reads took a
-    # few percent of 100 threads' time: the host's
-    text = _two_buckets([full(reads=(1215, 0)) for _ in range(10)],
-                        threads=100)
-    (r, msg), _a = logs.judged(text, step())
-    c.eq("reads over the criteria in short slices, threads idle: NOT "
-         "JUDGED", "NOT JUDGED", r)
-    # service-threads unknown (not echoed): the host, as before
-    (r, msg), _a = logs.judged(storage_log(slow, threads=None), step())
-    c.eq("slow reads, service-threads unknown: NOT JUDGED", "NOT JUDGED", r)
 
 
 def _two_buckets(seconds, threads):
@@ -282,26 +180,10 @@ def _two_buckets(seconds, threads):
         ok += n - n // 10
         lbr += per["large-block-reads"][0]
         lbw += per["large-block-writes"][0]
-        out.append(actlog.report(t, {"reads": {0: ok, 3: slow},
-                                     "large-block-reads": {0: lbr},
-                                     "large-block-writes": {0: lbw}}))
+        out.append(support.report(t, {"reads": {0: ok, 3: slow},
+                                      "large-block-reads": {0: lbr},
+                                      "large-block-writes": {0: lbw}}))
     return "".join(out)
-
-
-def check_index(c, logs):
-    ok = {"reads": (5000, 0), "writes": (2000, 0)}
-    slow = [{"reads": (3000 + 1000, 0), "writes": (1000, 5)}
-            for _ in range(10)]
-    (r, msg), _a = logs.judged(index_log(slow), step())
-    c.check(r == "FAIL" and "the drive could not take the load" in msg and
-            "writes/s of 2000" in msg and "8 cache threads" in msg,
-            "index: slow cache writes: %r" % ((r, msg),))
-    fast = [{"reads": (4000, 0), "writes": (1000, 0)} for _ in range(10)]
-    (r, msg), _a = logs.judged(index_log(fast), step())
-    c.check(r == "NOT JUDGED" and msg.endswith("try more cache-threads)"),
-            "index: fast cache writes short: %r" % ((r, msg),))
-    (r, msg), _a = logs.judged(index_log([ok] * 10), step())
-    c.eq("index: at the rate", ("PASS", None), (r, msg))
 
 
 def run_latency(argv):
@@ -336,100 +218,257 @@ def hourly_log(interval):
         ok += per["reads"][0]
         slow += per["_over"]
         lb += per["large-block-reads"][0]
-        out.append(actlog.report(k * interval, {
+        out.append(support.report(k * interval, {
             "reads": {0: ok, 1: slow}, "large-block-reads": {0: lb},
             "large-block-writes": {0: lb}}))
     return "".join(out)
 
 
-def check_long_slices(c, logs):
-    long_log = logs.write(hourly_log(7200))
-    hour_log = logs.write(hourly_log(3600))
-    rc, out = run_latency(["-l", long_log, "-t", "3600", "--check"])
-    line = out.rstrip().split("\n")[-2]
-    c.eq("act_latency --check on 7200 s slices", (0, "result: PASS (not a "
-         "certification: slices of 7200 s, the criteria are per hour; 3 of 3 "
-         "criteria met)"), (rc, line))
-    rc, out = run_latency(["-l", hour_log, "-t", "3600", "--check"])
-    c.eq("act_latency --check on 3600 s slices: FAIL (hour 5)",
-         (1, "result: FAIL (2 of 3 criteria met)"),
-         (rc, out.rstrip().split("\n")[-1]))
-    rc, out = run_latency(["-l", hour_log, "-t", "7200", "--check"])
-    c.check(rc == 0 and "result: PASS (not a certification: slices of 7200 "
-            "s, the criteria are per hour; 3 of 3 criteria met)" in out,
-            "act_latency -t 7200 --check: %r" % out[-400:])
-    rc, out = run_latency(["-l", hour_log, "-t", "7200", "--stress"])
-    c.check(rc == 0 and "result: PASS (stress test: the run completed" in
-            out, "act_latency -t 7200 --stress: as before: %r" % out[-300:])
-    rc, out = run_latency(["-l", long_log, "-l", long_log, "-t", "3600",
-                           "--check"])
-    c.check("result: PASS (not a certification: slices of 7200 s, the "
-            "criteria are per hour; 2 of 2 logs passed)" in out and
-            out.count("PASS (not a certification") == 3,
-            "act_latency --check, two logs on 7200 s slices: %r"
-            % out[-800:])
-    svg = os.path.join(logs.td.name, "long.svg")
-    run_latency(["-l", long_log, "-t", "3600", "--check", "--plot", svg])
-    with open(svg) as f:
-        c.check("not a certification: slices of 7200 s" in f.read(),
-                "act_latency --plot: the title's result line")
-    # act_certify: the step on these slices is INVALID, never PASS
-    st = step(duration=86400, slice_sec=3600)
-    a = analyse.analyse_log(long_log, 3600, False)
-    r = judge.judge_step(st, a)
-    c.eq("act_certify: a step on 7200 s slices", ("INVALID", "not a "
-         "certification: slices of 7200 s, the criteria are per hour "
-         "(report-interval-sec 7200)"), r)
-    c.eq("act_certify: its slice_sec", 7200, a.slice_sec)
-    r = judge.judge_step(st, analyse.analyse_log(hour_log, 3600, False))
-    c.check(r[0] == "FAIL" and r[1].startswith("reads 8.00% over 1 ms"),
-            "act_certify: the same drive on 3600 s slices: %r" % (r,))
-    state = new_state(["/dev/sdb"], duration=86400)
-    state.steps[0].update(status="done", result="INVALID",
-                          message=judge.judge_step(st, a)[1])
-    state.steps[1].update(status="skipped")
-    v = judge.campaign_verdict(state)
-    c.eq("act_certify: the verdict", (1, "not certified at 1x: test 1 (1x "
-         "on 1 device) is INVALID (judged on slices longer than an hour)"),
-         (v["exit_status"], v["text"]))
+class Load(unittest.TestCase):
+    def setUp(self):
+        self.logs = Logs()
 
+    def tearDown(self):
+        self.logs.td.cleanup()
 
-def check_interval(c):
-    """On the items the program echoes (its --print-config: the value it
-    reads, whatever the file's spelling)."""
-    for value in ("7200", "7"):
-        c.raises("check_interval: report-interval-sec %s" % value,
-                 UsageError, plan.check_interval,
-                 {"device-names": "/dev/sdb", "report-interval-sec": value},
-                 "the base config base.conf", expect_status=EXIT_CONFIG,
-                 expect_text="the base config base.conf: report-interval-sec "
-                 "%s cannot give the criteria's one-hour slices (an hour "
-                 "would be judged on slices of %d s): give a divisor of "
-                 "3600 (the default is 1)" % (value, 7200 if value == "7200"
-                                              else 3605))
-    for value in ("1", "60", "3600", "x", "0", None):
-        try:
-            plan.check_interval({} if value is None else
-                                {"report-interval-sec": value}, "b")
-            ok = True
-        except UsageError as e:
-            ok = e
-        c.eq("check_interval: report-interval-sec %s taken" % value, True,
-             ok)
+    def test_streams(self):
+        streams, pools = load.planned_streams(header_of(storage_log([])))
+        self.assertEqual([
+            ("reads", 2000.0, 10, "service"),
+            ("large-block-reads", 23.53, 1, "large-block-reads"),
+            ("large-block-writes", 23.53, 1, "large-block-writes")],
+            [(s["name"], s["rate"], s["allowance"],
+              s["pool"]) for s in streams],
+            "storage: the streams")
+        self.assertEqual({
+            "service": (10, "service threads"),
+            "large-block-reads": (1, "large-block read thread"),
+            "large-block-writes": (1, "large-block write thread")},
+            {k: (p["threads"], p["what"]) for k, p in pools.items()},
+            "storage: the pools' threads")
+        streams, pools = load.planned_streams(header_of(storage_log(
+            [], commit=True, lb_reads=0, tomb=True)))
+        self.assertEqual([("reads", "service"), ("writes", "service"),
+                          ("large-block-writes", "large-block-writes")],
+                         [(s["name"], s["pool"]) for s in streams],
+                         "storage: commit writes, no large-block reads, a "
+                         "tomb raider")
+        streams, pools = load.planned_streams(header_of(index_log([])))
+        self.assertEqual([("reads", 5000.0, 810, "all"),
+                          ("writes", 2000.0, 800, "cache")],
+                         [(s["name"], s["rate"], s["allowance"], s["pool"])
+                          for s in streams], "index: the streams")
+        self.assertEqual({"all": 18, "cache": 8},
+                         {k: p["threads"] for k, p in pools.items()},
+                         "index: the pools' threads")
 
+    def test_large_blocks(self):
+        logs = self.logs
+        # n19: the one large-block write thread does 9-10 of 23.53 a second,
+        # each write 64-128 ms (bucket 7)
+        slow = [full(**{"large-block-writes": (9 + k % 2,
+                                               7)}) for k in range(10)]
+        (r, msg), a = logs.judged(storage_log(slow), step())
+        self.assertEqual("FAIL", r, "slow large-block writes: FAIL")
+        self.assertEqual("the drive could not take the load (9 "
+                         "large-block-writes/s of 23.53 in slice 1, short of "
+                         "95% in 10 of 10 slices; the I/Os of the 1 "
+                         "large-block write thread took at least 57% of its "
+                         "time)", msg, "slow large-block writes: the message")
+        self.assertEqual([{
+            "histogram": "large-block-writes", "planned_per_sec": 23.53,
+            "lowest_per_sec": 9.0, "slice": 1, "short_slices": 10,
+                           "slices": 10,
+            "cause": "drive"}], load.short_streams(a.analysis),
+            "slow large-block writes: short_streams")
+        (r, msg), _a = logs.judged(storage_log(slow), step("stress"),
+                                   stress=True)
+        self.assertEqual("FAIL", r, "slow large-block writes, a stress test: "
+                         "FAIL")
+        # the same shortfall, every write under 1 ms: the host's
+        fast = [full(**{"large-block-writes": (9 + k % 2,
+                                               0)}) for k in range(10)]
+        (r, msg), a = logs.judged(storage_log(fast), step())
+        self.assertEqual(("NOT JUDGED",
+                         "the host could not issue the load (9 "
+                         "large-block-writes/s of 23.53 in slice 1, short of "
+                         "95% in 10 of 10 slices; the host, not the drive, is "
+                         "the limit)"), (r, msg),
+                         "fast large-block writes short: NOT JUDGED")
+        self.assertEqual(["host"],
+                         [x["cause"] for x in load.short_streams(a.analysis)],
+                         "fast large-block writes short: short_streams' cause")
+        # large-block reads short too, and slow: both named, the furthest
+        # from its plan first
+        both = [full(**{"large-block-writes": (9, 7),
+                        "large-block-reads": (10, 7)}) for _ in range(10)]
+        (r, msg), _a = logs.judged(storage_log(both), step())
+        self.assertTrue(r == "FAIL" and msg.startswith(
+                        "the drive could not take the load (9 "
+                        "large-block-writes/s of 23.53 in slice 1")
+                        and "; large-block-reads short too;" in msg,
+                        "large-block reads and writes short: %r" % msg)
+        # at the rate (23-24 a second, the first at once): PASS
+        (r, msg), _a = logs.judged(storage_log(
+            [full(**{"large-block-writes": (23 + k % 2, 7)})
+             for k in range(10)]), step())
+        self.assertEqual(("PASS", None), (r, msg), "large-block writes at "
+                         "their rate, however slow: PASS")
 
-def main():
-    c = expect.Checker("test_certify_load")
-    logs = Logs()
-    with logs.td:
-        check_streams(c)
-        check_large_blocks(c, logs)
-        check_reads(c, logs)
-        check_index(c, logs)
-        check_long_slices(c, logs)
-    check_interval(c)
-    c.finish()
+    def test_reads(self):
+        logs = self.logs
+        # n20: 10 service threads, every read 16-32 ms (bucket 5): 200-500 of
+        # the 2000 reads a second
+        slow = [full(reads=(495, 5)) for _ in range(10)]
+        (r, msg), _a = logs.judged(storage_log(slow), step())
+        self.assertEqual("FAIL", r, "slow reads: FAIL")
+        self.assertTrue(msg.startswith("reads 100.00% over 1 ms (must be "
+                                       "under 5%); reads 100.00% over 8 ms "
+                                       "(must be under 1%); the drive could "
+                                       "not take the load (495 reads/s of "
+                                       "2000 in slice 1, short of 95% in 10 "
+                                       "of 10 slices; the I/Os of the 10 "
+                                       "service threads took at least 79% of "
+                                       "their time)"),
+                        "slow reads: the message %r" % msg)
+        # fail fast stops such a step at its first slice: FAIL, not NOT JUDGED
+        view = analyse.slices_so_far(logs.write(storage_log(slow[:3],
+                                                            duration=10)), 1)
+        self.assertEqual(1, (view.load.first_failing or (None,))[0] + 1,
+                         "slow reads: fail fast stops at slice 1")
+        # the same shortfall from a fast drive: the host's
+        fast = [full(reads=(495, 0)) for _ in range(10)]
+        (r, msg), _a = logs.judged(storage_log(fast), step())
+        self.assertEqual(("NOT JUDGED", "the host could not "
+                         "issue the load (495 reads/s of 2000 in slice 1, "
+                         "short of 95% in 10 "
+                         "of 10 slices; try more service-threads)"), (r, msg),
+                         "fast reads short: NOT JUDGED")
+        # short, over the criteria (10% at 4-8 ms), but those reads took a
+        # few percent of 100 threads' time: the host's
+        text = _two_buckets([full(reads=(1215, 0)) for _ in range(10)],
+                            threads=100)
+        (r, msg), _a = logs.judged(text, step())
+        self.assertEqual("NOT JUDGED", r, "reads over the criteria in short "
+                         "slices, threads idle: NOT JUDGED")
+        # service-threads unknown (not echoed): the host, as before
+        (r, msg), _a = logs.judged(storage_log(slow, threads=None), step())
+        self.assertEqual("NOT JUDGED", r, "slow reads, service-threads "
+                         "unknown: NOT JUDGED")
+
+    def test_index(self):
+        logs = self.logs
+        ok = {"reads": (5000, 0), "writes": (2000, 0)}
+        slow = [{"reads": (3000 + 1000, 0), "writes": (1000, 5)}
+                for _ in range(10)]
+        (r, msg), _a = logs.judged(index_log(slow), step())
+        self.assertTrue(r == "FAIL"
+                        and "the drive could not take the load" in msg and
+                        "writes/s of 2000" in msg and "8 cache threads" in msg,
+                        "index: slow cache writes: %r" % ((r, msg),))
+        fast = [{"reads": (4000, 0), "writes": (1000, 0)} for _ in range(10)]
+        (r, msg), _a = logs.judged(index_log(fast), step())
+        self.assertTrue(r == "NOT JUDGED"
+                        and msg.endswith("try more cache-threads)"),
+                        "index: fast cache writes short: %r" % ((r, msg),))
+        (r, msg), _a = logs.judged(index_log([ok] * 10), step())
+        self.assertEqual(("PASS", None), (r, msg), "index: at the rate")
+
+    def test_long_slices(self):
+        logs = self.logs
+        long_log = logs.write(hourly_log(7200))
+        hour_log = logs.write(hourly_log(3600))
+        rc, out = run_latency(["-l", long_log, "-t", "3600", "--check"])
+        line = out.rstrip().split("\n")[-2]
+        self.assertEqual((0, "result: PASS (not a "
+                         "certification: slices of 7200 s, the criteria are "
+                         "per hour; 3 of 3 criteria met)"), (rc, line),
+                         "act_latency --check on 7200 s slices")
+        rc, out = run_latency(["-l", hour_log, "-t", "3600", "--check"])
+        self.assertEqual((1, "result: FAIL (2 of 3 criteria met)"),
+                         (rc, out.rstrip().split("\n")[-1]),
+                         "act_latency --check on 3600 s slices: FAIL (hour 5)")
+        rc, out = run_latency(["-l", hour_log, "-t", "7200", "--check"])
+        self.assertTrue(rc == 0 and "result: PASS (not a certification: "
+                                    "slices of 7200 "
+                        "s, the criteria are per hour; 3 of 3 criteria "
+                        "met)" in out,
+                        "act_latency -t 7200 --check: %r" % out[-400:])
+        rc, out = run_latency(["-l", hour_log, "-t", "7200", "--stress"])
+        self.assertTrue(rc == 0
+                        and "result: PASS (stress test: the run completed" in
+                        out, "act_latency -t 7200 --stress: as "
+                        "before: %r" % out[-300:])
+        rc, out = run_latency(["-l", long_log, "-l", long_log, "-t", "3600",
+                               "--check"])
+        self.assertTrue("result: PASS (not a certification: slices of 7200 s, "
+                        "the "
+                        "criteria are per hour; 2 of 2 logs passed)" in out and
+                        out.count("PASS (not a certification") == 3,
+                        "act_latency --check, two logs on 7200 "
+                        "s slices: %r" % out[-800:])
+        svg = os.path.join(logs.td.name, "long.svg")
+        run_latency(["-l", long_log, "-t", "3600", "--check", "--plot", svg])
+        with open(svg) as f:
+            self.assertTrue("not a certification: slices of 7200 s"in f.read(),
+                            "act_latency --plot: the title's result line")
+        # act_certify: the step on these slices is INVALID, never PASS
+        st = step(duration=86400, slice_sec=3600)
+        a = analyse.analyse_log(long_log, 3600, False)
+        r = judge.judge_step(st, a)
+        self.assertEqual(("INVALID", "not a "
+                         "certification: slices of 7200 s, the criteria are "
+                         "per hour (report-interval-sec 7200)"), r,
+                         "act_certify: a step on 7200 s slices")
+        self.assertEqual(7200, a.slice_sec, "act_certify: its slice_sec")
+        r = judge.judge_step(st, analyse.analyse_log(hour_log, 3600, False))
+        self.assertTrue(r[0] == "FAIL"
+                        and r[1].startswith("reads 8.00% over 1 ms"),
+                        "act_certify: the same drive on 3600 s "
+                        "slices: %r" % (r,))
+        state = new_state(["/dev/sdb"], duration=86400)
+        state.steps[0].update(status="done", result="INVALID",
+                              message=judge.judge_step(st, a)[1])
+        state.steps[1].update(status="skipped")
+        v = judge.campaign_verdict(state)
+        self.assertEqual((1, "not certified at 1x: test 1 (1x "
+                         "on 1 device) is INVALID (judged on slices longer "
+                         "than an hour)"),
+                         (v["exit_status"], v["text"]),
+                         "act_certify: the verdict")
+
+    def test_interval(self):
+        """On the items the program echoes (its --print-config: the value it
+        reads, whatever the file's spelling)."""
+        for value in ("7200", "7"):
+            with self.assertRaises(UsageError,
+                                   msg="check_interval: report-interval-sec "
+                                       "%s" % value) as cm:
+                plan.check_interval({"device-names": "/dev/sdb",
+                                     "report-interval-sec": value},
+                                    "the base config base.conf")
+            self.assertEqual("the base config base.conf: report-interval-sec "
+                             "%s cannot give the criteria's one-hour slices "
+                             "(an hour would be judged on slices of %d s): "
+                             "give a divisor of 3600 (the default is 1)"
+                             % (value, 7200 if value == "7200" else 3605),
+                             str(cm.exception), "check_interval: "
+                             "report-interval-sec %s" % value + ": message")
+            self.assertEqual(EXIT_CONFIG,
+                             getattr(cm.exception, "status", None),
+                             "check_interval: "
+                             "report-interval-sec %s" % value + ": status")
+        for value in ("1", "60", "3600", "x", "0", None):
+            try:
+                plan.check_interval({} if value is None else
+                                    {"report-interval-sec": value}, "b")
+                ok = True
+            except UsageError as e:
+                ok = e
+            self.assertEqual(True, ok,
+                             "check_interval: report-interval-sec %s "
+                             "taken" % value)
 
 
 if __name__ == "__main__":
-    main()
+    unittest.main()

@@ -43,7 +43,8 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
 import support  # noqa: E402
-from certstate import make_step  # noqa: E402
+sys.path.insert(0, os.path.join(support.HERE, "certify"))
+from certstate import make_step  # noqa: E402  (act_certify's step)
 from support import (FIXTURES, header, make, read, report,  # noqa: E402
                      run_latency as run)
 
