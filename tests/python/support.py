@@ -393,16 +393,27 @@ def compare_rows(out):
     return rows
 
 
-class TempLogs(unittest.TestCase):
+class TempDir(unittest.TestCase):
+    """A TestCase with a temporary folder of its own for each test,
+    self.td (PREFIX its name's start)."""
+
+    PREFIX = "act-test-"
+
+    def setUp(self):
+        self._td = tempfile.TemporaryDirectory(prefix=self.PREFIX)
+        self.td = self._td.name
+
+    def tearDown(self):
+        self._td.cleanup()
+
+
+class TempLogs(TempDir):
     """Tests that write their logs in a temporary folder (self.tmp), and
     run the script there."""
 
     def setUp(self):
-        self._tmp = tempfile.TemporaryDirectory()
-        self.tmp = self._tmp.name
-
-    def tearDown(self):
-        self._tmp.cleanup()
+        super().setUp()
+        self.tmp = self.td
 
     def write(self, name, text):
         path = os.path.join(self.tmp, name)
@@ -413,6 +424,17 @@ class TempLogs(unittest.TestCase):
 
     def run_here(self, args):
         return run_latency(args, cwd=self.tmp)
+
+
+class SmallLog(TempLogs):
+    """TempLogs with self.log: a 10-second act_storage log planning 100
+    reads a second and doing them, 2 of each 102 over 1 ms."""
+
+    def setUp(self):
+        super().setUp()
+        self.log = make(os.path.join(self.tmp, "x.log"),
+                        header(duration=10, reads_per_sec=100) +
+                        reports(range(1, 11), over=2))
 
 
 # ---------------------------------------------------------------------------

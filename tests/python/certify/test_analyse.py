@@ -38,7 +38,6 @@ act.logfile and an in-process act.latency, kept since:
 import os
 import shutil
 import sys
-import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(
@@ -108,13 +107,8 @@ def report_config(d, step):
     return summary.step_config_items(d, step)
 
 
-class Analyse(unittest.TestCase):
-    def setUp(self):
-        self._td = tempfile.TemporaryDirectory(prefix="act-analyse-test-")
-        self.td = self._td.name
-
-    def tearDown(self):
-        self._td.cleanup()
+class Analyse(support.TempDir):
+    PREFIX = "act-analyse-test-"
 
     def test_readers(self):
         td = self.td

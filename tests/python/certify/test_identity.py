@@ -111,13 +111,8 @@ def campaign(ladder=(60,)):
     return st
 
 
-class Identity(unittest.TestCase):
-    def setUp(self):
-        self._td = tempfile.TemporaryDirectory(prefix="act-identity-test-")
-        self.td = self._td.name
-
-    def tearDown(self):
-        self._td.cleanup()
+class Identity(support.TempDir):
+    PREFIX = "act-identity-test-"
 
     def test_identity(self):
         td = self.td

@@ -36,7 +36,6 @@ import os
 import stat
 import subprocess
 import sys
-import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(
@@ -62,13 +61,8 @@ def read(path):
         return f.read()
 
 
-class Precheck(unittest.TestCase):
-    def setUp(self):
-        self._td = tempfile.TemporaryDirectory(prefix="act-precheck-test-")
-        self.td = self._td.name
-
-    def tearDown(self):
-        self._td.cleanup()
+class Precheck(support.TempDir):
+    PREFIX = "act-precheck-test-"
 
     def test_campaign(self):
         td = self.td

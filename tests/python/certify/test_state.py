@@ -24,13 +24,12 @@ import os
 import stat
 import subprocess
 import sys
-import tempfile
 import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
-import support  # noqa: E402,F401  (act on sys.path)
+import support  # noqa: E402
 from certstate import bounded, damaged, new_state  # noqa: E402
 
 from act.certify import main as cmain  # noqa: E402
@@ -62,13 +61,8 @@ def run_main(argv):
     return rc, err.getvalue()
 
 
-class State(unittest.TestCase):
-    def setUp(self):
-        self._td = tempfile.TemporaryDirectory(prefix="act-state-test-")
-        self.td = self._td.name
-
-    def tearDown(self):
-        self._td.cleanup()
+class State(support.TempDir):
+    PREFIX = "act-state-test-"
 
     def test_save_load(self):
         td = self.td

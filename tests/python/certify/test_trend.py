@@ -28,7 +28,6 @@ import html.parser
 import os
 import random
 import sys
-import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(
@@ -95,13 +94,8 @@ class Parser(html.parser.HTMLParser):
             self.flags.append(d["data-trend"])
 
 
-class Trend(unittest.TestCase):
-    def setUp(self):
-        self._td = tempfile.TemporaryDirectory(prefix="act-trend-test-")
-        self.td = self._td.name
-
-    def tearDown(self):
-        self._td.cleanup()
+class Trend(support.TempDir):
+    PREFIX = "act-trend-test-"
 
     def test_classify(self):
         for what, series, want in (

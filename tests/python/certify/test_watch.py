@@ -26,7 +26,6 @@ import json
 import os
 import re
 import sys
-import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(
@@ -88,13 +87,8 @@ def campaign_dir(td, name, duration=10):
     return d, st
 
 
-class Live(unittest.TestCase):
-    def setUp(self):
-        self._td = tempfile.TemporaryDirectory(prefix="act-live-test-")
-        self.td = self._td.name
-
-    def tearDown(self):
-        self._td.cleanup()
+class Live(support.TempDir):
+    PREFIX = "act-live-test-"
 
     def test_progress_line(self):
         steps = plan.plan_steps(["/dev/a", "/dev/b"], 30, 2.0, 86400, [],

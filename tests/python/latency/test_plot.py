@@ -21,8 +21,8 @@ import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
-from support import (TempLogs, header, make, reports,  # noqa: E402
-                     run_latency as run, table_rows)
+from support import (SmallLog, TempLogs, run_latency as run,  # noqa: E402
+                     table_rows)
 
 from act.latency import plot  # noqa: E402
 
@@ -239,20 +239,11 @@ class PlotSize(TempLogs):
         self.assertEqual(1, len([p for p in series["4"] if p[1] < bottom]))
 
 
-class PlotEdges(unittest.TestCase):
-    def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-        self.log = make(os.path.join(self.tmp.name, "x.log"),
-                        header(duration=10, reads_per_sec=100) +
-                        reports(range(1, 11), over=2))
-
-    def tearDown(self):
-        self.tmp.cleanup()
-
+class PlotEdges(SmallLog):
     def test_plot_must_be_svg(self):
         for name in ("out.png", "out", "out.svg.pdf"):
             with self.subTest(name=name):
-                path = os.path.join(self.tmp.name, name)
+                path = os.path.join(self.tmp, name)
                 code, out, err = run(["-l", self.log, "--plot", path])
                 self.assertEqual(2, code)
                 self.assertEqual("", out)
@@ -260,11 +251,11 @@ class PlotEdges(unittest.TestCase):
                               "writes SVG" % path, err)
                 self.assertFalse(os.path.exists(path))
         code, out, err = run(["-l", self.log, "-t", "1", "--plot",
-                              os.path.join(self.tmp.name, "OUT.SVG")])
+                              os.path.join(self.tmp, "OUT.SVG")])
         self.assertEqual(0, code, err)
 
     def test_plot_says_what_it_shows_and_plots_rates(self):
-        path = os.path.join(self.tmp.name, "p.svg")
+        path = os.path.join(self.tmp, "p.svg")
         code, out, err = run(["-l", self.log, "-t", "2", "-x", "--plot",
                               path])
         self.assertEqual(0, code, err)

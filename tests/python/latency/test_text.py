@@ -14,13 +14,12 @@ warning line (only then).
 import os
 import re
 import sys
-import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
-from support import (header, make, reports, run_latency as run,  # noqa: E402
-                     table_rows)
+from support import (SmallLog, header, make, reports,  # noqa: E402
+                     run_latency as run, table_rows)
 
 from act.latency import text  # noqa: E402
 from act.logfile.header import LogHeader  # noqa: E402
@@ -143,16 +142,7 @@ class Check(unittest.TestCase):
         self.assertIn("%>(us)", out)
 
 
-class CheckEdges(unittest.TestCase):
-    def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-        self.log = make(os.path.join(self.tmp.name, "x.log"),
-                        header(duration=10, reads_per_sec=100) +
-                        reports(range(1, 11), over=2))
-
-    def tearDown(self):
-        self.tmp.cleanup()
-
+class CheckEdges(SmallLog):
     def test_check_note_on_a_short_run(self):
         code, out, err = run(["-l", self.log, "-t", "1", "--check"])
         self.assertEqual(0, code, err)
@@ -171,7 +161,7 @@ class CheckEdges(unittest.TestCase):
                   "service threads still owed 4500 requests due before 10 "
                   "sec (3 threads, up to 0.750 sec behind schedule) - the "
                   "last report lacks them\n")
-        log = make(os.path.join(self.tmp.name, "behind.log"),
+        log = make(os.path.join(self.tmp, "behind.log"),
                    header(duration=10, reads_per_sec=100) +
                    reports(range(1, 10), over=2) + behind +
                    reports([10], over=2))
