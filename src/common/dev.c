@@ -1,5 +1,9 @@
 /*
- * dev.c - opening test devices: block devices and file-backed devices.
+ * dev.c - opening test devices: block devices and file-backed devices - a
+ * device's life: claimed (opened once, checked, held), created or sized,
+ * committed, undone, closed. The devices a parent holds for us are
+ * dev_held.c, the minimum I/O size and --check's preview dev_probe.c,
+ * scheduler-mode dev_sched.c (dev_priv.h).
  */
 
 #include "common/dev.h"
@@ -19,18 +23,15 @@
 #include <unistd.h>
 
 #include "common/blkdev.h"
-#include "common/guard.h"
+#include "common/dev_priv.h"
 #include "common/holder.h"
 #include "common/log.h"
-#include "common/loglines.h"
 
 //==========================================================
 // Typedefs & constants.
 //
 
 #define IO_ALIGN 4096
-#define MIN_PROBE_SIZE 512
-#define MAX_PROBE_SIZE 4096
 
 //==========================================================
 // Forward declarations.
@@ -41,7 +42,6 @@ static int check_name(dev* d, const char* name, const dev_opts* o,
 static int open_once(dev* d, const char* name, const dev_opts* o,
 		const struct stat* pre, const dev* prev, uint32_t n_prev,
 		const dev_held* held, char* err, size_t len);
-static int held_index(const dev_held* held, const struct stat* st);
 static int check_fd(dev* d, const dev_opts* o, struct stat* st, char* err,
 		size_t len);
 static int check_block(dev* d, char* err, size_t len);
@@ -50,19 +50,9 @@ static const dev* same_drive(const struct stat* st, const alias_id* id,
 		const dev* prev, uint32_t n_prev);
 static void same_drive_msg(const dev* d, const dev* other, char* err,
 		size_t len);
-static int check_parent_held(dev* d, const dev_held* held, char* err,
-		size_t len);
-static int check_parent_block(dev* d, const dev_held* held, char* err,
-		size_t len);
-static int lock_file(dev* d, int fd, char* err, size_t len);
 static int create_file(dev* d, const dev_opts* o, const dev* prev,
 		uint32_t n_prev, char* err, size_t len);
 static int size_file(dev* d, const dev_opts* o, char* err, size_t len);
-static int probe_min_io(dev* d, int fd, char* err, size_t len);
-static int probe_unnamed(dev* d, const dev_opts* o, char* err, size_t len);
-static void warn_buffered(const dev* d);
-static void dir_of(const char* name, char* dir, size_t len);
-static void set_scheduler(dev* d);
 static const char* size_item(const dev_opts* o);
 static int check_creatable(const char* name, char* err, size_t len);
 static bool in_dev_tree(const char* name);
@@ -117,11 +107,11 @@ dev_claim(dev* d, const char* name, const dev_opts* o, const dev* prev,
 	}
 
 	if (rv == 0 && parent) {
-		rv = check_parent_held(d, held, err, len);
+		rv = dev_check_parent_held(d, held, err, len);
 	}
 
 	if (rv == 0 && ! d->is_block && ! d->parent_held) {
-		rv = lock_file(d, d->fd, err, len);
+		rv = dev_lock_file(d, d->fd, err, len);
 	}
 
 	if (rv != 0) {
@@ -168,8 +158,8 @@ dev_open(dev* d, const dev_opts* o, const dev* prev, uint32_t n_prev,
 	}
 
 	if (rv == 0) {
-		warn_buffered(d);
-		rv = probe_min_io(d, d->fd, err, len);
+		dev_warn_buffered(d);
+		rv = dev_probe_min_io(d, d->fd, err, len);
 	}
 
 	if (rv != 0) {
@@ -177,25 +167,6 @@ dev_open(dev* d, const dev_opts* o, const dev* prev, uint32_t n_prev,
 	}
 
 	return rv;
-}
-
-int
-dev_preview(dev* d, const dev_opts* o, char* err, size_t len)
-{
-	if (! d->is_block && o->file_size != 0) {
-		d->size = o->file_size;
-	}
-
-	uint64_t probed = d->size < MAX_PROBE_SIZE ? d->size : MAX_PROBE_SIZE;
-
-	// What the probe reads, at the start of the device, is there already -
-	// or would be only once the file is created or grown.
-	if (d->is_block || (! d->to_create && d->orig_size >= probed)) {
-		warn_buffered(d);
-		return probe_min_io(d, d->fd, err, len);
-	}
-
-	return probe_unnamed(d, o, err, len);
 }
 
 int
@@ -216,31 +187,10 @@ dev_commit(dev* d, char* err, size_t len)
 	d->orig_size = d->size;
 
 	if (d->is_block && d->sched_want != NULL) {
-		set_scheduler(d);
+		dev_set_scheduler(d);
 	}
 
 	return 0;
-}
-
-void
-dev_restore_scheduler(dev* d)
-{
-	if (d->sched_old[0] == '\0') {
-		return;
-	}
-
-	char msg[512];
-
-	if (blk_write_scheduler(d->sched_file, d->sched_old, msg,
-			sizeof(msg)) != 0) {
-		log_warn("I/O scheduler of %s not restored to %s: %s", d->name,
-				d->sched_old, msg);
-	}
-	else {
-		log_note("I/O scheduler of %s restored to %s", d->name, d->sched_old);
-	}
-
-	d->sched_old[0] = '\0';
 }
 
 void
@@ -289,6 +239,60 @@ dev_alloc_buf(size_t size)
 	}
 
 	return buf;
+}
+
+//==========================================================
+// Module API (dev_priv.h).
+//
+
+// Hold a file for the run: flock(LOCK_EX) on the one descriptor fd (d->fd,
+// or the parent's) - another act (or act_certify) on it is refused,
+// whatever name it uses.
+int
+dev_lock_file(dev* d, int fd, char* err, size_t len)
+{
+	if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
+		return 0;
+	}
+
+	int e = errno;
+
+	if (e != EWOULDBLOCK) {
+		snprintf(err, len, "can't lock device file %s: flock: %s (errno %d)",
+				d->name, strerror(e), e);
+		return -1;
+	}
+
+	char who[512];
+
+	if (holder_of_file(d->st_dev, d->st_ino, who, sizeof(who)) != 0) {
+		snprintf(err, len, "device %s is in use by %s - %s", d->name, who,
+				HOLDER_TWO_TESTS);
+	}
+	else {
+		snprintf(err, len, "device %s is in use (another program holds an "
+				"flock on it: %s, errno %d) - %s", d->name, strerror(e), e,
+				HOLDER_TWO_TESTS);
+	}
+
+	return -1;
+}
+
+// The directory of a path name ("." for a bare name).
+void
+dev_dir_of(const char* name, char* dir, size_t len)
+{
+	const char* slash = strrchr(name, '/');
+
+	if (slash == NULL) {
+		snprintf(dir, len, ".");
+	}
+	else if (slash == name) {
+		snprintf(dir, len, "/");
+	}
+	else {
+		snprintf(dir, len, "%.*s", (int)(slash - name), name);
+	}
 }
 
 //==========================================================
@@ -341,9 +345,9 @@ check_name(dev* d, const char* name, const dev_opts* o, struct stat* pre,
 // The one open of an existing name, O_EXCL: that claims a block device
 // (Linux ignores it for an existing file without O_CREAT). A block device
 // already claimed (EBUSY) that the parent says it holds (held) is opened
-// without O_EXCL, parent_held set: check_parent_held verifies the claim.
-// A file system that refuses O_DIRECT (EINVAL, before any descriptor
-// exists) gets a buffered open.
+// without O_EXCL, parent_held set: dev_check_parent_held (dev_held.c)
+// verifies the claim. A file system that refuses O_DIRECT (EINVAL, before
+// any descriptor exists) gets a buffered open.
 static int
 open_once(dev* d, const char* name, const dev_opts* o, const struct stat* pre,
 		const dev* prev, uint32_t n_prev, const dev_held* held, char* err,
@@ -377,7 +381,7 @@ open_once(dev* d, const char* name, const dev_opts* o, const struct stat* pre,
 			return -1;
 		}
 
-		if (held != NULL && held_index(held, pre) >= 0) {
+		if (held != NULL && dev_held_index(held, pre) >= 0) {
 			d->fd = open(name, flags | O_DIRECT);
 
 			if (d->fd >= 0) {
@@ -403,25 +407,6 @@ open_once(dev* d, const char* name, const dev_opts* o, const struct stat* pre,
 	snprintf(err, len, "can't open %s %s: %s (errno %d)",
 			S_ISBLK(pre->st_mode) ? "device" : "device file", name,
 			strerror(e), e);
-
-	return -1;
-}
-
-// The index in held of the device st (a block device by number, a file by
-// device and inode), or -1.
-static int
-held_index(const dev_held* held, const struct stat* st)
-{
-	for (uint32_t i = 0; i < held->n; i++) {
-		const struct stat* h = &held->st[i];
-
-		if (S_ISBLK(st->st_mode) ? S_ISBLK(h->st_mode) &&
-				h->st_rdev == st->st_rdev : S_ISREG(st->st_mode) &&
-				S_ISREG(h->st_mode) && h->st_dev == st->st_dev &&
-				h->st_ino == st->st_ino) {
-			return (int)i;
-		}
-	}
 
 	return -1;
 }
@@ -595,121 +580,6 @@ same_drive_msg(const dev* d, const dev* other, char* err, size_t len)
 	}
 }
 
-// A parent holds devices (ACT_HELD_FDS; devset.c verified each descriptor:
-// open for writing, the parent's own). A device it does not list is
-// refused: the parent checked the devices it holds, and a name that is
-// none of them is not one it checked (e.g. a file put in place of the one
-// it checked). A listed block device was claimed by ourselves when it was
-// free (open_once); one the kernel says is claimed must be claimed by
-// nothing else that can be seen (check_parent_block). A listed file is
-// locked through the parent's own descriptor: that succeeds when the
-// parent holds the lock (the same open file description) or nobody does,
-// and fails when another process holds it.
-static int
-check_parent_held(dev* d, const dev_held* held, char* err, size_t len)
-{
-	struct stat st;
-
-	if (fstat(d->fd, &st) != 0) {
-		snprintf(err, len, "can't stat device %s: %s (errno %d)", d->name,
-				strerror(errno), errno);
-		return -1;
-	}
-
-	int i = held_index(held, &st);
-
-	if (i < 0) {
-		snprintf(err, len, "device %s is not one of the devices held by the "
-				"parent (%s=%s)", d->name, HOLDER_ENV, held->value);
-		return -1;
-	}
-
-	if (d->is_block) {
-		return d->parent_held ? check_parent_block(d, held, err, len) : 0;
-	}
-
-	if (lock_file(d, held->fd[i], err, len) != 0) {
-		return -1;
-	}
-
-	d->parent_held = true;
-
-	return 0;
-}
-
-// A block device the parent says it holds, and that the kernel says is
-// claimed: nothing else that can be seen may hold it - a mount (of it or,
-// for a disk, a partition), swap, md/LVM/dm (sysfs holders) - and it must
-// still be claimed (an O_EXCL open of the very device on d->fd fails with
-// EBUSY; a name changed between the two opens would show here).
-static int
-check_parent_block(dev* d, const dev_held* held, char* err, size_t len)
-{
-	char what[512];
-
-	if (blk_describe_holders(d->rdev, what, sizeof(what))) {
-		snprintf(err, len, "device %s is in use (%s) - refusing to write to "
-				"it", d->name, what);
-		return -1;
-	}
-
-	char self[64];
-
-	snprintf(self, sizeof(self), "/proc/self/fd/%d", d->fd);
-
-	int x = open(self, O_RDONLY | O_EXCL | O_CLOEXEC | O_NONBLOCK);
-	int e = errno;
-
-	if (x >= 0) {
-		close(x);
-		snprintf(err, len, "device %s is not held by the parent (%s=%s): it "
-				"was claimed a moment ago, and is free now - refusing to write "
-				"to it", d->name, HOLDER_ENV, held->value);
-		return -1;
-	}
-
-	if (e != EBUSY) {
-		snprintf(err, len, "can't check that the parent holds device %s: "
-				"open %s O_EXCL: %s (errno %d)", d->name, self, strerror(e), e);
-		return -1;
-	}
-
-	return 0;
-}
-
-// Hold a file for the run: flock(LOCK_EX) on the one descriptor fd (d->fd,
-// or the parent's) - another act (or act_certify) on it is refused,
-// whatever name it uses.
-static int
-lock_file(dev* d, int fd, char* err, size_t len)
-{
-	if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
-		return 0;
-	}
-
-	int e = errno;
-
-	if (e != EWOULDBLOCK) {
-		snprintf(err, len, "can't lock device file %s: flock: %s (errno %d)",
-				d->name, strerror(e), e);
-		return -1;
-	}
-
-	char who[512];
-
-	if (holder_of_file(d->st_dev, d->st_ino, who, sizeof(who)) != 0) {
-		snprintf(err, len, "device %s is in use by %s - %s", d->name, who,
-				HOLDER_TWO_TESTS);
-	}
-	else {
-		snprintf(err, len, "device %s is in use (another program holds an "
-				"flock on it: %s, errno %d) - %s", d->name, strerror(e), e,
-				HOLDER_TWO_TESTS);
-	}
-
-	return -1;
-}
-
 // A file-backed device that did not exist, once every device passed its
 // checks: create it and hold it.
 static int
@@ -762,7 +632,7 @@ create_file(dev* d, const dev_opts* o, const dev* prev, uint32_t n_prev,
 	d->st_ino = st.st_ino;
 	identify(d, &st);
 
-	return lock_file(d, d->fd, err, len);
+	return dev_lock_file(d, d->fd, err, len);
 }
 
 // Grow a file to file_size now (undone by dev_undo); a shrink waits for
@@ -800,7 +670,7 @@ check_creatable(const char* name, char* err, size_t len)
 {
 	char dir[PATH_MAX];
 
-	dir_of(name, dir, sizeof(dir));
+	dev_dir_of(name, dir, sizeof(dir));
 
 	struct stat st;
 
@@ -819,165 +689,10 @@ check_creatable(const char* name, char* err, size_t len)
 	return 0;
 }
 
-// The smallest O_DIRECT read that works on fd (d's descriptor, or an
-// unnamed file standing in for it), up to d->size.
-static int
-probe_min_io(dev* d, int fd, char* err, size_t len)
-{
-	void* buf = dev_alloc_buf(MAX_PROBE_SIZE);
-
-	if (buf == NULL) {
-		snprintf(err, len, "out of memory probing device %s", d->name);
-		return -1;
-	}
-
-	// A file smaller than any O_DIRECT read (act_prep may be given one):
-	// nothing to probe; its I/O is buffered where it is not a whole 512.
-	if (! d->is_block && d->size < MIN_PROBE_SIZE) {
-		d->min_io = MIN_PROBE_SIZE;
-		free(buf);
-		return 0;
-	}
-
-	int last_errno = 0;
-
-	for (uint32_t size = MIN_PROBE_SIZE; size <= MAX_PROBE_SIZE; size *= 2) {
-		if (size > d->size) {
-			break;
-		}
-
-		// (fd, not d->fd: the setup guard may undo d once the read begins)
-		guard_io_begin(d->name, LL_OP_READ, 0, size);
-		ssize_t n = pread(fd, buf, size, 0);
-		guard_io_end();
-
-		if (n == (ssize_t)size) {
-			d->min_io = size;
-			free(buf);
-			return 0;
-		}
-
-		last_errno = n < 0 ? errno : EIO;
-	}
-
-	free(buf);
-	snprintf(err, len, "can't find a minimum I/O size for device %s: no "
-			"O_DIRECT read of 512 to 4096 bytes at offset 0 works (last "
-			"error: %s, errno %d)", d->name, strerror(last_errno), last_errno);
-
-	return -1;
-}
-
-// dev_preview of a file still to be created, or too small to probe before
-// it is grown: probe an unnamed file of its size in its directory instead
-// - the same file system, opened as create_file opens (O_DIRECT, else
-// buffered), sized without a byte written; O_TMPFILE: it never has a name
-// and is gone when closed. A file system without unnamed files: 512, the
-// smallest size (never refused).
-static int
-probe_unnamed(dev* d, const dev_opts* o, char* err, size_t len)
-{
-	char dir[PATH_MAX];
-	int flags = O_RDWR | O_CLOEXEC | O_TMPFILE | (o->dsync ? O_DSYNC : 0);
-	bool buffered = false;
-
-	dir_of(d->name, dir, sizeof(dir));
-
-	int fd = open(dir, flags | O_DIRECT, 0600);
-
-	if (fd < 0 && errno == EINVAL) {
-		fd = open(dir, flags, 0600);
-		buffered = fd >= 0;
-	}
-
-	if (fd < 0) {
-		d->min_io = MIN_PROBE_SIZE;
-		return 0;
-	}
-
-	if (ftruncate(fd, (off_t)d->size) != 0) {
-		snprintf(err, len, "can't size an unnamed file in %s to %" PRIu64
-				" bytes to probe device file %s: %s (errno %d)", dir, d->size,
-				d->name, strerror(errno), errno);
-		close(fd);
-		return -1;
-	}
-
-	if (d->to_create) {
-		d->buffered = buffered;
-	}
-
-	warn_buffered(d);
-
-	int rv = probe_min_io(d, fd, err, len);
-
-	close(fd);
-
-	return rv;
-}
-
-static void
-warn_buffered(const dev* d)
-{
-	if (d->buffered) {
-		log_warn("the file system of %s refuses O_DIRECT - using buffered "
-				"I/O: latencies will include the page cache and do not "
-				"measure the drive", d->name);
-	}
-}
-
-// The directory of a path name ("." for a bare name).
-static void
-dir_of(const char* name, char* dir, size_t len)
-{
-	const char* slash = strrchr(name, '/');
-
-	if (slash == NULL) {
-		snprintf(dir, len, ".");
-	}
-	else if (slash == name) {
-		snprintf(dir, len, "/");
-	}
-	else {
-		snprintf(dir, len, "%.*s", (int)(slash - name), name);
-	}
-}
-
 static const char*
 size_item(const dev_opts* o)
 {
 	return o->size_item != NULL ? o->size_item : "file-size-mbytes";
-}
-
-// scheduler-mode for a block device: set it, and remember what to put back
-// when it changed. Not fatal: a warning when it can't be set.
-static void
-set_scheduler(dev* d)
-{
-	struct stat st;
-	char msg[512];
-	char old[sizeof(d->sched_old)];
-
-	if (fstat(d->fd, &st) != 0) {
-		log_warn("scheduler-mode not set for %s: fstat: %s", d->name,
-				strerror(errno));
-		return;
-	}
-
-	if (blk_set_scheduler(d->name, st.st_rdev, d->sched_want, d->sched_file,
-			sizeof(d->sched_file), old, sizeof(old), msg, sizeof(msg)) != 0) {
-		log_warn("scheduler-mode not set for %s: %s", d->name, msg);
-		return;
-	}
-
-	char now[sizeof(d->sched_old)];
-
-	if (blk_active_scheduler(d->sched_file, now, sizeof(now)) &&
-			strcmp(now, old) != 0) {
-		snprintf(d->sched_old, sizeof(d->sched_old), "%s", old);
-		log_note("I/O scheduler of %s changed from %s to %s (put back when "
-				"the run ends)", d->name, old, now);
-	}
 }
 
 // Whether a name that does not exist would be created in /dev itself (or a

@@ -32,7 +32,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import itest  # noqa: E402
 
 sys.path.insert(0, os.path.join(itest.REPO, "analysis"))
-from act.cli import UsageError  # noqa: E402
+from act.logfile import LogError  # noqa: E402
 from act.logfile.header import read_header, scan_header  # noqa: E402
 
 BASE = [("test-duration-sec", 1), ("report-interval-sec", 1),
@@ -97,7 +97,7 @@ def check_parsed(c, printed, device, size):
     try:
         read_header(io.BytesIO(printed.encode()))
         c.fail("read_header accepted --print-config's output as a log")
-    except UsageError as e:
+    except LogError as e:
         c.check("HISTOGRAM NAMES" in str(e), "read_header: %s" % e)
 
 
