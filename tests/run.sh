@@ -4,7 +4,8 @@
 #
 #   unit         tests/unit/test_*.c -> target/tests/test_*  (C, one per module)
 #   integration  tests/integration/test_*.py    (real binaries, file/loop devices)
-#   analysis     tests/analysis/test_*.py       (act_latency.py)
+#   golden       tests/golden/test_*.py         (act_latency.py's outputs
+#                byte for byte: the reference's, the fixture logs')
 #   python       tests/python/test_*.py and tests/python/*/test_*.py (the
 #                act package, module by module, a folder per subpackage:
 #                python/sizing/test_rates.py tests analysis/act/sizing/rates.py)
@@ -12,7 +13,7 @@
 # Usage: tests/run.sh [PATTERN...]
 #   With no PATTERN every test runs; otherwise a test runs when its name (as
 #   printed: unit/test_cfg, integration/test_signal.py, ...) contains any of
-#   the PATTERNs, e.g. `tests/run.sh unit`, `tests/run.sh analysis
+#   the PATTERNs, e.g. `tests/run.sh unit`, `tests/run.sh golden/
 #   python/sizing/`, `tests/run.sh python/`.
 #
 # Each test exits 0 (pass), 77 (skip) or anything else (fail). The output of
@@ -165,7 +166,7 @@ for src in tests/unit/test_*.c; do
 	base=$(basename "$src" .c)
 	tests+=("unit/$base	$target/tests/$base")
 done
-for t in tests/integration/test_*.py tests/analysis/test_*.py \
+for t in tests/integration/test_*.py tests/golden/test_*.py \
 	tests/python/test_*.py tests/python/*/test_*.py; do
 	[ -f "$t" ] && tests+=("${t#tests/}	$t")
 done

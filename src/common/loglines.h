@@ -17,7 +17,7 @@
  *
  * tests/unit/test_loglines.c links these formatters and prints a sample of
  * every kind (it fails when a kind of the catalogue has none), and
- * tests/python/test_log_grammar.py parses every sample with act.logfile
+ * tests/python/logfile/test_lines.py parses every sample with act.logfile
  * (it fails when a kind has no parser, or a parser reads other fields
  * than the sample was made from). To add a kind: docs/hacking.md, "A log
  * line".

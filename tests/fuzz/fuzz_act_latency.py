@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A mutation fuzzer for analysis/act_latency.py's log reader.
 
-Description: takes the fixture logs (tests/analysis/fixtures/*.log), two
+Description: takes the fixture logs (tests/golden/fixtures/*.log), two
 logs written by tests/lib/synthlog.py (the lines the fixtures lack) and the
 saved inputs (tests/fuzz/crashes/act_latency/*), mutates them - bytes
 flipped, inserted or deleted, lines dropped, repeated or swapped, numbers
@@ -34,7 +34,7 @@ import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
-FIXTURES = os.path.join(REPO, "tests", "analysis", "fixtures")
+FIXTURES = os.path.join(REPO, "tests", "golden", "fixtures")
 CRASHES = os.path.join(HERE, "crashes", "act_latency")
 sys.path.insert(0, os.path.join(REPO, "tests", "lib"))
 import synthlog  # noqa: E402  (tests/lib/synthlog.py)

@@ -1,9 +1,9 @@
-"""Description: the result collector every Checker test of act uses (the
-integration tests through tests/integration/itest.py, the Python tests
-through tests/python/expect.py): checks that record failures, each with
-what was expected and what was found, notes, and the parts of a test that
-did not run here (root only, a tool missing), then one summary line and
-the exit status: 0 pass, 1 fail (77, skip, through skip()).
+"""Description: the result collector of act's integration tests (through
+tests/integration/itest.py; the Python tests are unittest's): checks that
+record failures, each with what was expected and what was found, notes,
+and the parts of a test that did not run here (root only, a tool
+missing), then one summary line and the exit status: 0 pass, 1 fail (77,
+skip, through skip()).
 
 Not a test itself. A part skipped is printed as a line that tests/run.sh
 reads to name it on the test's PASS line:

@@ -1,6 +1,6 @@
 """Description: synthetic ACT logs made to order, in the layout of
 docs/log-format.md - the one writer of the test fixtures
-(tests/analysis/make_fixtures.py), the benchmarks (bench/bench_latency*.py)
+(tests/golden/make_fixtures.py), the benchmarks (bench/bench_latency*.py)
 and the fuzzer (tests/fuzz/fuzz_act_latency.py).
 
 Not a test itself. Every function returns a list of lines (without their

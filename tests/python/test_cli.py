@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Tests of act and act.cli: VERSION and the exit statuses against the C
-headers, act_latency.py's against docs/README.md's table, the exit
+"""Description: act and act.cli - VERSION and the exit statuses against
+the C headers, act_latency.py's against docs/README.md's table, the exit
 ladder every tool's main() goes through, and "did you mean" for a
 mistyped option: closest() on the C programs' own cases
 (tests/unit/test_cfg_help.c), and each tool's command line - the message
@@ -19,7 +19,7 @@ import subprocess
 import sys
 import unittest
 
-import actlog
+import support
 
 import act
 from act import cli
@@ -27,19 +27,19 @@ from act import cli
 
 class Constants(unittest.TestCase):
     def test_version_is_the_c_programs(self):
-        with open(os.path.join(actlog.ROOT, "src", "common",
+        with open(os.path.join(support.REPO, "src", "common",
                                "version.h")) as f:
             m = re.search(r'#define ACT_VERSION "([^"]+)"', f.read())
         self.assertEqual(m.group(1), act.VERSION)
 
     def test_config_grammar_and_limits_are_the_c_programs(self):
-        with open(os.path.join(actlog.ROOT, "src", "common",
+        with open(os.path.join(support.REPO, "src", "common",
                                "limits.h")) as f:
             c = dict((n, int(v)) for n, v in re.findall(
                 r"#define ACT_(MAX_[A-Z]+) (\d+)", f.read()))
         self.assertEqual(c, {"MAX_DEVICES": act.MAX_DEVICES,
                              "MAX_NAME": act.MAX_NAME})
-        with open(os.path.join(actlog.ROOT, "src", "common",
+        with open(os.path.join(support.REPO, "src", "common",
                                "cfg.c")) as f:
             text = f.read()
         m = re.search(r'#define DEVICE_SEPARATORS "([^"]*)"', text)
@@ -51,7 +51,7 @@ class Constants(unittest.TestCase):
         self.assertEqual(2 ** 32 - 1, act.MAX_U32)
 
     def test_exit_statuses_are_run_h(self):
-        with open(os.path.join(actlog.ROOT, "src", "common", "run.h")) as f:
+        with open(os.path.join(support.REPO, "src", "common", "run.h")) as f:
             c = dict((n, int(v)) for n, v in
                      re.findall(r"#define (EXIT_[A-Z]+) (\d+)", f.read()))
         py = {n: v for n, v in vars(act).items() if n.startswith("EXIT_")}
@@ -61,7 +61,7 @@ class Constants(unittest.TestCase):
     def test_latency_statuses_are_the_readme_table(self):
         # act_latency.py's rows of the one exit-status table: the
         # constants, 2 its usage status, 130 interrupted
-        with open(os.path.join(actlog.ROOT, "docs", "README.md")) as f:
+        with open(os.path.join(support.REPO, "docs", "README.md")) as f:
             rows = re.findall(r"(?m)^\| (\d+) \| act_latency\.py \| "
                               r"(.*) \|$", f.read())
         table = {int(n): meaning for n, meaning in rows}
@@ -181,7 +181,7 @@ class DidYouMean(unittest.TestCase):
     def run_tool(self, tool, *args):
         folder, _ = self.TOOLS[tool]
         return subprocess.run(
-            [sys.executable, os.path.join(actlog.ROOT, folder, tool)]
+            [sys.executable, os.path.join(support.REPO, folder, tool)]
             + list(args), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, universal_newlines=True, timeout=60)
 

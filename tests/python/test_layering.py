@@ -24,18 +24,20 @@ Python half of tests/integration/test_layering.py:
 KNOWN lists what other branches of issue 26 are fixing now: each such
 finding is a note, not a failure - and a KNOWN or OPENS_ALLOWED entry
 that nothing needs any more is a failure, so both lists shrink as the
-branches merge."""
+branches merge.
+
+    python3 tests/python/test_layering.py [-v]
+"""
 
 import ast
 import os
 import shutil
-import sys
 import tempfile
+import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import expect  # noqa: E402
+import support
 
-ACT = os.path.join(expect.ANALYSIS, "act")
+ACT = os.path.join(support.ANALYSIS, "act")
 
 # Bottom first: a module imports only its own layer and the ones below.
 LAYERS = ("act", "act.cli", "act.logfile", "act.latency", "act.certify")
@@ -358,27 +360,28 @@ def opens(mods, allowed=OPENS_ALLOWED):
             for key, ls in lines.items()}, used
 
 
-def check(c, mods, known=KNOWN, allowed=OPENS_ALLOWED):
-    """Every rule on mods: a finding in known is a note, any other a
-    failure; a known or allowed entry not needed fails."""
+def check(mods, known=KNOWN, allowed=OPENS_ALLOWED):
+    """Every rule on mods: (notes, failures) - a finding in known is a
+    note, any other a failure; a known or allowed entry not needed is a
+    failure."""
     found = {}
     for rule in (layering, cycles, privates, owned):
         found.update(rule(mods))
     open_found, used = opens(mods, allowed)
     found.update(open_found)
-    notes = []
+    notes, failures = [], []
     for key in sorted(found):
         if key in known:
             notes.append(found[key])
         else:
-            c.fail(found[key])
+            failures.append(found[key])
     for key in sorted(set(known) - set(found)):
-        c.fail("KNOWN entry %r is no longer found: remove it from KNOWN "
-               "in %s" % (key, os.path.basename(__file__)))
+        failures.append("KNOWN entry %r is no longer found: remove it from "
+                        "KNOWN in %s" % (key, os.path.basename(__file__)))
     for key in sorted(set(allowed) - used):
-        c.fail("OPENS_ALLOWED entry %r opens nothing any more: remove it"
-               % key)
-    return notes
+        failures.append("OPENS_ALLOWED entry %r opens nothing any more: "
+                        "remove it" % key)
+    return notes, failures
 
 
 # -- the rules on small made-up packages: each finds what it must --------
@@ -399,87 +402,102 @@ def made_up(files):
     return mods
 
 
-def check_rules(c):
-    """Each rule on a made-up package that breaks it, and one that
-    does not."""
-    pkg = {"__init__.py": "VERSION = '1'\n", "cli.py": "import act\n",
+class Rules(unittest.TestCase):
+    """Each rule on a made-up package that breaks it, and one that does
+    not."""
+
+    PKG = {"__init__.py": "VERSION = '1'\n", "cli.py": "import act\n",
            "safefile.py": "", "logfile/__init__.py": "",
            "latency/__init__.py": "", "certify/__init__.py": "",
            "sizing/__init__.py": ""}
-    clean = made_up(dict(pkg, **{
-        "latency/a.py": "from act.logfile import header\n"
-                        "from act.cli import UsageError\n",
-        "logfile/header.py": "from act.safefile import open_regular\n"
-                             "def read(p):\n    return open(p, 'rb')\n",
-        "certify/b.py": "from act.latency import a\nimport os\n"
-                        "def w(p):\n    open(p, 'w')\n"
-                        "    os.open(p, os.O_WRONLY | os.O_CREAT)\n",
-        "sizing/s.py": "from act.cli import UsageError\nimport act\n"}))
-    for rule in (layering, cycles, privates, owned):
-        c.eq("a clean package: %s" % rule.__name__, {}, rule(clean))
-    c.eq("a clean package: opens", ({}, set()), opens(clean))
-    bad = made_up(dict(pkg, **{
-        "logfile/header.py": "from act.latency import a\n"
-                             "from act.cli import UsageError\n",
-        "latency/a.py": "def f():\n    from act.latency import b\n",
-        "latency/b.py": "from act.latency.a import f, _g\n"
-                        "from act.latency import a as aa\n"
-                        "x = aa._h\n",
-        "certify/c.py": "import io\nfrom act.safefile import open_regular"
-                        "\nclass K:\n    def m(self, p):\n"
-                        "        return io.open(p)\n"
-                        "def g(p):\n    open_regular(p)\n"
-                        "    open(p, 'r+b')\n",
-        "cli.py": "from act.sizing import s\nclass UsageError(Exception):"
-                  "\n    pass\n",
-        "sizing/s.py": "from act.logfile import header\nVERSION = '2'\n"}))
-    c.eq("layering of a bad package", {
-        ("layer", "act.logfile.header -> act.latency.a"),
-        ("forbidden", "act.logfile.header -> act.cli"),
-        ("layer", "act.cli -> act.sizing.s"),
-        ("layer", "act.sizing.s -> act.logfile.header")},
-        set(layering(bad)))
-    cyc = cycles(bad)
-    c.eq("the cycles found", {("cycle", "act.latency.a, act.latency.b"),
-                              ("cycle", "act.cli, act.logfile.header, "
-                               "act.sizing.s")}, set(cyc))
-    c.check(any("act.latency.a -> act.latency.b -> act.latency.a" in v
-                for v in cyc.values()), "the cycle named: %r" % cyc)
-    c.eq("private imports found", {
-        ("private", "act.latency.b imports act.latency.a._g"),
-        ("private", "act.latency.b imports act.latency.a._h")},
-        set(privates(bad)))
-    c.eq("owned names found", {("owned", "act.sizing.s defines VERSION")},
-         set(owned(bad)))
-    found, _ = opens(bad)
-    c.eq("opens found", {("open", "act.certify.c:K.m"),
-                         ("open", "act.certify.c:g")}, set(found))
-    c.check("line 7, 8" in found.get(("open", "act.certify.c:g"), ""),
-            "both opens of g named by line: %r" % found)
-    probe = made_up(dict(pkg, **{"certify/d.py": "def h(p):\n"
-                                 "    return open(p)\n"}))
-    cc = expect.Checker("probe")
-    notes = check(cc, probe, known={("open", "act.certify.d:h"),
-                                    ("cycle", "act.x, act.y")},
-                  allowed={"act.certify.d:gone": "-"})
-    c.eq("a KNOWN finding is a note", 1, len(notes))
-    c.eq("a KNOWN entry not found and an allowance not used fail", 2,
-         len(cc.failures))
+
+    def test_a_clean_package(self):
+        clean = made_up(dict(self.PKG, **{
+            "latency/a.py": "from act.logfile import header\n"
+                            "from act.cli import UsageError\n",
+            "logfile/header.py": "from act.safefile import open_regular\n"
+                                 "def read(p):\n    return open(p, 'rb')\n",
+            "certify/b.py": "from act.latency import a\nimport os\n"
+                            "def w(p):\n    open(p, 'w')\n"
+                            "    os.open(p, os.O_WRONLY | os.O_CREAT)\n",
+            "sizing/s.py": "from act.cli import UsageError\nimport act\n"}))
+        for rule in (layering, cycles, privates, owned):
+            with self.subTest(rule=rule.__name__):
+                self.assertEqual({}, rule(clean),
+                                 "a clean package: %s" % rule.__name__)
+        self.assertEqual(({}, set()), opens(clean),
+                         "a clean package: opens")
+
+    def test_a_bad_package(self):
+        bad = made_up(dict(self.PKG, **{
+            "logfile/header.py": "from act.latency import a\n"
+                                 "from act.cli import UsageError\n",
+            "latency/a.py": "def f():\n    from act.latency import b\n",
+            "latency/b.py": "from act.latency.a import f, _g\n"
+                            "from act.latency import a as aa\n"
+                            "x = aa._h\n",
+            "certify/c.py": "import io\nfrom act.safefile import "
+                            "open_regular\nclass K:\n    def m(self, p):\n"
+                            "        return io.open(p)\n"
+                            "def g(p):\n    open_regular(p)\n"
+                            "    open(p, 'r+b')\n",
+            "cli.py": "from act.sizing import s\nclass UsageError(Exception):"
+                      "\n    pass\n",
+            "sizing/s.py": "from act.logfile import header\nVERSION = '2'\n"}))
+        self.assertEqual({
+            ("layer", "act.logfile.header -> act.latency.a"),
+            ("forbidden", "act.logfile.header -> act.cli"),
+            ("layer", "act.cli -> act.sizing.s"),
+            ("layer", "act.sizing.s -> act.logfile.header")},
+            set(layering(bad)), "layering of a bad package")
+        cyc = cycles(bad)
+        self.assertEqual({("cycle", "act.latency.a, act.latency.b"),
+                          ("cycle", "act.cli, act.logfile.header, "
+                           "act.sizing.s")}, set(cyc), "the cycles found")
+        self.assertTrue(any("act.latency.a -> act.latency.b -> "
+                            "act.latency.a" in v for v in cyc.values()),
+                        "the cycle named: %r" % cyc)
+        self.assertEqual({
+            ("private", "act.latency.b imports act.latency.a._g"),
+            ("private", "act.latency.b imports act.latency.a._h")},
+            set(privates(bad)), "private imports found")
+        self.assertEqual({("owned", "act.sizing.s defines VERSION")},
+                         set(owned(bad)), "owned names found")
+        found, _ = opens(bad)
+        self.assertEqual({("open", "act.certify.c:K.m"),
+                          ("open", "act.certify.c:g")}, set(found),
+                         "opens found")
+        self.assertIn("line 7, 8", found.get(("open", "act.certify.c:g"), ""),
+                      "both opens of g named by line: %r" % found)
+
+    def test_known_and_allowed(self):
+        probe = made_up(dict(self.PKG, **{"certify/d.py": "def h(p):\n"
+                                          "    return open(p)\n"}))
+        notes, failures = check(probe, known={("open", "act.certify.d:h"),
+                                              ("cycle", "act.x, act.y")},
+                                allowed={"act.certify.d:gone": "-"})
+        self.assertEqual(1, len(notes), "a KNOWN finding is a note")
+        self.assertEqual(2, len(failures), "a KNOWN entry not found and an "
+                         "allowance not used fail")
 
 
-def main():
-    c = expect.Checker("test_layering")
-    check_rules(c)
-    paths = find_modules()
-    mods = {n: Module(n, p, paths) for n, p in paths.items()}
-    c.check(len(mods) > 30, "the package read: %d modules" % len(mods))
-    notes = check(c, mods)
-    for n in notes:
-        print("known (issue 26): " + n)
-    print("%d modules, %d imports checked; %d known findings" % (
-        len(mods), sum(len(m.edges) for m in mods.values()), len(notes)))
-    c.finish()
+class Package(unittest.TestCase):
+    """The rules on the package act itself."""
+
+    def test_the_package(self):
+        paths = find_modules()
+        mods = {n: Module(n, p, paths) for n, p in paths.items()}
+        self.assertGreater(len(mods), 30,
+                           "the package read: %d modules" % len(mods))
+        notes, failures = check(mods)
+        for msg in failures:
+            with self.subTest(finding=msg[:60]):
+                self.fail(msg)
+        for n in notes:
+            print("known (issue 26): " + n)
+        print("%d modules, %d imports checked; %d known findings" % (
+            len(mods), sum(len(m.edges) for m in mods.values()), len(notes)))
 
 
 if __name__ == "__main__":
-    main()
+    unittest.main()

@@ -20,18 +20,18 @@ writes and reads the files of a campaign directory, called directly:
   only; otherwise its owner and mode (group- or other-writable, sticky or
   not; as root, one owned by nobody).
 
-Exit 0 pass, 1 fail."""
+    python3 tests/python/test_safefile.py [-v]
+"""
 
 import os
 import stat
-import sys
 import tempfile
 import time
+import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import expect  # noqa: E402
+import support  # noqa: F401  (act on sys.path)
 
-from act import safefile  # noqa: E402
+from act import safefile
 
 NOBODY = 65534
 
@@ -46,187 +46,197 @@ def read(path):
         return f.read()
 
 
-def check_write_file(c, td):
-    d = os.path.join(td, "w")
-    os.mkdir(d)
-    victim = os.path.join(td, "victim")
-    write(victim, "ROOT-ONLY")
-    os.chmod(victim, 0o600)
-    gone = os.path.join(td, "not-there")
-    os.symlink(victim, os.path.join(d, "state.json"))
-    os.symlink(gone, os.path.join(d, "report.html"))
-    old = os.umask(0o022)
-    try:
-        safefile.write_file(d, "state.json", "new\n", durable=True)
-        safefile.write_file(d, "report.html", b"<html>\n")
-        safefile.write_file(d, "summary.md", "caf\udce9\n")
-    finally:
-        os.umask(old)
-    c.eq("write_file over a link: the victim untouched", "ROOT-ONLY",
-         read(victim))
-    c.check(not os.path.lexists(gone), "write_file over a dangling link "
-            "created its target")
-    for name, text in (("state.json", "new\n"), ("report.html", "<html>\n")):
-        p = os.path.join(d, name)
-        c.check(not os.path.islink(p) and os.path.isfile(p),
-                "write_file: %s is a regular file now" % name)
-        c.eq("write_file: %s's text" % name, text, read(p))
-        c.eq("write_file: %s's mode" % name, 0o644,
-             stat.S_IMODE(os.stat(p).st_mode))
-    with open(os.path.join(d, "summary.md"), "rb") as f:
-        c.eq("write_file: undecodable bytes as they came", b"caf\xe9\n",
-             f.read())
-    c.eq("write_file leaves no temporary file",
-         ["report.html", "state.json", "summary.md"], sorted(os.listdir(d)))
+class SafeFile(unittest.TestCase):
+    def setUp(self):
+        self._td = tempfile.TemporaryDirectory(prefix="act-safefile-test-")
+        self.td = self._td.name
 
-    # a reader of the old file reads all of it, the new one is another
-    p = os.path.join(d, "plot.svg")
-    safefile.write_file(d, "plot.svg", "A" * 100000)
-    with open(p) as reader:
-        ino = os.stat(p).st_ino
-        safefile.write_file(d, "plot.svg", "B" * 10)
-        c.eq("a reader of the replaced file reads it whole", "A" * 100000,
-             reader.read())
-    c.check(os.stat(p).st_ino != ino, "write_file rewrote the file in place")
+    def tearDown(self):
+        self._td.cleanup()
 
-    # an error (here: a directory at NAME) leaves no temporary file
-    os.mkdir(os.path.join(d, "sub"))
-    os.mkdir(os.path.join(d, "sub", "x"))
-    try:
-        safefile.write_file(os.path.join(d, "sub"), "x", "text")
-        c.fail("write_file over a non-empty directory: no error")
-    except OSError:
-        pass
-    c.eq("write_file's error leaves no temporary file", ["x"],
-         os.listdir(os.path.join(d, "sub")))
-
-
-def check_create_new(c, td):
-    d = os.path.join(td, "c")
-    os.mkdir(d)
-    victim = os.path.join(td, "victim2")
-    write(victim, "ROOT-ONLY")
-    gone = os.path.join(td, "not-there-2")
-    os.symlink(victim, os.path.join(d, "01.log"))
-    os.symlink(gone, os.path.join(d, "02.log"))
-    write(os.path.join(d, "03.log"), "old")
-    for name in ("01.log", "02.log", "03.log"):
+    def test_write_file(self):
+        td = self.td
+        d = os.path.join(td, "w")
+        os.mkdir(d)
+        victim = os.path.join(td, "victim")
+        write(victim, "ROOT-ONLY")
+        os.chmod(victim, 0o600)
+        gone = os.path.join(td, "not-there")
+        os.symlink(victim, os.path.join(d, "state.json"))
+        os.symlink(gone, os.path.join(d, "report.html"))
+        old = os.umask(0o022)
         try:
-            safefile.create_new(os.path.join(d, name)).close()
-            c.fail("create_new over %s: no error" % name)
-        except FileExistsError:
-            pass
-    c.eq("create_new over a link: the victim untouched", "ROOT-ONLY",
-         read(victim))
-    c.check(not os.path.lexists(gone), "create_new through a dangling link "
-            "created its target")
-    with safefile.create_new(os.path.join(d, "04.log")) as f:
-        f.write(b"x")
-    c.eq("create_new: a new file", "x", read(os.path.join(d, "04.log")))
+            safefile.write_file(d, "state.json", "new\n", durable=True)
+            safefile.write_file(d, "report.html", b"<html>\n")
+            safefile.write_file(d, "summary.md", "caf\udce9\n")
+        finally:
+            os.umask(old)
+        self.assertEqual("ROOT-ONLY", read(victim),
+                         "write_file over a link: the victim untouched")
+        self.assertFalse(os.path.lexists(gone), "write_file over a dangling "
+                         "link created its target")
+        for name, text in (("state.json", "new\n"),
+                           ("report.html", "<html>\n")):
+            with self.subTest(name=name):
+                p = os.path.join(d, name)
+                self.assertTrue(not os.path.islink(p) and os.path.isfile(p),
+                                "write_file: %s is a regular file now"
+                                % name)
+                self.assertEqual(text, read(p),
+                                 "write_file: %s's text" % name)
+                self.assertEqual(0o644, stat.S_IMODE(os.stat(p).st_mode),
+                                 "write_file: %s's mode" % name)
+        with open(os.path.join(d, "summary.md"), "rb") as f:
+            self.assertEqual(b"caf\xe9\n", f.read(), "write_file: "
+                             "undecodable bytes as they came")
+        self.assertEqual(["report.html", "state.json", "summary.md"],
+                         sorted(os.listdir(d)),
+                         "write_file leaves no temporary file")
 
+        # a reader of the old file reads all of it, the new one is another
+        p = os.path.join(d, "plot.svg")
+        safefile.write_file(d, "plot.svg", "A" * 100000)
+        with open(p) as reader:
+            ino = os.stat(p).st_ino
+            safefile.write_file(d, "plot.svg", "B" * 10)
+            self.assertEqual("A" * 100000, reader.read(),
+                             "a reader of the replaced file reads it whole")
+        self.assertNotEqual(ino, os.stat(p).st_ino,
+                            "write_file rewrote the file in place")
 
-def check_open_regular(c, td):
-    d = os.path.join(td, "r")
-    os.mkdir(d)
-    reg = os.path.join(d, "log")
-    write(reg, "line\n" * 10)
-    os.symlink(reg, os.path.join(d, "link"))
-    os.mkfifo(os.path.join(d, "fifo"))
-    os.symlink("/dev/zero", os.path.join(d, "zero"))
-    rows = [("link", None, "it is a symbolic link (not followed)"),
-            ("fifo", None, "it is a FIFO, not a regular file"),
-            ("zero", None, "it is a symbolic link (not followed)"),
-            ("/dev/zero", None, "it is a character device, not a regular "
-             "file"),
-            (".", None, "it is a directory, not a regular file"),
-            ("log", 49, "it is larger (50 bytes) than it can be (at most "
-             "49)")]
-    for name, limit, why in rows:
-        path = os.path.join(d, name)
-        t0 = time.monotonic()
-        try:
-            safefile.open_regular(path, limit).close()
-            c.fail("open_regular(%s): accepted" % name)
-        except OSError as e:
-            c.check(isinstance(e, safefile.UnsafeFile),
-                    "open_regular(%s): %r" % (name, e))
-            c.eq("open_regular(%s): why" % name, why, e.strerror)
-            c.eq("open_regular(%s): the file named" % name, path, e.filename)
-        c.check(time.monotonic() - t0 < 5, "open_regular(%s) waited" % name)
-    with safefile.open_regular(reg, 50) as f:
-        c.eq("open_regular: a regular file at its limit", b"line\n" * 10,
-             f.read())
-        c.check(os.get_blocking(f.fileno()),
-                "open_regular left O_NONBLOCK set")
-    c.raises("open_regular of a missing file", FileNotFoundError,
-             safefile.open_regular, os.path.join(d, "none"))
+        # an error (here: a directory at NAME) leaves no temporary file
+        os.mkdir(os.path.join(d, "sub"))
+        os.mkdir(os.path.join(d, "sub", "x"))
+        with self.assertRaises(OSError, msg="write_file over a non-empty "
+                               "directory: no error"):
+            safefile.write_file(os.path.join(d, "sub"), "x", "text")
+        self.assertEqual(["x"], os.listdir(os.path.join(d, "sub")),
+                         "write_file's error leaves no temporary file")
 
-    big = os.path.join(d, "oneline")
-    with open(big, "wb") as f:
-        f.write(b"x" * 10000 + b"\nend\n")
-    with open(big, "rb") as f:
-        c.eq("read_lines: a long line in pieces",
-             [4096, 4096, 1809, 4], [len(x) for x in
-                                     safefile.read_lines(f, 4096)])
+    def test_create_new(self):
+        td = self.td
+        d = os.path.join(td, "c")
+        os.mkdir(d)
+        victim = os.path.join(td, "victim2")
+        write(victim, "ROOT-ONLY")
+        gone = os.path.join(td, "not-there-2")
+        os.symlink(victim, os.path.join(d, "01.log"))
+        os.symlink(gone, os.path.join(d, "02.log"))
+        write(os.path.join(d, "03.log"), "old")
+        for name in ("01.log", "02.log", "03.log"):
+            with self.subTest(name=name), self.assertRaises(
+                    FileExistsError, msg="create_new over %s: no error"
+                    % name):
+                safefile.create_new(os.path.join(d, name)).close()
+        self.assertEqual("ROOT-ONLY", read(victim),
+                         "create_new over a link: the victim untouched")
+        self.assertFalse(os.path.lexists(gone), "create_new through a "
+                         "dangling link created its target")
+        with safefile.create_new(os.path.join(d, "04.log")) as f:
+            f.write(b"x")
+        self.assertEqual("x", read(os.path.join(d, "04.log")),
+                         "create_new: a new file")
 
+    def test_open_regular(self):
+        d = os.path.join(self.td, "r")
+        os.mkdir(d)
+        reg = os.path.join(d, "log")
+        write(reg, "line\n" * 10)
+        os.symlink(reg, os.path.join(d, "link"))
+        os.mkfifo(os.path.join(d, "fifo"))
+        os.symlink("/dev/zero", os.path.join(d, "zero"))
+        rows = [("link", None, "it is a symbolic link (not followed)"),
+                ("fifo", None, "it is a FIFO, not a regular file"),
+                ("zero", None, "it is a symbolic link (not followed)"),
+                ("/dev/zero", None, "it is a character device, not a "
+                 "regular file"),
+                (".", None, "it is a directory, not a regular file"),
+                ("log", 49, "it is larger (50 bytes) than it can be (at "
+                 "most 49)")]
+        for name, limit, why in rows:
+            with self.subTest(name=name):
+                path = os.path.join(d, name)
+                t0 = time.monotonic()
+                with self.assertRaises(OSError, msg="open_regular(%s): "
+                                       "accepted" % name) as cm:
+                    safefile.open_regular(path, limit).close()
+                e = cm.exception
+                self.assertIsInstance(e, safefile.UnsafeFile,
+                                      "open_regular(%s): %r" % (name, e))
+                self.assertEqual(why, e.strerror,
+                                 "open_regular(%s): why" % name)
+                self.assertEqual(path, e.filename,
+                                 "open_regular(%s): the file named" % name)
+                self.assertLess(time.monotonic() - t0, 5,
+                                "open_regular(%s) waited" % name)
+        with safefile.open_regular(reg, 50) as f:
+            self.assertEqual(b"line\n" * 10, f.read(),
+                             "open_regular: a regular file at its limit")
+            self.assertTrue(os.get_blocking(f.fileno()),
+                            "open_regular left O_NONBLOCK set")
+        with self.assertRaises(FileNotFoundError,
+                               msg="open_regular of a missing file"):
+            safefile.open_regular(os.path.join(d, "none"))
 
-def check_remove_stale(c, td):
-    d = os.path.join(td, "s")
-    os.mkdir(d)
-    ours = [".summary.json.act-tmp-ab_cd12z", ".state.json.act-tmp-00000000",
-            "state.json.tmp", "summary.json.tmp1234", "summary.md.tmp7",
-            "report.html.tmp99999"]
-    theirs = ["state.json", "summary.json", "01-test1-target-1x.log",
-              "summary.json.tmp", "state.json.tmp1", ".x.act-tmp-short",
-              "notes.tmp", "report.html.tmpx"]
-    for name in ours + theirs:
-        write(os.path.join(d, name), "x")
-    os.symlink("/nonexistent", os.path.join(d, ".report.html.act-tmp-"
-                                               "zzzzzzzz"))
-    gone = safefile.remove_stale(d)
-    c.eq("remove_stale: ours removed", sorted(ours + [
-        ".report.html.act-tmp-zzzzzzzz"]), sorted(gone))
-    c.eq("remove_stale: the others kept", sorted(theirs),
-         sorted(os.listdir(d)))
-    fd, tmp = tempfile.mkstemp(prefix=".state.json" + safefile.TEMP_MARK,
-                               dir=d)
-    os.close(fd)
-    c.check(safefile.is_temporary(os.path.basename(tmp)),
-            "write_file's temporary name is not recognised: %s" % tmp)
+        big = os.path.join(d, "oneline")
+        with open(big, "wb") as f:
+            f.write(b"x" * 10000 + b"\nend\n")
+        with open(big, "rb") as f:
+            self.assertEqual([4096, 4096, 1809, 4],
+                             [len(x) for x in safefile.read_lines(f, 4096)],
+                             "read_lines: a long line in pieces")
 
+    def test_remove_stale(self):
+        d = os.path.join(self.td, "s")
+        os.mkdir(d)
+        ours = [".summary.json.act-tmp-ab_cd12z",
+                ".state.json.act-tmp-00000000", "state.json.tmp",
+                "summary.json.tmp1234", "summary.md.tmp7",
+                "report.html.tmp99999"]
+        theirs = ["state.json", "summary.json", "01-test1-target-1x.log",
+                  "summary.json.tmp", "state.json.tmp1", ".x.act-tmp-short",
+                  "notes.tmp", "report.html.tmpx"]
+        for name in ours + theirs:
+            write(os.path.join(d, name), "x")
+        os.symlink("/nonexistent", os.path.join(d, ".report.html.act-tmp-"
+                                                   "zzzzzzzz"))
+        gone = safefile.remove_stale(d)
+        self.assertEqual(sorted(ours + [".report.html.act-tmp-zzzzzzzz"]),
+                         sorted(gone), "remove_stale: ours removed")
+        self.assertEqual(sorted(theirs), sorted(os.listdir(d)),
+                         "remove_stale: the others kept")
+        fd, tmp = tempfile.mkstemp(prefix=".state.json" + safefile.TEMP_MARK,
+                                   dir=d)
+        os.close(fd)
+        self.assertTrue(safefile.is_temporary(os.path.basename(tmp)),
+                        "write_file's temporary name is not recognised: %s"
+                        % tmp)
 
-def check_private_dir(c, td):
-    d = os.path.join(td, "p")
-    os.mkdir(d)
-    for mode, ok in ((0o755, True), (0o700, True), (0o775, False),
-                     (0o757, False), (0o1777, False), (0o1755, True)):
-        os.chmod(d, mode)
-        why = safefile.private_dir_problem(d)
-        if ok:
-            c.eq("private_dir_problem, mode %04o" % mode, None, why)
-        else:
-            c.eq("private_dir_problem, mode %04o" % mode,
-                 "it is owned by %s, mode %04o"
-                 % (safefile.user_text(), mode), why)
-    os.chmod(d, 0o755)
-    if os.geteuid() == 0:
-        os.chown(d, NOBODY, NOBODY)
-        why = safefile.private_dir_problem(d)
-        c.check(why is not None and why.startswith("it is owned by ") and
-                "(uid %d), mode 0755" % NOBODY in why,
-                "private_dir_problem, owned by nobody: %r" % why)
-
-
-def main():
-    c = expect.Checker("test_safefile")
-    with tempfile.TemporaryDirectory(prefix="act-safefile-test-") as td:
-        check_write_file(c, td)
-        check_create_new(c, td)
-        check_open_regular(c, td)
-        check_remove_stale(c, td)
-        check_private_dir(c, td)
-    c.finish()
+    def test_private_dir(self):
+        d = os.path.join(self.td, "p")
+        os.mkdir(d)
+        for mode, ok in ((0o755, True), (0o700, True), (0o775, False),
+                         (0o757, False), (0o1777, False), (0o1755, True)):
+            with self.subTest(mode="%04o" % mode):
+                os.chmod(d, mode)
+                why = safefile.private_dir_problem(d)
+                if ok:
+                    self.assertIsNone(why, "private_dir_problem, mode %04o"
+                                      % mode)
+                else:
+                    self.assertEqual("it is owned by %s, mode %04o"
+                                     % (safefile.user_text(), mode), why,
+                                     "private_dir_problem, mode %04o"
+                                     % mode)
+        os.chmod(d, 0o755)
+        if os.geteuid() == 0:
+            os.chown(d, NOBODY, NOBODY)
+            why = safefile.private_dir_problem(d)
+            self.assertTrue(why is not None and
+                            why.startswith("it is owned by ") and
+                            "(uid %d), mode 0755" % NOBODY in why,
+                            "private_dir_problem, owned by nobody: %r" % why)
 
 
 if __name__ == "__main__":
-    main()
+    unittest.main()

@@ -17,17 +17,17 @@ write - a new kind fails this test until it is one or the other. Then a
 whole log written by synthlog reads back through act.logfile with the
 header, the reports and the stop it was written with.
 
-Exit 0 pass, 1 fail.
+    python3 tests/python/test_synthlog.py [-v]
 """
 
 import io
-import os
-import sys
+import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import actlog  # noqa: E402  (the samples of the C formatters)
-import expect  # noqa: E402  (tests/lib on sys.path)
-import synthlog  # noqa: E402
+import support  # the samples of the C formatters; tests/lib on sys.path
+import synthlog
+
+from act.logfile import lines
+from act.logfile.header import read_header
 
 S, I = synthlog.STORAGE, synthlog.INDEX
 
@@ -87,77 +87,84 @@ NOT_WRITTEN = {"prep-device", "fell-behind", "lag", "host-limit", "stall",
                "drive-limit", "hung-io"}
 
 
-def check_lines(c):
-    samples = actlog.samples()
-    seen = set()
-    for smp in samples:
-        write = WRITTEN.get(smp.token)
-        if write is None:
-            c.check(smp.token in NOT_WRITTEN, "kind %s: neither written by "
-                    "synthlog nor in NOT_WRITTEN" % smp.token, smp.line)
-            continue
-        seen.add(smp.token)
-        c.eq("%s from %r" % (smp.token, smp.fields), smp.line,
-             write(smp.fields))
-    c.eq("kinds written by synthlog without a sample", set(),
-         set(WRITTEN) - seen)
-    # A histogram whole: its total line and its bucket lines, four a line.
-    wrapped = False
-    for k, smp in enumerate(samples):
-        if smp.token != "hist-total":
-            continue
-        these = [smp]
-        for nxt in samples[k + 1:]:
-            if nxt.token != "hist-buckets":
-                break
-            these.append(nxt)
-        counts = {}
-        for b in these[1:]:
-            counts.update(buckets(b.fields["buckets"]))
-        wrapped = wrapped or len(these) > 2
-        c.eq("histogram %s whole" % smp.fields["name"],
-             [x.line for x in these],
-             synthlog.histogram(smp.fields["name"], counts))
-    c.check(wrapped, "no sample of a histogram of more than one bucket line")
+class Lines(unittest.TestCase):
+    def test_each_line(self):
+        samples = support.samples()
+        seen = set()
+        for smp in samples:
+            write = WRITTEN.get(smp.token)
+            if write is not None:
+                seen.add(smp.token)
+            with self.subTest(sample=smp.line[:60]):
+                if write is None:
+                    self.assertIn(smp.token, NOT_WRITTEN, "kind %s: neither "
+                                  "written by synthlog nor in NOT_WRITTEN"
+                                  "\n%s" % (smp.token, smp.line))
+                    continue
+                self.assertEqual(smp.line, write(smp.fields),
+                                 "%s from %r" % (smp.token, smp.fields))
+        self.assertEqual(set(), set(WRITTEN) - seen,
+                         "kinds written by synthlog without a sample")
+
+    def test_a_histogram_whole(self):
+        # its total line and its bucket lines, four a line
+        samples = support.samples()
+        wrapped = False
+        for k, smp in enumerate(samples):
+            if smp.token != "hist-total":
+                continue
+            these = [smp]
+            for nxt in samples[k + 1:]:
+                if nxt.token != "hist-buckets":
+                    break
+                these.append(nxt)
+            counts = {}
+            for b in these[1:]:
+                counts.update(buckets(b.fields["buckets"]))
+            wrapped = wrapped or len(these) > 2
+            with self.subTest(histogram=smp.fields["name"]):
+                self.assertEqual([x.line for x in these],
+                                 synthlog.histogram(smp.fields["name"],
+                                                    counts),
+                                 "histogram %s whole" % smp.fields["name"])
+        self.assertTrue(wrapped, "no sample of a histogram of more than one "
+                        "bucket line")
 
 
-def check_log(c):
-    """A whole log of synthlog's, read back by act.logfile."""
-    from act.logfile import lines
-    from act.logfile.header import read_header
-    dev = "/dev/sdb"
-    names = ["reads", dev + "-reads"]
-    head = synthlog.header(
-        S, synthlog.config_items(S, [dev], test_duration_sec=10),
-        [("internal-read-reqs-per-sec", "2000")],
-        [synthlog.device_line(S, dev, 1 << 31)], names, notice="synthlog",
-        identity=[synthlog.identity_line(dev, "M", "S", "F")],
-        start_time="2026-11-23T03:47:33Z")
-    body = (synthlog.reports([{n: {0: 1990, 1: 8, 3: 2} for n in names}] * 3)
-            + [synthlog.stop_signal(3)])
-    h = read_header(io.BytesIO(synthlog.text(head + body).encode()),
-                    "synth.log")
-    c.eq("header: histogram names", names, list(h.names))
-    c.eq("header: test-duration-sec", 10, h.duration)
-    c.eq("header: devices", {dev: 1 << 31}, h.devices)
-    c.eq("header: identity", {dev: {"model": "M", "serial": "S",
-                                    "firmware": "F"}}, h.identity)
-    c.eq("header: start time", "2026-11-23T03:47:33Z", h.start)
-    kinds = [lines.line_kind(ln) for ln in body if ln]
-    c.eq("body: the kind of each line", ["report"] + [
-        "hist-total", "hist-buckets"] * 2 + ["report"] + [
-        "hist-total", "hist-buckets"] * 2 + ["report"] + [
-        "hist-total", "hist-buckets"] * 2 + ["signal"], kinds)
-    c.eq("body: the last report's counts", " (00: 0000005970) (01: "
-         "0000000024) (03: 0000000006)", body[-3])
-
-
-def main():
-    c = expect.Checker("test_synthlog")
-    check_lines(c)
-    check_log(c)
-    c.finish()
+class Log(unittest.TestCase):
+    def test_read_back(self):
+        """A whole log of synthlog's, read back by act.logfile."""
+        dev = "/dev/sdb"
+        names = ["reads", dev + "-reads"]
+        head = synthlog.header(
+            S, synthlog.config_items(S, [dev], test_duration_sec=10),
+            [("internal-read-reqs-per-sec", "2000")],
+            [synthlog.device_line(S, dev, 1 << 31)], names,
+            notice="synthlog",
+            identity=[synthlog.identity_line(dev, "M", "S", "F")],
+            start_time="2026-11-23T03:47:33Z")
+        body = (synthlog.reports([{n: {0: 1990, 1: 8, 3: 2} for n in names}]
+                                 * 3) + [synthlog.stop_signal(3)])
+        h = read_header(io.BytesIO(synthlog.text(head + body).encode()),
+                        "synth.log")
+        self.assertEqual(names, list(h.names), "header: histogram names")
+        self.assertEqual(10, h.duration, "header: test-duration-sec")
+        self.assertEqual({dev: 1 << 31}, h.devices, "header: devices")
+        self.assertEqual({dev: {"model": "M", "serial": "S",
+                                "firmware": "F"}}, h.identity,
+                         "header: identity")
+        self.assertEqual("2026-11-23T03:47:33Z", h.start,
+                         "header: start time")
+        kinds = [lines.line_kind(ln) for ln in body if ln]
+        self.assertEqual(["report"] + [
+            "hist-total", "hist-buckets"] * 2 + ["report"] + [
+            "hist-total", "hist-buckets"] * 2 + ["report"] + [
+            "hist-total", "hist-buckets"] * 2 + ["signal"], kinds,
+            "body: the kind of each line")
+        self.assertEqual(" (00: 0000005970) (01: 0000000024) (03: "
+                         "0000000006)", body[-3],
+                         "body: the last report's counts")
 
 
 if __name__ == "__main__":
-    main()
+    unittest.main()

@@ -13,8 +13,8 @@
  *
  * Checks: every kind of the catalogue has a sample; every sample is of a
  * kind of the catalogue, one line, no TAB; a request's reason as
- * ll_reason makes it. tests/python/test_log_grammar.py parses every
- * sample with act.logfile; tests/python/actlog.py makes its fixtures of
+ * ll_reason makes it. tests/python/logfile/test_lines.py parses every
+ * sample with act.logfile; tests/python/support.py makes its fixtures of
  * them.
  */
 

@@ -23,7 +23,7 @@ HOUR = 3600
 # The C programs' limits (src/common/shared_cfg.h: read-reqs-per-sec,
 # write-reqs-per-sec and test-duration-sec are CFG_U32 items up to
 # UINT32_MAX; src/storage/storage_cfg.c refuses rates that give more than
-# UINT32_MAX requests per second); tests/python/test_certify_plan.py checks
+# UINT32_MAX requests per second); tests/python/certify/test_plan.py checks
 # them against the C source.
 MAX_U32 = 4294967295
 BASE_NAME = "base.conf"         # the base config's copy in DIR

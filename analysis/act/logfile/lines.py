@@ -7,8 +7,8 @@ None when the line is not of that kind; and the block of the header the
 kind belongs to, for the lines that only their block tells apart (a
 config item, a derived item, a histogram name).
 
-The readers of this package parse with these. tests/python/
-test_log_grammar.py parses a sample of every kind, written by the C
+The readers of this package parse with these. tests/python/logfile/
+test_lines.py parses a sample of every kind, written by the C
 programs' own formatters (tests/unit/test_loglines.c), and fails when a
 kind has no parser here or a parser reads other fields than the sample
 was made from."""

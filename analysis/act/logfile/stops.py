@@ -5,7 +5,7 @@ names.
 STOP_KINDS maps a kind to the exact phrase the C programs print in its
 line (src/common/stop.h, the first rows of the log's catalogue,
 loglines.h); tests/integration/test_stop_kinds.py checks this table
-against stop.h, and tests/python/test_log_grammar.py reads the C
+against stop.h, and tests/python/logfile/test_lines.py reads the C
 formatters' own stop lines with it - a reworded message cannot silently
 change a kind.
 """

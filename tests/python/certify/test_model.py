@@ -21,7 +21,7 @@ older one wrote).
   where it was, a new one goes last, a removed one goes, unknown keys are
   kept in place; an absent optional key reads as its absent value (None,
   False, an empty read-only list or mapping) and is not written;
-- every damaged copy of the fixtures (tests/python/certstate.py:
+- every damaged copy of the fixtures (tests/python/certify/certstate.py:
   damaged, bounded) is refused with the reason state.json's old
   hand-written check gave (fixtures/damaged.txt) or accepted as it was;
   another format or not an object is NotAState; nesting deeper than 16
@@ -38,12 +38,11 @@ import sys
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
-sys.path.insert(0, os.path.join(REPO, "analysis"))
 sys.path.insert(0, os.path.dirname(HERE))
-FIXTURES = os.path.join(HERE, "fixtures")
-
+import support  # noqa: E402,F401  (act on sys.path)
 from certstate import bounded, damaged  # noqa: E402
+
+FIXTURES = os.path.join(HERE, "fixtures")
 
 from act.certify import model  # noqa: E402
 from act.certify.model import (  # noqa: E402

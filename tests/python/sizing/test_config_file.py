@@ -17,8 +17,11 @@ import subprocess
 import sys
 import unittest
 
-from support import (FIXTURES, HELPER, PAPER_ANSWERS, PAPER_ARGS, PROG,
-                     EOF_MESSAGE, REPO, Base, fixture, items, run_helper)
+sys.path.insert(0, os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+from support import (EOF_MESSAGE, HELPER, HELPER_PROG,  # noqa: E402
+                     PAPER_ANSWERS, PAPER_ARGS, REPO, SIZING_FIXTURES,
+                     HelperCase, fixture, items, run_helper)
 
 
 def act_storage_path():
@@ -27,7 +30,7 @@ def act_storage_path():
     return path if os.access(path, os.X_OK) else None
 
 
-class Text(Base):
+class Text(HelperCase):
 
     def test_exact_output(self):
         r = self.ok(*PAPER_ARGS)
@@ -51,7 +54,7 @@ class Text(Base):
         self.assertIn("cannot write actconfig_3x_1d.txt", r.stderr)
 
 
-class ActStorageAccepts(Base):
+class ActStorageAccepts(HelperCase):
 
     def setUp(self):
         super().setUp()
@@ -90,7 +93,7 @@ class ActStorageAccepts(Base):
         self.assertIn("storage-read-histogram", r.stdout)
 
 
-class ExistingFile(Base):
+class ExistingFile(HelperCase):
     """An existing config file is never overwritten silently."""
 
     NAME = "actconfig_3x_1d.txt"
@@ -149,7 +152,8 @@ class ExistingFile(Base):
         path = self.existing("prod.conf")
         r = self.user_error(*PAPER_ARGS, "--output", path)
         self.assertEqual("%s: error: %s exists: use --force to overwrite it, "
-                         "or another --output\n" % (PROG, path), r.stderr)
+                         "or another --output\n" % (HELPER_PROG, path),
+                         r.stderr)
         self.assertEqual(self.OLD, self.content("prod.conf"))
         r = self.ok(*PAPER_ARGS, "--output", path, "--force")
         self.assertIn("Config file %s successfully created." % path,
@@ -165,7 +169,7 @@ class ExistingFile(Base):
         try:
             os.write(master, answer.encode())
             p = subprocess.run([sys.executable, HELPER] + list(args),
-                               cwd=FIXTURES, stdin=slave,
+                               cwd=SIZING_FIXTURES, stdin=slave,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                universal_newlines=True, timeout=30)
         finally:

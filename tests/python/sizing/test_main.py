@@ -26,12 +26,14 @@ import sys
 import time
 import unittest
 
-from support import (EOF_MESSAGE, FIXTURES, HELPER, PAPER_ANSWERS,
-                     PAPER_ARGS, PROG, REPO, Base, fixture, items,
-                     run_helper)
+sys.path.insert(0, os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+from support import (EOF_MESSAGE, HELPER, HELPER_PROG,  # noqa: E402
+                     PAPER_ANSWERS, PAPER_ARGS, REPO, SIZING_FIXTURES,
+                     HelperCase, fixture, items, run_helper)
 
 
-class Interactive(Base):
+class Interactive(HelperCase):
 
     def test_paper_session(self):
         r = self.ok(stdin_text=PAPER_ANSWERS, cwd=self.tmp)
@@ -155,7 +157,7 @@ class Interactive(Base):
         self.assertEqual(out, b"")
 
 
-class Options(Base):
+class Options(HelperCase):
 
     def test_output_file_and_options(self):
         out = os.path.join(self.tmp, "prod.conf")
@@ -175,8 +177,8 @@ class Options(Base):
         self.assertIn("# read-size-offset: 100", text)
 
     def test_relative_paths_from_elsewhere(self):
-        args = [os.path.join(FIXTURES, a) if a.endswith((".txt", ".log"))
-                else a for a in PAPER_ARGS]
+        args = [os.path.join(SIZING_FIXTURES, a)
+                if a.endswith((".txt", ".log")) else a for a in PAPER_ARGS]
         found = self.check_config(self.ok(*args, cwd=self.tmp).stdout)
         self.assertEqual(found["read-reqs-per-sec"], "10427")
 
@@ -221,7 +223,7 @@ class Options(Base):
             with self.subTest(args=args):
                 r = self.user_error(*args, cwd=self.tmp)
                 self.assertEqual("%s: error: unknown option '%s' - did you "
-                                 "mean '%s'?\n" % (PROG, typed, meant),
+                                 "mean '%s'?\n" % (HELPER_PROG, typed, meant),
                                  r.stderr)
                 self.assertEqual([], os.listdir(self.tmp))
 
@@ -242,7 +244,7 @@ class Options(Base):
     def test_version_is_acts(self):
         with open(os.path.join(REPO, "src", "common", "version.h")) as f:
             m = re.search(r'#define ACT_VERSION "([^"]+)"', f.read())
-        self.assertEqual("%s %s\n" % (PROG, m.group(1)),
+        self.assertEqual("%s %s\n" % (HELPER_PROG, m.group(1)),
                          self.ok("--version").stdout)
 
     def test_usage_shows_both_modes(self):
@@ -261,12 +263,12 @@ class Options(Base):
         self.assertIn("--force applies to --output FILE", r.stderr)
 
 
-class Output(Base):
+class Output(HelperCase):
     """Where the config goes: stdout as the reader and the system allow."""
 
     def run_to(self, stdout, close_pipe=False):
         p = subprocess.Popen([sys.executable, HELPER] + list(PAPER_ARGS),
-                             cwd=FIXTURES, stdin=subprocess.DEVNULL,
+                             cwd=SIZING_FIXTURES, stdin=subprocess.DEVNULL,
                              stdout=stdout, stderr=subprocess.PIPE,
                              universal_newlines=True)
         if close_pipe:
@@ -290,7 +292,8 @@ class Output(Base):
                            stderr=subprocess.PIPE, universal_newlines=True)
         self.assertEqual(2, p.returncode, p.stderr)
         self.assertTrue(p.stderr.endswith(
-            "%s: error: cannot write the output: stdout is closed\n" % PROG),
+            "%s: error: cannot write the output: stdout is closed\n"
+            % HELPER_PROG),
             p.stderr)
 
     def test_full_file_system(self):
@@ -300,7 +303,8 @@ class Output(Base):
             status, err = self.run_to(full)
         self.assertEqual(2, status, err)
         self.assertTrue(err.endswith("%s: error: cannot write the output: "
-                                     "No space left on device\n" % PROG),
+                                     "No space left on device\n"
+                                     % HELPER_PROG),
                         err)
 
 

@@ -19,13 +19,17 @@ the "Advanced Flash Device Sizing" paper's worked example:
     python3 tests/python/sizing/test_rates.py [-v]
 """
 
+import os
+import sys
 import unittest
 
-from support import (PAPER_ARGS, PAPER_READ_HIST, PAPER_WRITE_HIST, Base,
-                     fixture, opts)
+sys.path.insert(0, os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+from support import (PAPER_ARGS, PAPER_READ_HIST,  # noqa: E402
+                     PAPER_WRITE_HIST, HelperCase, fixture, opts)
 
-from act.cli import UsageError
-from act.sizing import config_file, rates, tables
+from act.cli import UsageError  # noqa: E402
+from act.sizing import config_file, rates, tables  # noqa: E402
 
 
 def paper_inputs():
@@ -172,7 +176,7 @@ class ProductionConfig(unittest.TestCase):
                          "0: nothing to test", str(e.exception))
 
 
-class PaperInputs(Base):
+class PaperInputs(HelperCase):
     """The helper on the paper's three inputs."""
 
     def test_paper_numbers(self):
@@ -230,7 +234,7 @@ class PaperInputs(Base):
         self.assertEqual(found["device-names"], "/dev/sdb,/dev/sdc")
 
 
-class InputsAlone(Base):
+class InputsAlone(HelperCase):
     """Each input alone: the other direction at the standard 1x load."""
 
     def test_read_sizes_alone(self):

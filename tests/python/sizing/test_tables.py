@@ -10,11 +10,16 @@ and on broken copies of them, each refused as a user error (exit status
     python3 tests/python/sizing/test_tables.py [-v]
 """
 
+import os
+import sys
 import unittest
 
-from support import (PAPER_READ_HIST, PAPER_WRITE_HIST, Base, fixture)
+sys.path.insert(0, os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+from support import (PAPER_READ_HIST, PAPER_WRITE_HIST,  # noqa: E402
+                     HelperCase, fixture)
 
-from act.sizing import config_file, tables
+from act.sizing import config_file, tables  # noqa: E402
 
 
 class ParseTable(unittest.TestCase):
@@ -39,7 +44,7 @@ class ParseTable(unittest.TestCase):
                          "100.00,50.00,0.00")
 
 
-class DefragLog(Base):
+class DefragLog(HelperCase):
 
     def test_last_line_wins(self):
         old = fixture("defrag.log").replace("1543.0", "1000.0").replace(
@@ -71,7 +76,7 @@ class DefragLog(Base):
         self.assertEqual((d.total_lbw, d.direct_frees), (1543, 369))
 
 
-class Errors(Base):
+class Errors(HelperCase):
     """A broken table or log: exit 2, one line, the file and line named,
     no traceback."""
 
