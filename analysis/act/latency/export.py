@@ -59,6 +59,7 @@ def _tail(a):
             "result": v.result,
             "pass": v.passed,
             "reasons": list(v.reasons),
+            "drives": [d.to_json() for d in v.drives],
         }
     return doc
 

@@ -189,6 +189,9 @@ def result_line(a, long_slice=None):
     v, run, results = a.verdict, a.run, a.results or []
     failed = sum(1 for r in results if not r["pass"])
     met = "%d of %d criteria met" % (len(results) - failed, len(results))
+    bad = sum(1 for d in v.drives if d.result != "PASS")
+    if bad:
+        met += "; %d of %d drives failed" % (bad, len(v.drives))
     part = "" if run.complete else " on the part that ran"
     why = None                      # the verdict's own reason, if new
     if v.cause == "host":
@@ -249,6 +252,7 @@ def check_body(a):
         out.append("%s %s: %.2f%% over %s (must be under %s%%)"
                    % ("PASS" if r["pass"] else "FAIL", r["histogram"],
                       r["max_pct"], r["threshold"], fmt_num(r["limit_pct"])))
+    out += [d.line() for d in a.verdict.drives]
     not_judged, not_analysed = a.judged_lists()
     if not_judged:
         out.append("not judged: %s (the criteria apply to the transactions: "

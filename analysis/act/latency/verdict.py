@@ -17,10 +17,13 @@ act_certify's steps alike.
                 a slice where the host fell short and no other slice fails
 
 judge(a) gives it from an Analysis whose slices were spooled, re-reading
-the log for its planned streams (load.check_load)."""
+the log for its planned streams (load.check_load). A log of several
+devices is judged per drive too (drives.py): a drive over a limit is a
+FAIL, named with its figures beside the others'."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from act.latency.drives import fail_text
 from act.latency.judge import fmt_num
 from act.latency.load import (HOST_STOP_TEXT, check_load, not_issued_text,
                               not_taken_text, slice_namer)
@@ -39,12 +42,15 @@ class Verdict:
     (stopped on request: FAIL when a complete slice bears it out, else
     INCOMPLETE), "run" (the run did not finish); failing: for
     a request stop the log bears out, the first slice over a limit:
-    (its name, e.g. "hour 3", [(histogram, % over, threshold, limit)])."""
+    (its name, e.g. "hour 3", [(histogram, % over, threshold, limit)]);
+    drives: on a log of several devices, each drive's own verdict
+    (drives.DriveResult), () otherwise."""
 
     result: str
     reasons: tuple = ()
     cause: str = "criteria"
     failing: tuple = None
+    drives: tuple = ()
 
     @property
     def message(self):
@@ -75,9 +81,12 @@ def criterion_text(r):
 def slice_overs(a):
     """Per complete slice of an analysis (read back from its spool), the
     criteria it is over: [(histogram, % over, threshold, limit)] for each
-    judged histogram, criterion by criterion."""
+    judged histogram, criterion by criterion; then each drive's
+    (drives.DriveSlices.overs: its histogram's name, e.g.
+    /dev/sdb-reads)."""
     nb = len(a.buckets)
     judged = a.judged_indexes()
+    drives = a.drives.overs() if a.drives is not None else None
     for row in a.rows():
         over = []
         for i in judged:
@@ -86,6 +95,8 @@ def slice_overs(a):
                 if values[nb + j] >= c.limit:
                     over.append((a.histograms[i], values[nb + j], c.label,
                                  c.limit))
+        if drives is not None:
+            over += next(drives, [])
         yield over
 
 
@@ -98,7 +109,15 @@ def load_of(a, log):
 
 def judge(a):
     """The Verdict on an analysed log (an Analysis with check, its load
-    checked: a.load)."""
+    checked: a.load), with its drives' own verdicts."""
+    drives = a.drives.results(a.slice_sec) if a.drives is not None else ()
+    v = _judge(a, fail_text(drives))
+    return replace(v, drives=drives) if drives else v
+
+
+def _judge(a, drives_failed):
+    """judge() but the drives: drives_failed names the drives over a
+    limit (drives.fail_text), or None."""
     run = a.run
     stress = a.spec.stress
     load = a.load
@@ -132,7 +151,9 @@ def judge(a):
         host = not_issued_text(load)
         if host:
             return Verdict(NOT_JUDGED, (host,), "host")
-    if stress or not failed:
+    if stress or not (failed or drives_failed):
         return Verdict(PASS)
     return Verdict(FAIL, tuple(
-        [criterion_text(r) for r in failed] + ([drive] if drive else [])))
+        [criterion_text(r) for r in failed] +
+        ([drives_failed] if drives_failed else []) +
+        ([drive] if drive else [])))
