@@ -185,13 +185,21 @@ def findings(a):
 
 def result_line(a, long_slice=None):
     """The last line of the --check report. long_slice (long_slice_note):
-    a PASS then says it is not a certification."""
+    a PASS then says it is not a certification. The drives that failed
+    (several devices) are named last."""
+    line = _result_line(a, long_slice)
+    drives = a.verdict.drives
+    bad = [d.device for d in drives if d.result != "PASS"]
+    if not bad:
+        return line
+    return "%s; %d of %d drives failed: %s)" % (
+        line[:-1], len(bad), len(drives), ", ".join(bad))
+
+
+def _result_line(a, long_slice):
     v, run, results = a.verdict, a.run, a.results or []
     failed = sum(1 for r in results if not r["pass"])
     met = "%d of %d criteria met" % (len(results) - failed, len(results))
-    bad = sum(1 for d in v.drives if d.result != "PASS")
-    if bad:
-        met += "; %d of %d drives failed" % (bad, len(v.drives))
     part = "" if run.complete else " on the part that ran"
     why = None                      # the verdict's own reason, if new
     if v.cause == "host":
