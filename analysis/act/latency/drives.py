@@ -111,8 +111,11 @@ class DriveResult:
             self.device, f.histogram, f.max_pct, f.threshold, f.where)
 
     def to_json(self):
+        """--json's check.drives entry: each figure with the name of the
+        drive's own histogram (name: "/dev/sdb-reads")."""
         return {"device": self.device, "result": self.result,
-                "figures": [f.to_json() for f in self.figures]}
+                "figures": [dict(f.to_json(), name="%s-%s" % (
+                    self.device, f.histogram)) for f in self.figures]}
 
 
 class DriveSlices:

@@ -111,13 +111,16 @@ class Drives(support.TempLogs):
                           "figures": [
                               {"histogram": "reads", "threshold": "1 ms",
                                "limit_pct": 5.0, "max_pct": 8.0, "slice": 3,
-                               "where": "slice 3", "pass": False},
+                               "where": "slice 3", "pass": False,
+                               "name": "/dev/sdb-reads"},
                               {"histogram": "reads", "threshold": "8 ms",
                                "limit_pct": 1.0, "max_pct": 0.0, "slice": 1,
-                               "where": "slice 1", "pass": True},
+                               "where": "slice 1", "pass": True,
+                               "name": "/dev/sdb-reads"},
                               {"histogram": "reads", "threshold": "64 ms",
                                "limit_pct": 0.1, "max_pct": 0.0, "slice": 1,
-                               "where": "slice 1", "pass": True}]},
+                               "where": "slice 1", "pass": True,
+                               "name": "/dev/sdb-reads"}]},
                          check["drives"][1])
         # several logs: under each log's label; each log's document
         good = self.log("good.log", synthlog.drives_log(
