@@ -8,7 +8,8 @@ that both together (4.2%) pass:
 - test 3 (target, both drives) is FAIL with the message act_latency.py
   --check --json gives ("/dev/b: reads 8.00% over 1 ms (must be under
   5%) in slice 3; the other: 0.40%"); the campaign is not certified, its
-  reasons name /dev/b; test 4 (stress) passes, /dev/b's FAIL shown for
+  reasons name /dev/b (tested only with the others, it failed on its
+  own); test 4 (stress) passes, /dev/b's FAIL shown for
   information; tests 1 and 2 (one device) have no drives;
 - summary.json: steps[].drives (each drive's result and figures, its own
   histogram /dev/b-reads named) and drives_failed; summary.md and
@@ -95,6 +96,9 @@ class Campaign(support.TempDir):
                           fig["pass"]))
         self.assertEqual("not certified", s["verdict"]["status"])
         self.assertIn(REASON, " ".join(s["verdict"]["reasons"]))
+        self.assertIn("the first device alone passed tests 1 and 2: /dev/b, "
+                      "tested only with the others, failed on its own",
+                      s["verdict"]["reasons"])
         # the message is act_latency.py's
         code, out, err = support.run_latency(
             ["-l", os.path.join(d, st.steps[2].files["log"]), "-t", "12",
