@@ -42,14 +42,7 @@ def main():
     c = itest.Checker("test_certify_drives")
     itest.binary("act_storage")
     itest.shim_path()
-    with itest.TempDir("act-drives") as td:
-        root = tc.device_root(td)
-        try:
-            run(c, td, root)
-        finally:
-            if root.startswith("/dev/shm/"):
-                shutil.rmtree(root, ignore_errors=True)
-    c.finish()
+    tc.with_devices(c, "act-drives", [run])
 
 
 def run(c, td, root):
