@@ -426,3 +426,38 @@ def with_health(lines, samples):
             out += pending
             pending = None
     return out
+
+
+# ----------------------------------------------------------------------------
+# A log of several drives (a verdict per drive: docs/act_latency.md).
+
+def drives_log(devices, over, seconds=120, ran=None, rate=1000, stop=(),
+               interval=1, plan=None, **values):
+    """An act_storage log of the devices (reads only, test-duration-sec
+    seconds, a report every interval seconds), each doing rate reads a
+    second - the log plans what they do together, or plan reads a second
+    - of which over(device, sec) % (a number: the same every second; sec
+    the report's) take 2-4 ms (bucket 2), the rest under 1 ms: the
+    histograms reads and <device>-reads, reads their sum. ran: the
+    seconds reported (default: all), then the lines of stop. values:
+    other config echo items (config_items)."""
+    pct = over if callable(over) else (lambda dev, sec: over.get(dev, 0.0))
+    plan = rate * len(devices) if plan is None else plan
+    items = config_items(STORAGE, devices, test_duration_sec=seconds,
+                         read_reqs_per_sec=plan, write_reqs_per_sec=0,
+                         report_interval_sec=interval, **values)
+    derived = storage_derived(plan, 0, "0.00", "0.00")
+    lines = header(STORAGE, items, derived,
+                   [device_line(STORAGE, d, 1 << 30) for d in devices],
+                   ["reads"] + ["%s-reads" % d for d in devices])
+    slices = []
+    ops = rate * interval
+    for sec in range(interval, (seconds if ran is None else ran) + 1,
+                     interval):
+        per = []
+        for d in devices:
+            slow = int(round(ops * pct(d, sec) / 100.0))
+            per.append(("%s-reads" % d, {0: ops - slow, 2: slow}))
+        total = {0: sum(c[0] for _, c in per), 2: sum(c[2] for _, c in per)}
+        slices.append([("reads", total)] + per)
+    return lines + reports(slices, interval) + list(stop)

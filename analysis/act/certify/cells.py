@@ -56,9 +56,46 @@ def criteria_cell(step):
                       if r["histogram"] == "reads")
 
 
+def drive_table(st):
+    """A step's table per drive (several devices: tests 3 and 4), or
+    None: (the thresholds, rows) - a row per drive and judged histogram:
+    (device, its histogram's name, a cell per threshold '7.20 (slice
+    3)', the drive's result)."""
+    drives = st.get("drives") or []
+    if not drives:
+        return None
+    ths = list(dict.fromkeys(f["threshold"] for d in drives
+                             for f in d["figures"]))
+    rows = []
+    for d in drives:
+        by_name = {}
+        for f in d["figures"]:
+            by_name.setdefault(f["name"], {})[f["threshold"]] = f
+        for name, figs in by_name.items():
+            rows.append((d["device"], name, [
+                "%.2f (%s)" % (figs[t]["max_pct"], figs[t]["where"])
+                if t in figs else "-" for t in ths], d["result"]))
+    return ths, rows
+
+
+def failing_drives(st):
+    """The drives of a step over a limit on their own histograms."""
+    return [d["device"] for d in st.get("drives") or []
+            if d["result"] != "PASS"]
+
+
+def with_drives(result, bad):
+    """A FAIL with the drives over a limit (bad): 'FAIL (drive
+    /dev/sdb)'."""
+    if not bad or result != "FAIL":
+        return result
+    return "%s (drive%s %s)" % (result, "s" if len(bad) > 1 else "",
+                                ", ".join(bad))
+
+
 def result_text(st):
     """A step's result, with its failed I/Os when it had any."""
-    text = st["result"] or "-"
+    text = with_drives(st["result"] or "-", failing_drives(st))
     if st.get("io_errors"):
         text += " (%d failed I/O%s)" % (st["io_errors"], "" if
                                         st["io_errors"] == 1 else "s")

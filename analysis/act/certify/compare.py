@@ -12,7 +12,7 @@ compare_markdown and compare_html render it, publish writes the files."""
 import os
 
 from act.certify.analyse import analyse_step_log, analysis_key
-from act.certify.cells import drive_text
+from act.certify.cells import drive_text, failing_drives
 from act.certify.fmt import fmt_load, utc_now
 from act.certify.state import load_state, state_path
 from act.certify.summary import build_summary
@@ -144,6 +144,9 @@ def campaign_row(label, dirpath):
         "ceiling_text": (("at least " if v["ceiling_exceeds_ladder"] else "")
                          + fmt_load(v["ceiling"])) if v["ceiling"] else None,
         "worst_slice": worst_slice(s["steps"]),
+        "failing_drives": ["step %d: %s" % (st["number"],
+                                             st["drives_failed"])
+                           for st in s["steps"] if st["drives_failed"]],
         "trend": next((f for f in FLAG_ORDER if f in flags), None),
         "trend_lines": s["trend"],
         "step_duration_sec": c["step_duration_sec"],
@@ -197,6 +200,7 @@ def compare_steps(labels, steps_of):
                     if r["histogram"] == "reads"}
             entry["campaigns"][label] = {
                 "step": st["number"], "result": st["result"],
+                "failing_drives": failing_drives(st),
                 "max_pct": pcts if st["criteria"] else None,
                 "trend": (st.get("trend") or {}).get("flag"),
                 "trend_text": trend_text(st["trend"])

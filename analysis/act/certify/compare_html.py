@@ -2,6 +2,7 @@
 --compare) as one self-contained page (inline CSS, nothing loaded from
 elsewhere)."""
 
+from act.certify.cells import with_drives
 from act.certify.fmt import fmt_duration, fmt_load
 from act.certify.page import CSS, esc, result_span
 
@@ -30,10 +31,10 @@ def render_html(doc):
              "<th>verdict</th><th>certified</th><th>ceiling</th>"
              "<th>worst slice (reads &gt; 1 ms)</th><th>trend</th>"
              "<th>tests of</th><th>first test (UTC)</th>"
-             "<th>ended (UTC)</th></tr>")
+             "<th>ended (UTC)</th><th>failing drives</th></tr>")
     for r in rows:
         if r["damaged"]:
-            h.append('<tr data-campaign="%s"><td>%s</td><td colspan="10" '
+            h.append('<tr data-campaign="%s"><td>%s</td><td colspan="11" '
                      'class="FAIL">%s</td></tr>' % (
                          esc(r["label"]), esc(r["label"]), esc(r["verdict"])))
             continue
@@ -49,7 +50,9 @@ def render_html(doc):
                 _flag(r["trend"]),
                 esc(fmt_duration(r["step_duration_sec"])),
                 esc(r["first_test_start"] or "-"),
-                esc(r["ended_at"] or r["status"])))))
+                esc(r["ended_at"] or r["status"]),
+                "<br>".join(esc(x) for x in r.get("failing_drives") or [])
+                or "-"))))
     h.append("</table>")
     trend_lines = [(r["label"], t) for r in rows
                    for t in r.get("trend_lines") or []]
@@ -70,7 +73,8 @@ def render_html(doc):
                      "%d</td><td>%s</td>%s<td title=\"%s\">%s</td></tr>" % (
                          ' class="outlier"' if lab in worst else "",
                          esc(lab), esc(lab), m["step"],
-                         result_span(m["result"]), "".join(
+                         result_span(with_drives(
+                             m["result"], m.get("failing_drives"))), "".join(
                              '<td class="num">%s</td>' % (
                                  "-" if (m["max_pct"] or {}).get(t) is None
                                  else "%.2f%%" % m["max_pct"][t])

@@ -2,8 +2,8 @@
 summary."""
 
 from act.certify.cells import (
-    common_config, config_text, criteria_cell, drive_text, progress_text,
-    ran_text, result_text, runs_text, step_short_summary)
+    common_config, config_text, criteria_cell, drive_table, drive_text,
+    progress_text, ran_text, result_text, runs_text, step_short_summary)
 from act.certify.fmt import fmt_bytes, fmt_duration, fmt_load, fmt_num
 from act.certify.page import CSS, esc, result_span
 from act.certify.plan import stress_text
@@ -158,6 +158,25 @@ def render_config_html(steps):
     return "\n".join(h)
 
 
+def _drive_rows(st):
+    """A step's table per drive (several devices), or nothing."""
+    table = drive_table(st)
+    if table is None:
+        return []
+    ths, rows = table
+    h = ['<table class="drives" id="drives-%d"><tr><th>drive</th>'
+         "<th>histogram</th>%s<th>result</th></tr>" % (
+             st["number"], "".join("<th>max %% over %s</th>" % esc(t)
+                                   for t in ths))]
+    for dev, name, cells, result in rows:
+        h.append('<tr data-drive="%s"><td>%s</td><td>%s</td>%s<td>%s</td>'
+                 "</tr>" % (esc(dev), esc(dev), esc(name), "".join(
+                     '<td class="num">%s</td>' % esc(c) for c in cells),
+                     result_span(result)))
+    h.append("</table>")
+    return h
+
+
 def render_step_html(st):
     h = ['<div class="step" id="step-%d">' % st["number"]]
     h.append("<h3>Step %d: %s - %s</h3>" % (st["number"], esc(st["title"]),
@@ -219,6 +238,7 @@ def render_step_html(st):
                          r["max_pct"] or 0, esc(fmt_num(r["limit_pct"] or 0)),
                          result_span(res)))
         h.append("</table>")
+    h += _drive_rows(st)
     if st.get("trend"):
         h.append('<div class="trend" data-trend="%s">Trend: %s<br>%s</div>'
                  % (esc(st["trend"]["flag"]), esc(trend_text(st["trend"])),

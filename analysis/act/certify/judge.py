@@ -130,9 +130,14 @@ def campaign_verdict(state):
         if s.kind != "prep" and s.test in (3, 4) and all(
                 x.result == RESULT_PASS for x in cert if x.test in
                 (1, 2)):
-            v["reasons"].append("the first device alone passed tests 1 "
-                                "and 2: the devices together did not hold "
-                                "the same load per device")
+            named = named_drives(s)
+            v["reasons"].append(
+                "the first device alone passed tests 1 and 2: %s" % (
+                    "%s, tested only with the others, failed on %s own" % (
+                        ", ".join(named), "its" if len(named) == 1
+                        else "their") if named else
+                    "the devices together did not hold the same load per "
+                    "device"))
         if io_error_steps(steps):
             v["reasons"].append(io_errors_text(io_error_steps(steps)))
         return v
@@ -200,6 +205,15 @@ def campaign_verdict(state):
                 fmt_load(failed_rung.load), failed_rung.number,
                 failed_rung.message or failed_rung.result))
     return v
+
+
+def named_drives(step):
+    """The devices of a step after the first (tested only with the
+    others) that its message names as over a limit on their own
+    histograms ("DEV: reads ...", "DEV-reads ..."; act.latency.drives)."""
+    msg = step.message or ""
+    return [d for d in step.devices[1:]
+            if "%s: " % d in msg or "%s-" % d in msg]
 
 
 def io_error_total(analysis):

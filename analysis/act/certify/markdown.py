@@ -5,8 +5,8 @@ the config, the trends."""
 import os
 
 from act.certify.cells import (
-    common_config, config_text, criteria_cell, drive_text, progress_text,
-    ran_text, result_text, step_short_summary)
+    common_config, config_text, criteria_cell, drive_table, drive_text,
+    progress_text, ran_text, result_text, step_short_summary)
 from act.certify.fmt import fmt_bytes, fmt_duration, md_text
 from act.certify.plan import stress_text
 from act.certify.trend import markdown_lines
@@ -64,6 +64,8 @@ def render_markdown(s):
             md_text(st["load_text"]), len(st["devices"]),
             md_text(ran_text(st)), md_text(result_text(st)),
             md_text(criteria_cell(st))))
+    for st in s["steps"]:
+        out += _drive_lines(st)
     common, own = common_config(s["steps"])
     if common or own:
         out.append("")
@@ -84,6 +86,25 @@ def render_markdown(s):
     out.append("Report: %s" % md_text(os.path.join(c["directory"],
                                                    "report.html")))
     return "\n".join(out) + "\n"
+
+
+def _drive_lines(st):
+    """A step's table per drive (several devices), or nothing."""
+    table = drive_table(st)
+    if table is None:
+        return []
+    ths, rows = table
+    out = ["", "## Step %d (%s): each drive on its own" % (
+        st["number"], md_text(step_short_summary(st))), "",
+        "| drive | histogram | %s | result |" % " | ".join(
+            "max %% over %s" % md_text(t) for t in ths),
+        "|---|---|%s---|" % ("---|" * len(ths))]
+    for dev, name, cells, result in rows:
+        out.append("| %s | %s | %s | %s |" % (
+            md_text(dev), md_text(name), " | ".join(md_text(c)
+                                                    for c in cells),
+            md_text(result)))
+    return out
 
 
 def _host_text(h):

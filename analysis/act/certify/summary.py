@@ -9,6 +9,7 @@ from act.certify.analyse import step_analysis
 from act.certify.cells import headline, step_short_summary
 from act.certify.failfast import saved_text
 from act.certify.fmt import fmt_load, signame, utc_now
+from act.latency.drives import fail_text
 from act.latency.load import short_streams
 from act.certify.identity import identity_text
 from act.certify.judge import campaign_verdict, host_limited, rejudge
@@ -77,7 +78,26 @@ def step_summary(dirpath, state, step, cache):
         "fail_fast": fail_fast_summary(step),
         "short_streams": short_streams(a.analysis)
         if step.status == "done" else [],
+        "drives": step_drives(a.analysis),
+        "drives_failed": drives_failed(a.analysis),
     }
+
+
+def step_drives(analysis):
+    """Each drive's own verdict in a step of several devices (its
+    analysis' Verdict.drives: act.latency.drives), as summary.json gives
+    it: [{device, result, figures: [{histogram, name (the drive's own:
+    "/dev/sdb-reads"), threshold, limit_pct, max_pct, slice, where,
+    pass}]}]; [] for one device, or no verdict."""
+    v = analysis.verdict if analysis is not None else None
+    return [d.to_json() for d in v.drives] if v is not None else []
+
+
+def drives_failed(analysis):
+    """The drives over a limit in a step, with their figures beside the
+    others' (act.latency.drives.fail_text), or None."""
+    v = analysis.verdict if analysis is not None else None
+    return fail_text(v.drives) if v is not None else None
 
 
 def fail_fast_summary(step):
@@ -233,6 +253,8 @@ def running_summary(steps, live, docs):
         "thresholds": doc.get("thresholds"),
         "histograms": [{"name": h["name"], "slices": h["slices"]}
                        for h in doc.get("histograms", [])],
+        "failing_drives": [d["device"] for d in st["drives"]
+                           if d["result"] != "PASS"],
         "report_every_sec": live.get("every_sec"),
     }
 

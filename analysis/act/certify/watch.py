@@ -75,8 +75,9 @@ class Progress:
     def tick(self, step, total, elapsed, follower, left):
         if self.live is not None:
             self.live.tick(elapsed, follower)
-        variants = progress_variants(step, total, elapsed, follower, left,
-                                     self.prep)
+        variants = progress_variants(
+            step, total, elapsed, follower, left, self.prep,
+            self.live.failing if self.live is not None else ())
         if self.tty:
             width = self.width() - 1
             self._write("\r\x1b[K" + fit_line(variants, width))
@@ -86,10 +87,13 @@ class Progress:
             self.line("%s: %s" % (PROG, variants[0]))
 
 
-def progress_variants(step, total, elapsed, follower, left, prep=None):
+def progress_variants(step, total, elapsed, follower, left, prep=None,
+                      failing=()):
     """The progress line from the most to the least detailed, each made
     of whole fields (what fits is chosen by fit_line): act_storage's
-    clock (H:MM:SS elapsed/planned, ETA), the share of reads over 1 ms."""
+    clock (H:MM:SS elapsed/planned, ETA), the share of reads over 1 ms,
+    the drives over a limit so far (failing: their names, from the live
+    report's analysis of the step's log)."""
     head = "[%d/%d]" % (step.number, total)
     label = progress_label(step)
     short = label.split(" x")[0] if step.kind != "prep" else label
@@ -114,6 +118,10 @@ def progress_variants(step, total, elapsed, follower, left, prep=None):
         full = "  reads > 1 ms: %.2f%% (last %s)" % (pct[0],
                                                    fmt_duration(pct[1]))
         brief = "  >1ms %.2f%%" % pct[0]
+    if failing:
+        bad = ", ".join(failing)
+        full += "  FAIL: %s over a limit" % bad
+        brief += "  FAIL: %s" % bad
     return ["%s %s  %s%s%s" % (head, label, clock, eta, full),
             "%s %s  %s%s%s" % (head, label, clock, eta, brief),
             "%s %s  %s%s%s" % (head, short, clock, eta, brief),
@@ -204,6 +212,7 @@ class LiveReport:
         self.last = None
         self.slices = 0
         self.failed = False
+        self.failing = ()           # the drives over a limit so far
 
     def tick(self, elapsed, follower):
         now = time.monotonic()
@@ -218,9 +227,12 @@ class LiveReport:
 
     def write(self, elapsed):
         try:
-            write_reports(self.dirpath, self.state, self.cache, live={
+            s = write_reports(self.dirpath, self.state, self.cache, live={
                 "step": self.step.number, "elapsed_sec": elapsed,
                 "every_sec": self.every})
+            if self.step.judge == "criteria":   # a stress test passes
+                self.failing = tuple((s.get("running") or {}).get(
+                    "failing_drives") or ())
         except Exception as e:      # noqa: BLE001 - never stop the run
             if not self.failed:
                 warn("can't rewrite the reports while step %d runs: %s "

@@ -8,6 +8,7 @@ import gc
 from itertools import chain, repeat
 from operator import add, sub
 
+from act.latency.drives import DriveSlices, drive_histograms
 from act.latency.judge import (CACHE_LIMIT, FuncCache, PercentCaches,
                                evaluate, plain_sum, slice_notes, slice_rate)
 from act.latency.spec import Spec, round_up_slice
@@ -41,6 +42,10 @@ class Analysis:
     load                the planned streams against their plan
                         (load.LoadCheck), with spec.check
     verdict             the Verdict (verdict.judge), with spec.check
+    drives              with spec.check on a log of several devices, each
+                        device's judged histograms (drives.DriveSlices:
+                        their max rows, their slices spooled); None
+                        otherwise
     notes, warnings     about slices that do not fit the run; about a
                         damaged log
     health              the drives' health ({device: DriveHealth},
@@ -78,6 +83,7 @@ class Analysis:
         self.run = None                         # RunEnd
         self.load = None                        # load.LoadCheck
         self.verdict = None                     # verdict.Verdict
+        self.drives = None                      # drives.DriveSlices
         self.notes = []                         # for stderr
         self.warnings = []                      # about the log
         self.health_lines = list(header.health_lines)
@@ -147,6 +153,8 @@ class Analysis:
         batches() then have none; the rest stays."""
         if self.spool is not None:
             self.spool.close()
+        if self.drives is not None:
+            self.drives.close()
 
     def batches(self):
         """The kept batches (see add()), in order."""
@@ -206,11 +214,14 @@ def _scan(a, log, sinks, chunk_size):
     h = a.header
     evaluated = a.evaluated
     top = max(evaluated)
-    scanner = ReportScanner(log.file, h.rest, h.names, a.histograms,
-                            h.interval, a.slice_sec, top, chunk_size,
-                            h.duration)
+    drives = a.drives.names if a.drives is not None else []
+    scanner = ReportScanner(log.file, h.rest, h.names,
+                            a.histograms + drives, h.interval, a.slice_sec,
+                            top, chunk_size, h.duration)
     unique = [n.encode("utf-8", ENC_ERRORS) for n in a.histograms]
     position = [scanner.unique.index(n) for n in unique]
+    drive_pos = [scanner.unique.index(n.encode("utf-8", ENC_ERRORS))
+                 for n in drives]
     prev = [[0] * (top + 2) for _ in scanner.unique]
     percents = PercentCaches()
     rates = FuncCache(lambda ops: slice_rate(ops, a.slice_sec))
@@ -221,6 +232,8 @@ def _scan(a, log, sinks, chunk_size):
         batch = [results[u] for u in position]
         first = a.count + 1
         a.add(batch, n)
+        if drive_pos:
+            a.drives.add([results[u] for u in drive_pos], first, n)
         for sink in sinks:
             sink.batch(a, first, n, batch)
         if len(percents) + percents.entries > CACHE_LIMIT:
@@ -286,6 +299,11 @@ def analyse(log, spec, sinks=(), keep=False, chunk_size=CHUNK_SIZE):
                                                    h.interval))
     if keep or spec.check:
         a.spool = Spool()
+    if spec.check:
+        drives = drive_histograms(h, [a.histograms[i]
+                                      for i in a.judged_indexes()])
+        if drives:
+            a.drives = DriveSlices(drives, len(a.buckets), a.criteria)
     # Many short-lived tuples, no cycles: the collector only costs.
     gc_was_enabled = gc.isenabled()
     gc.disable()

@@ -61,6 +61,7 @@ def _tail(a):
             "pass": v.passed,
             "reasons": list(v.reasons),
             "health_warnings": list(v.health),
+            "drives": [d.to_json() for d in v.drives],
         }
     if a.spec.health:
         doc["health"] = health_json(a)

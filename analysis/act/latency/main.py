@@ -30,8 +30,10 @@ transaction histograms (reads; writes with commit-to-device), whether the
 run completed - a run that stopped early, or whose log is cut short or
 still being written, is INCOMPLETE and never passes - and whether the
 load it plans was issued (NOT JUDGED when the host could not issue it) and
-taken (FAIL when the drive could not); with several logs each log is
-judged, and the check fails if any log does not pass.  --stress judges a
+taken (FAIL when the drive could not); a log of several devices is judged
+per drive too (each device's own histograms: a drive over a limit FAILs
+the log, act.latency.drives); with several logs each log is judged, and
+the check fails if any log does not pass.  --stress judges a
 stress test (pass exactly when the run completed, its load issued and
 taken); --json prints one JSON document instead of
 the tables; --csv prints the table as CSV (the --check report and the

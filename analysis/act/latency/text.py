@@ -195,7 +195,18 @@ def shown_result(v):
 
 def result_line(a, long_slice=None):
     """The last line of the --check report. long_slice (long_slice_note):
-    a PASS then says it is not a certification."""
+    a PASS then says it is not a certification. The drives that failed
+    (several devices) are named last."""
+    line = _result_line(a, long_slice)
+    drives = a.verdict.drives
+    bad = [d.device for d in drives if d.result != "PASS"]
+    if not bad:
+        return line
+    return "%s; %d of %d drives failed: %s)" % (
+        line[:-1], len(bad), len(drives), ", ".join(bad))
+
+
+def _result_line(a, long_slice):
     v, run, results = a.verdict, a.run, a.results or []
     shown = shown_result(v)
     failed = sum(1 for r in results if not r["pass"])
@@ -260,6 +271,7 @@ def check_body(a):
         out.append("%s %s: %.2f%% over %s (must be under %s%%)"
                    % ("PASS" if r["pass"] else "FAIL", r["histogram"],
                       r["max_pct"], r["threshold"], fmt_num(r["limit_pct"])))
+    out += [d.line() for d in a.verdict.drives]
     not_judged, not_analysed = a.judged_lists()
     if not_judged:
         out.append("not judged: %s (the criteria apply to the transactions: "

@@ -17,10 +17,13 @@ act_certify's steps alike.
                 a slice where the host fell short and no other slice fails
 
 judge(a) gives it from an Analysis whose slices were spooled, re-reading
-the log for its planned streams (load.check_load)."""
+the log for its planned streams (load.check_load). A log of several
+devices is judged per drive too (drives.py): a drive over a limit is a
+FAIL, named with its figures beside the others'."""
 
 from dataclasses import dataclass, replace
 
+from act.latency.drives import fail_text
 from act.latency.health import (health_problems, slice_health,
                                 slice_throttle, summarize)
 from act.latency.judge import fmt_num
@@ -44,13 +47,15 @@ class Verdict:
     (its name, e.g. "hour 3", [(histogram, % over, threshold, limit)]);
     health: the drives' health problems (act.latency.health's, each
     prefixed by its device) - a PASS with any is a "PASS WITH DRIVE
-    HEALTH WARNINGS"."""
+    HEALTH WARNINGS"; drives: on a log of several devices, each drive's
+    own verdict (drives.DriveResult), () otherwise."""
 
     result: str
     reasons: tuple = ()
     cause: str = "criteria"
     failing: tuple = None
     health: tuple = ()
+    drives: tuple = ()
 
     @property
     def message(self):
@@ -81,9 +86,12 @@ def criterion_text(r):
 def slice_overs(a):
     """Per complete slice of an analysis (read back from its spool), the
     criteria it is over: [(histogram, % over, threshold, limit)] for each
-    judged histogram, criterion by criterion."""
+    judged histogram, criterion by criterion; then each drive's
+    (drives.DriveSlices.overs: its histogram's name, e.g.
+    /dev/sdb-reads)."""
     nb = len(a.buckets)
     judged = a.judged_indexes()
+    drives = a.drives.overs() if a.drives is not None else None
     for row in a.rows():
         over = []
         for i in judged:
@@ -92,6 +100,8 @@ def slice_overs(a):
                 if values[nb + j] >= c.limit:
                     over.append((a.histograms[i], values[nb + j], c.label,
                                  c.limit))
+        if drives is not None:
+            over += next(drives, [])
         yield over
 
 
@@ -104,8 +114,12 @@ def load_of(a, log):
 
 def judge(a):
     """The Verdict on an analysed log (an Analysis with check, its load
-    checked: a.load), with the drives' health problems (Verdict.health)."""
-    return replace(_judge(a), health=health_problems(summarize(a.health)))
+    checked: a.load), with its drives' own verdicts (Verdict.drives) and
+    their health problems (Verdict.health)."""
+    drives = a.drives.results(a.slice_sec) if a.drives is not None else ()
+    v = _judge(a, fail_text(drives))
+    return replace(v, drives=drives,
+                   health=health_problems(summarize(a.health)))
 
 
 def _worst_slices(a, failed):
@@ -139,7 +153,9 @@ def _throttled_criteria(a, failed):
     return out
 
 
-def _judge(a):
+def _judge(a, drives_failed):
+    """judge() but the drives and their health: drives_failed names the
+    drives over a limit (drives.fail_text), or None."""
     run = a.run
     stress = a.spec.stress
     load = a.load
@@ -175,7 +191,9 @@ def _judge(a):
         host = not_issued_text(load)
         if host:
             return Verdict(NOT_JUDGED, (host,), "host")
-    if stress or not failed:
+    if stress or not (failed or drives_failed):
         return Verdict(PASS)
     return Verdict(FAIL, tuple(
-        _throttled_criteria(a, failed) + ([drive] if drive else [])))
+        _throttled_criteria(a, failed) +
+        ([drives_failed] if drives_failed else []) +
+        ([drive] if drive else [])))
