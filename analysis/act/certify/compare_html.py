@@ -3,6 +3,7 @@
 elsewhere)."""
 
 from act.certify.fmt import fmt_duration, fmt_load
+from act.certify.health_report import fleet_text
 from act.certify.page import CSS, esc, result_span
 
 
@@ -27,13 +28,14 @@ def render_html(doc):
          "<h1>act certification: %d campaigns compared</h1>" % len(rows)]
     h.append('<h2>Campaigns</h2><table id="campaigns"><tr><th>campaign</th>'
              "<th>host</th><th>drives (model, serial, firmware)</th>"
+             "<th>drive health (max temperature, WAF)</th>"
              "<th>verdict</th><th>certified</th><th>ceiling</th>"
              "<th>worst slice (reads &gt; 1 ms)</th><th>trend</th>"
              "<th>tests of</th><th>first test (UTC)</th>"
              "<th>ended (UTC)</th></tr>")
     for r in rows:
         if r["damaged"]:
-            h.append('<tr data-campaign="%s"><td>%s</td><td colspan="10" '
+            h.append('<tr data-campaign="%s"><td>%s</td><td colspan="11" '
                      'class="FAIL">%s</td></tr>' % (
                          esc(r["label"]), esc(r["label"]), esc(r["verdict"])))
             continue
@@ -42,6 +44,7 @@ def render_html(doc):
                 esc(r["label"]), esc(r["host"]),
                 "<br>".join(esc("%s: %s" % (d["device"], d["text"]))
                             for d in r["drives"]),
+                "<br>".join(esc(fleet_text(d)) for d in r["drives"]),
                 esc(r["verdict"]),
                 esc(fmt_load(r["certified_load"]) if r["certified_load"]
                     else "no"),
@@ -70,7 +73,7 @@ def render_html(doc):
                      "%d</td><td>%s</td>%s<td title=\"%s\">%s</td></tr>" % (
                          ' class="outlier"' if lab in worst else "",
                          esc(lab), esc(lab), m["step"],
-                         result_span(m["result"]), "".join(
+                         result_span(m["result_text"]), "".join(
                              '<td class="num">%s</td>' % (
                                  "-" if (m["max_pct"] or {}).get(t) is None
                                  else "%.2f%%" % m["max_pct"][t])

@@ -6,10 +6,11 @@ the pages render (markdown.py, html.py) and publish.py writes."""
 import os
 
 from act.certify.analyse import step_analysis
-from act.certify.cells import headline, step_short_summary
+from act.certify.cells import headline, status_text, step_short_summary
 from act.certify.failfast import saved_text
 from act.certify.fmt import fmt_load, signame, utc_now
 from act.latency.load import short_streams
+from act.certify.health_report import campaign_health
 from act.certify.identity import identity_text
 from act.certify.judge import campaign_verdict, host_limited, rejudge
 from act import PROGRAM_STATUS
@@ -69,6 +70,9 @@ def step_summary(dirpath, state, step, cache):
         "plot": step.files.get("plot") if a.svg else None,
         "old_logs": [old.to_json() for old in step.old_logs],
         "io_errors": step.io_errors or 0,
+        "health_warnings": list(step.health_warnings),
+        "result_text": status_text(result, step.health_warnings),
+        "health": a.health,
         "trend": step_trend(doc) if step.kind != "prep" else None,
         "runs": len(step.old_logs) + (0 if step.status in (
             "planned", "skipped") else 1),
@@ -211,6 +215,7 @@ def build_summary(dirpath, state, cache, live=None, in_progress=None):
         "host": state.host,
         "steps": steps,
         "trend": trend_headline(steps),
+        "health": campaign_health(steps),
         "generated_at": utc_now(),
     }
 
