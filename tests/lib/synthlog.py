@@ -299,3 +299,130 @@ def io_errors_stop(failed, limit):
 
 def more_io_errors(n):
     return "ERROR: %d more I/O errors were not shown" % n
+
+
+# ----------------------------------------------------------------------------
+# Drive health (docs/log-format.md, "Drive health"): the source line and
+# the start sample in the identity block, samples after reports.
+
+# The fields of a sample, in the order the programs print them: (name,
+# format of its value).
+HEALTH_FIELDS = [
+    ("warning", "0x%02x"), ("temp", "%d C"), ("sensors", "%s"),
+    ("spare", "%d%%"), ("spare_threshold", "%d%%"), ("used", "%d%%"),
+    ("media_errors", "%d"), ("error_log_entries", "%d"),
+    ("units_read", "%d"), ("units_written", "%d"),
+    ("warning_temp_time", "%d min"), ("critical_temp_time", "%d min"),
+    ("throttle_transitions", "%d/%d"), ("throttle_time", "%d/%d sec"),
+    ("wctemp", "%d C"), ("cctemp", "%d C"),
+    ("physical_written", "%d bytes"),
+]
+
+
+def health_fields(**values):
+    """A sample's fields: `name = value` joined by ", ", in the programs'
+    order, each given one (None: left out); sensors a list of C (None for
+    '-'; [] for '-' alone) or the text, the throttle pairs tuples."""
+    unknown = set(values) - {n for n, _ in HEALTH_FIELDS}
+    if unknown:
+        raise ValueError("not a health field: %s" % ", ".join(
+            sorted(unknown)))
+    out = []
+    for name, fmt in HEALTH_FIELDS:
+        v = values.get(name)
+        if v is None:
+            continue
+        if name == "sensors" and not isinstance(v, str):
+            v = "/".join("-" if c is None else "%d" % c for c in v) or "-"
+        out.append("%s = %s" % (name, fmt % v))
+    return ", ".join(out)
+
+
+def health_source(device, source):
+    """`health DEVICE: SOURCE` (source: "nvme smart log", "none (a
+    regular file)", ...)."""
+    return "health %s: %s" % (device, source)
+
+
+def health_start(device, fields):
+    """`health DEVICE at start: FIELDS` (fields: health_fields' text)."""
+    return "health %s at start: %s" % (device, fields)
+
+
+def health_sample(device, sec, fields):
+    """`health DEVICE at T sec: FIELDS`, T with 3 decimals."""
+    return "health %s at %.3f sec: %s" % (device, sec, fields)
+
+
+def health_unread(device, sec, why):
+    """`health DEVICE at T sec: not read - WHY`."""
+    return "health %s at %.3f sec: not read - %s" % (device, sec, why)
+
+
+def _at(value, t):
+    """A series' value at t: value(t) for a function, else value."""
+    return value(t) if callable(value) else value
+
+
+def health_series(device, secs, temp=40, throttle=None, media_errors=0,
+                  warning=0, spare=100, spare_threshold=10, used=0,
+                  units_per_sec=10, waf=None, wctemp=70, cctemp=80,
+                  late=0.002, unread=None):
+    """A faked NVMe drive's health over a run: (start line, {sec: [the
+    sample line after the report at sec]}) for each sec of secs (report
+    times). temp, media_errors, warning, spare: a number or a function of
+    the second; throttle: the drive throttles (thermal management temp 1,
+    1 s a second) in each second whose temp is at or above it (None:
+    never); units_per_sec: data units written a second; waf: physical
+    bytes written = host bytes x waf (None: no OCP field); late: the
+    sample's time after its report; unread: {sec: why} for samples not
+    read."""
+    state = {"throttle": 0, "transitions": 0, "hot": False}
+
+    def fields(t, start=False):
+        return health_fields(
+            warning=_at(warning, t), temp=_at(temp, t), sensors=[],
+            spare=_at(spare, t), spare_threshold=spare_threshold,
+            used=used, media_errors=_at(media_errors, t),
+            error_log_entries=0, units_read=0,
+            units_written=int(units_per_sec * t), warning_temp_time=0,
+            critical_temp_time=0,
+            throttle_transitions=(state["transitions"], 0),
+            throttle_time=(state["throttle"], 0),
+            wctemp=wctemp if start else None,
+            cctemp=cctemp if start else None,
+            physical_written=None if waf is None else
+            int(units_per_sec * t * 512000 * waf))
+
+    start = health_start(device, fields(0, True))
+    samples, prev = {}, 0
+    for sec in secs:
+        for s in range(prev + 1, sec + 1):
+            hot = throttle is not None and _at(temp, s) >= throttle
+            if hot:
+                state["throttle"] += 1
+                if not state["hot"]:
+                    state["transitions"] += 1
+            state["hot"] = hot
+        prev = sec
+        if unread and sec in unread:
+            samples[sec] = [health_unread(device, sec + late, unread[sec])]
+        else:
+            samples[sec] = [health_sample(device, sec + late, fields(sec))]
+    return start, samples
+
+
+def with_health(lines, samples):
+    """The lines of a log with the health lines of samples ({sec:
+    [lines]}, health_series') each put after the report at sec - after
+    its empty line, where the programs print them; a sec whose report
+    the log lacks is left out."""
+    out, pending = [], None
+    for line in lines:
+        out.append(line)
+        if line.startswith("after ") and line.endswith(" sec:"):
+            pending = samples.get(int(line[6:-5]))
+        elif line == "" and pending is not None:
+            out += pending
+            pending = None
+    return out

@@ -15,6 +15,7 @@ from act.latency.spool import Spool
 from act.latency.verdict import judge, load_of
 from act.logfile import ENC_ERRORS, LogError
 from act.logfile.header import judged_histograms, open_log
+from act.logfile.health import read_health
 from act.logfile.reports import RunEnd
 from act.logfile.scanner import CHUNK_SIZE, ReportScanner
 
@@ -42,6 +43,9 @@ class Analysis:
     verdict             the Verdict (verdict.judge), with spec.check
     notes, warnings     about slices that do not fit the run; about a
                         damaged log
+    health              the drives' health ({device: DriveHealth},
+                        act.logfile.health: the identity block's lines
+                        and the samples between the reports read)
 
     Streaming: the per-slice results are not kept in memory. The avg and
     max rows come from running sums and maxima; what needs the slices
@@ -76,6 +80,16 @@ class Analysis:
         self.verdict = None                     # verdict.Verdict
         self.notes = []                         # for stderr
         self.warnings = []                      # about the log
+        self.health_lines = list(header.health_lines)
+        self._health = None
+
+    @property
+    def health(self):
+        """{device: DriveHealth} of the log's health lines (read once the
+        body is scanned)."""
+        if self._health is None:
+            self._health = read_health(self.health_lines)
+        return self._health
 
     @property
     def ends(self):
@@ -220,6 +234,8 @@ def _end(a, scanner):
     """How the run ended, the notes, the avg and max rows, the criteria's
     results."""
     h = a.header
+    a.health_lines += scanner.health_lines
+    a._health = None
     analysed = a.ends[-1] if a.ends else 0
     if scanner.stopped:
         a.warnings.append("%s; the rest of the log is ignored"

@@ -13,6 +13,7 @@ import tempfile
 
 from act.safefile import open_regular
 from act.logfile import AFTER_RE, ENC_ERRORS, LogError, lines
+from act.logfile.health import read_health
 
 MIN_VERSION, MAX_VERSION = 6.0, 7.0
 HEADER_LIMIT = 16 << 20           # bytes of header to read before giving up
@@ -37,8 +38,16 @@ class LogHeader:
         self.identity = {}          # device -> {model, serial, firmware}
         self.facts = {}             # device -> {fact: value} (its facts line)
         self.start = None           # start time, as written (UTC, ISO 8601)
+        self.health_lines = []      # the drive health lines (str), in order
         self.size = 0               # bytes of the header read
         self.binary = False         # a NUL byte in them: not a text file
+
+    @property
+    def health(self):
+        """{device: DriveHealth} of the header's health lines (the
+        identity block's: each device's source and start sample;
+        act.logfile.health)."""
+        return read_health(self.health_lines)
 
     @staticmethod
     def items(block):
@@ -89,6 +98,8 @@ def scan_header(f):
                 not h.config:
             block = h.config
             block.append(line)
+        elif line.startswith(lines.HEALTH):
+            h.health_lines.append(line)
         elif " = " in line:
             _device_line(h, line)
     h.names = h.names_block[1:]

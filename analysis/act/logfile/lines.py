@@ -117,6 +117,26 @@ _IO = dict(size=INT, offset=INT)
 _DEVICE = r"(?P<device>(?:(?! size = ).)+)"
 
 
+# Drive health lines: "health DEVICE: SOURCE", "health DEVICE at start:
+# FIELDS", "health DEVICE at T sec: FIELDS" or "... sec: not read - WHY".
+HEALTH = "health "
+HEALTH_UNREAD = "not read - "
+_HEALTH_SEC = r"(?P<sec>\d+(?:\.\d+)?)"
+_HEALTH_SAMPLE_RE = re.compile(
+    re.escape(HEALTH) + r".+ at (?:start|" + _HEALTH_SEC + r" sec): ")
+
+
+def _health_source(line):
+    """A "health DEVICE: SOURCE" line (the device up to the first ": "),
+    not a sample's."""
+    if not line.startswith(HEALTH) or _HEALTH_SAMPLE_RE.match(line):
+        return None
+    device, sep, source = line[len(HEALTH):].partition(": ")
+    if not sep or not device or not source or " = " in source:
+        return None
+    return {"device": device, "source": source}
+
+
 def _sec(name):
     return r"(?P<%s>\d+(?:\.\d+)?)" % name
 
@@ -158,6 +178,18 @@ LINE_KINDS = {
     "names-heading": Kind(_fixed(NAMES_HEADING), None),
     "hist-name": Kind(lambda line: {"name": line} if line else None,
                       "names"),
+    # a device's drive health (log-format.md, "Drive health"): its
+    # source, in the identity block, then its start sample; samples after
+    # reports, between them (act.logfile.health reads them all)
+    "health-source": Kind(_health_source, None),
+    "health-start": Kind(_parser(
+        HEALTH + r"(?P<device>.+) at start: (?P<fields>.*)"), None),
+    "health-sample": Kind(_parser(
+        HEALTH + r"(?P<device>.+?) at " + _HEALTH_SEC +
+        r" sec: (?P<fields>(?!" + HEALTH_UNREAD + r").*)", sec=FLOAT), None),
+    "health-unread": Kind(_parser(
+        HEALTH + r"(?P<device>.+?) at " + _HEALTH_SEC + r" sec: " +
+        HEALTH_UNREAD + r"(?P<why>.*)", sec=FLOAT), None),
     # the reports (sections 5-6)
     "report": Kind(_report, None),
     "hist-total": Kind(_hist_total, None),

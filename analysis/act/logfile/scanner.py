@@ -4,12 +4,19 @@ of slice ends (the speed of act_latency.py lives here).
 It reads reports the way reports.parse_block() does, and falls back to
 it report by report wherever the body is not regular; at the end of the
 body reports.run_end() tells how the run ended.
+
+The drive health lines between reports (docs/log-format.md, "Drive
+health") are taken out of the body as it is read - kept, as they are
+(bytes), in health_lines - so that the reports around them keep the
+sizes and layout they have without them (the fast path's runs of equal
+reports), and nothing else is read differently.
 """
 
 import struct
 from itertools import chain
 
 from act.logfile import ENC_ERRORS, AFTER_RE, REPORT_RE
+from act.logfile.lines import HEALTH as HEALTH_PREFIX
 from act.logfile.reports import hist_vector, parse_block, run_end
 
 CHUNK_SIZE = 1 << 20              # body read size
@@ -18,6 +25,7 @@ GAP_PER_SEC = 64 << 10            # ... and per second of report interval
 
 
 _STOP = object()
+HEALTH = b"\n" + HEALTH_PREFIX.encode()   # a health line, in a body
 
 
 class ReportScanner:
@@ -68,12 +76,13 @@ class ReportScanner:
         self._prev = b""            # the last report before the buffer
         self._earlier = False       # reports dropped before self._prev
         self._structs = {}
+        self.health_lines = []      # the body's health lines (bytes)
 
     def __iter__(self):
         # One working buffer, reused: memory stays the same however long
         # the log is.
         f = self.f
-        buf = bytearray(b"\n" + self.initial)
+        buf = self._take_health(bytearray(b"\n" + self.initial))
         chunk = bytearray(self.chunk_size)
         view = memoryview(chunk)
         eof = False
@@ -88,6 +97,7 @@ class ReportScanner:
             first = chunk
             if got:
                 buf += view[:got]
+                buf = self._take_health(buf)
                 end = buf.rfind(b"\nafter ")
                 if end <= 0:
                     if len(buf) > self.gap_limit:
@@ -125,6 +135,24 @@ class ReportScanner:
                     self._earlier = True
                 self._prev = bytes(buf[max(last, 0):end])
             del buf[:end]
+
+    def _take_health(self, buf):
+        """buf without its whole health lines (a partial last one stays
+        for the next read), which go to self.health_lines."""
+        i = buf.find(HEALTH)
+        if i < 0:
+            return buf
+        keep, pos = [], 0
+        while i >= 0:
+            j = buf.find(b"\n", i + 1)
+            if j < 0:
+                break
+            keep.append(buf[pos:i])
+            self.health_lines.append(bytes(buf[i + 1:j]))
+            pos = j
+            i = buf.find(HEALTH, pos)
+        keep.append(buf[pos:])
+        return bytearray(b"".join(keep))
 
     def _tail(self, buf, end):
         """(the end of the log body at EOF, from the start of its
