@@ -202,7 +202,7 @@ def compare_steps(labels, steps_of):
                     if r["histogram"] == "reads"}
             entry["campaigns"][label] = {
                 "step": st["number"], "result": st["result"],
-                "result_text": st["result_text"],
+                "result_text": st.get("result_text") or st["result"],
                 "max_pct": pcts if st["criteria"] else None,
                 "trend": (st.get("trend") or {}).get("flag"),
                 "trend_text": trend_text(st["trend"])

@@ -28,11 +28,11 @@ def render_html(doc):
          "<h1>act certification: %d campaigns compared</h1>" % len(rows)]
     h.append('<h2>Campaigns</h2><table id="campaigns"><tr><th>campaign</th>'
              "<th>host</th><th>drives (model, serial, firmware)</th>"
-             "<th>drive health (max temperature, WAF)</th>"
              "<th>verdict</th><th>certified</th><th>ceiling</th>"
              "<th>worst slice (reads &gt; 1 ms)</th><th>trend</th>"
              "<th>tests of</th><th>first test (UTC)</th>"
-             "<th>ended (UTC)</th></tr>")
+             "<th>ended (UTC)</th>"
+             "<th>drive health (max temperature, WAF)</th></tr>")
     for r in rows:
         if r["damaged"]:
             h.append('<tr data-campaign="%s"><td>%s</td><td colspan="11" '
@@ -44,7 +44,6 @@ def render_html(doc):
                 esc(r["label"]), esc(r["host"]),
                 "<br>".join(esc("%s: %s" % (d["device"], d["text"]))
                             for d in r["drives"]),
-                "<br>".join(esc(fleet_text(d)) for d in r["drives"]),
                 esc(r["verdict"]),
                 esc(fmt_load(r["certified_load"]) if r["certified_load"]
                     else "no"),
@@ -52,7 +51,8 @@ def render_html(doc):
                 _flag(r["trend"]),
                 esc(fmt_duration(r["step_duration_sec"])),
                 esc(r["first_test_start"] or "-"),
-                esc(r["ended_at"] or r["status"])))))
+                esc(r["ended_at"] or r["status"]),
+                "<br>".join(esc(fleet_text(d)) for d in r["drives"])))))
     h.append("</table>")
     trend_lines = [(r["label"], t) for r in rows
                    for t in r.get("trend_lines") or []]

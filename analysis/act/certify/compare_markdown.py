@@ -14,24 +14,24 @@ def render_markdown(doc):
     """compare.md: every value from the campaigns through md_text."""
     out = ["# act certification: %d campaigns compared"
            % len(doc["campaigns"]), "",
-           "| campaign | host | drives | drive health (max temperature, "
-           "WAF) | verdict | certified | ceiling | "
+           "| campaign | host | drives | verdict | certified | ceiling | "
            "worst slice (reads > 1 ms) | trend | first test (UTC) | "
-           "ended (UTC) |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+           "ended (UTC) | drive health (max temperature, WAF) |",
+           "|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in doc["campaigns"]:
         if r["damaged"]:
-            out.append("| %s | - | - | - | %s | - | - | - | - | - | - |"
+            out.append("| %s | - | - | %s | - | - | - | - | - | - | - |"
                        % (md_text(r["label"]), md_text(r["verdict"])))
             continue
         out.append("| %s |" % " | ".join((
             md_text(r["label"]), md_text(r["host"]),
             md_text("; ".join(d["text"] for d in r["drives"])),
-            md_text("; ".join(fleet_text(d) for d in r["drives"])),
             md_text(r["verdict"]), md_text(fmt_load(r["certified_load"])
                                            if r["certified_load"] else "no"),
             md_text(r["ceiling_text"]), md_text(r["worst_slice"]),
             md_text(r["trend"]), md_text(r["first_test_start"]),
-            md_text(r["ended_at"] or r["status"]))))
+            md_text(r["ended_at"] or r["status"]),
+            md_text("; ".join(fleet_text(d) for d in r["drives"])))))
     out.append("")
     for g in doc["steps"]:
         out += ["## %s" % md_text(g["what"]), ""]

@@ -308,11 +308,16 @@ COLORS = ("#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22")
 def throttle_spans(points):
     """[(from, to)] seconds in which the drive throttled, from the points'
     throttle seconds so far: between two samples whose count grew by n,
-    the last n seconds (at most the whole gap)."""
+    the last n seconds (at most the whole gap); spans that touch are
+    one."""
     spans = []
     for (t0, _, a), (t1, _, b) in zip(points, points[1:]):
         if a is not None and b is not None and b > a:
-            spans.append((max(t0, t1 - (b - a)), t1))
+            start = max(t0, t1 - (b - a))
+            if spans and spans[-1][1] >= start:
+                spans[-1] = (spans[-1][0], t1)
+            else:
+                spans.append((start, t1))
     return spans
 
 
