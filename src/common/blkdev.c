@@ -24,7 +24,6 @@
 //
 
 static bool sysfs_dir(dev_t rdev, char* out, size_t len);
-static bool disk_dir(dev_t rdev, char* out, size_t len);
 static bool same_or_part_of(dev_t candidate, dev_t rdev);
 static void find_mounts(dev_t rdev, bool points_only, strbuf* sb,
 		bool* found);
@@ -204,7 +203,7 @@ blk_set_scheduler(const char* path, dev_t rdev, const char* mode, char* file,
 {
 	char dir[PATH_MAX];
 
-	if (! disk_dir(rdev, dir, sizeof(dir))) {
+	if (! blk_disk_dir(rdev, dir, sizeof(dir))) {
 		snprintf(err, err_len, "can't find the sysfs directory of %s", path);
 		return -1;
 	}
@@ -312,7 +311,7 @@ blk_identify(dev_t rdev, blk_identity* id)
 	snprintf(id->firmware, sizeof(id->firmware), "unknown");
 	snprintf(id->wwid, sizeof(id->wwid), "unknown");
 
-	if (! disk_dir(rdev, dir, sizeof(dir))) {
+	if (! blk_disk_dir(rdev, dir, sizeof(dir))) {
 		return;
 	}
 
@@ -348,6 +347,29 @@ blk_tidy(char* s)
 			*p = '?';
 		}
 	}
+}
+
+bool
+blk_disk_dir(dev_t rdev, char* out, size_t len)
+{
+	if (! sysfs_dir(rdev, out, len)) {
+		return false;
+	}
+
+	char part[PATH_MAX + 16];
+	struct stat st;
+
+	snprintf(part, sizeof(part), "%s/partition", out);
+
+	if (stat(part, &st) == 0) {
+		char* slash = strrchr(out, '/');
+
+		if (slash != NULL) {
+			*slash = '\0';
+		}
+	}
+
+	return true;
 }
 
 //==========================================================
@@ -434,29 +456,6 @@ sysfs_dir(dev_t rdev, char* out, size_t len)
 	return true;
 }
 
-static bool
-disk_dir(dev_t rdev, char* out, size_t len)
-{
-	if (! sysfs_dir(rdev, out, len)) {
-		return false;
-	}
-
-	char part[PATH_MAX + 16];
-	struct stat st;
-
-	snprintf(part, sizeof(part), "%s/partition", out);
-
-	if (stat(part, &st) == 0) {
-		char* slash = strrchr(out, '/');
-
-		if (slash != NULL) {
-			*slash = '\0';
-		}
-	}
-
-	return true;
-}
-
 // Is candidate the device rdev itself, or a partition of it?
 static bool
 same_or_part_of(dev_t candidate, dev_t rdev)
@@ -471,7 +470,7 @@ same_or_part_of(dev_t candidate, dev_t rdev)
 
 	if (! sysfs_dir(rdev, whole, sizeof(whole)) ||
 			! sysfs_dir(candidate, cand_self, sizeof(cand_self)) ||
-			! disk_dir(candidate, cand_disk, sizeof(cand_disk))) {
+			! blk_disk_dir(candidate, cand_disk, sizeof(cand_disk))) {
 		return false;
 	}
 
@@ -528,7 +527,7 @@ holder_of_related(dev_t rdev, char* what, size_t what_len, char* on,
 	dev_t cand;
 
 	if (! sysfs_dir(rdev, self, sizeof(self)) ||
-			! disk_dir(rdev, disk, sizeof(disk))) {
+			! blk_disk_dir(rdev, disk, sizeof(disk))) {
 		return false;
 	}
 

@@ -70,6 +70,10 @@ typedef struct blk_identity_s {
 
 void blk_identify(dev_t rdev, blk_identity* id);
 
+// The sysfs directory of the disk behind rdev (for a partition, its
+// parent disk) into out. Returns false when it can't be found.
+bool blk_disk_dir(dev_t rdev, char* out, size_t len);
+
 // A value for a log line: white space trimmed at both ends, anything not
 // printable ASCII made '?'.
 void blk_tidy(char* s);

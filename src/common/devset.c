@@ -33,6 +33,7 @@
 // Forward declarations.
 //
 
+static void identity_lines(const dev* d, strbuf* sb);
 static int parent_held(dev_held* held, char* err, size_t len);
 static void fd_name(int fd, char* out, size_t len);
 static void undo_first(devset* s, uint32_t n);
@@ -176,9 +177,10 @@ devset_restore_schedulers(devset* s)
 }
 
 void
-devset_identity(const devset* s, strbuf* sb)
+devset_identity(const devset* s, strbuf* sb, devset_more_fn more,
+		void* udata)
 {
-	devset_identity_lines(s, sb);
+	devset_identity_lines(s, sb, more, udata);
 
 	time_t now = time(NULL);
 	struct tm utc;
@@ -193,41 +195,15 @@ devset_identity(const devset* s, strbuf* sb)
 }
 
 void
-devset_identity_lines(const devset* s, strbuf* sb)
+devset_identity_lines(const devset* s, strbuf* sb, devset_more_fn more,
+		void* udata)
 {
 	for (uint32_t i = 0; i < s->n; i++) {
-		const dev* d = &s->devs[i];
-		struct stat st;
+		identity_lines(&s->devs[i], sb);
 
-		if (d->fd < 0 || fstat(d->fd, &st) != 0) {
-			continue;
+		if (more != NULL) {
+			more(i, sb, udata);
 		}
-
-		if (! d->is_block && d->created) {
-			continue; // made by this run: no identity to tell before it
-		}
-
-		if (! d->is_block) {
-			char gen[16];
-
-			file_gen(d->fd, gen, sizeof(gen));
-			ll_file_facts(sb, d->name, (uintmax_t)st.st_dev,
-					(uintmax_t)st.st_ino, gen);
-			continue;
-		}
-
-		blk_identity id;
-
-		blk_identify(st.st_rdev, &id);
-		ll_identity(sb, d->name, id.model, id.serial, id.firmware);
-
-		char name[PATH_MAX];
-		char gen[16] = "unknown";
-		ll_loop loop;
-
-		ll_block_facts(sb, d->name, major(st.st_rdev), minor(st.st_rdev),
-				id.wwid, loop_facts(d, st.st_rdev, &loop, name, sizeof(name),
-				gen, sizeof(gen)));
 	}
 }
 
@@ -246,6 +222,43 @@ devset_close(devset* s)
 //==========================================================
 // Local helpers.
 //
+
+// The identity and facts lines of device d (devset_identity).
+static void
+identity_lines(const dev* d, strbuf* sb)
+{
+	struct stat st;
+
+	if (d->fd < 0 || fstat(d->fd, &st) != 0) {
+		return;
+	}
+
+	if (! d->is_block && d->created) {
+		return; // made by this run: no identity to tell before it
+	}
+
+	if (! d->is_block) {
+		char gen[16];
+
+		file_gen(d->fd, gen, sizeof(gen));
+		ll_file_facts(sb, d->name, (uintmax_t)st.st_dev,
+				(uintmax_t)st.st_ino, gen);
+		return;
+	}
+
+	blk_identity id;
+
+	blk_identify(st.st_rdev, &id);
+	ll_identity(sb, d->name, id.model, id.serial, id.firmware);
+
+	char name[PATH_MAX];
+	char gen[16] = "unknown";
+	ll_loop loop;
+
+	ll_block_facts(sb, d->name, major(st.st_rdev), minor(st.st_rdev),
+			id.wwid, loop_facts(d, st.st_rdev, &loop, name, sizeof(name),
+			gen, sizeof(gen)));
+}
 
 // ACT_HELD_FDS and ACT_HELD_PID (holder.h, docs/beyond.md, "A parent
 // that holds the devices"): the descriptors of the devices a parent holds

@@ -61,12 +61,18 @@ void devset_restore_schedulers(devset* s);
 // wwid = W" (a loop device: then what it is over, backing_dev, backing_ino,
 // backing_gen, backing_file), per file - not one this run created -
 // "<device> dev = D, ino = I, gen = G"; then "start time = <UTC, ISO
-// 8601>", then an empty line - appended to sb.
-void devset_identity(const devset* s, strbuf* sb);
+// 8601>", then an empty line - appended to sb. more (if not NULL) appends
+// the lines that follow device i's (the drive's health: health_run.h),
+// where its facts line would be when it has none.
+typedef void (*devset_more_fn)(uint32_t i, strbuf* sb, void* udata);
+
+void devset_identity(const devset* s, strbuf* sb, devset_more_fn more,
+		void* udata);
 
 // devset_identity without the start time and the empty line: the
-// identity and facts lines of each device.
-void devset_identity_lines(const devset* s, strbuf* sb);
+// identity and facts lines of each device (and more's).
+void devset_identity_lines(const devset* s, strbuf* sb, devset_more_fn more,
+		void* udata);
 
 // Close every device and free the array.
 void devset_close(devset* s);

@@ -72,6 +72,7 @@ static void free_workers(harness* h);
 static void signal_stopped(int sig);
 static bool settled_cb(void* udata);
 static void report_cb(uint32_t report_sec, void* udata);
+static bool health_may_print(void* udata);
 static void log_owed(harness* h);
 static bool log_sb(strbuf* sb, const char* what);
 
@@ -136,6 +137,7 @@ harness_main(int argc, char* argv[], const harness_program* p, void* prog)
 	}
 
 	devset_restore_schedulers(&h->devs);
+	health_run_free(h->health);
 
 	if (log_failure() != 0 && (rv == EXIT_OK || rv == EXIT_SETUP)) {
 		rv = EXIT_LOG;
@@ -270,7 +272,12 @@ check_program(harness* h, const cli_run* args)
 	ll_banner(&sb, h->program->test_kind);
 	h->program->echo(h, &sb);
 
-	if (guarded_setup_devices(h, &sb) != 0) {
+	int setup = guarded_setup_devices(h, &sb);
+
+	health_run_free(h->health);
+	h->health = NULL;
+
+	if (setup != 0) {
 		sb_free(&sb);
 		return EXIT_SETUP;
 	}
@@ -493,12 +500,17 @@ setup_devices(void* pv)
 
 	sb_printf(sb, "\n");
 
+	// The drives' health: each one's source and (a run) its start sample,
+	// after its identity (--check sends no Get Log Page).
+	h->health = health_run_open(&h->devs, h->params.cfg->health_interval_sec,
+			! h->checking);
+
 	if (h->checking) {
-		devset_identity_lines(&h->devs, sb);
+		devset_identity_lines(&h->devs, sb, health_run_identity, h->health);
 		sb_printf(sb, "\n");
 	}
 	else {
-		devset_identity(&h->devs, sb);
+		devset_identity(&h->devs, sb, health_run_identity, h->health);
 	}
 
 	return 0;
@@ -658,6 +670,12 @@ run(harness* h, bool* joined)
 		return EXIT_SETUP;
 	}
 
+	if ((rv = health_run_start(h->health, h->start_ns, health_may_print,
+			h)) != 0) {
+		log_warn("can't start the health thread: %s (errno %d) - the log "
+				"has no health samples", strerror(rv), rv);
+	}
+
 	if (start_workers(h) != 0) {
 		run_stop(EXIT_SETUP);
 		rv = EXIT_SETUP;
@@ -667,6 +685,10 @@ run(harness* h, bool* joined)
 				h->params.cfg->report_interval_sec, END_SETTLE_NS, settled_cb,
 				report_cb, h);
 	}
+
+	// The end sample (a normal end) is taken before the workers' drain;
+	// a stopped run takes none.
+	health_run_end(h->health, rv == EXIT_OK);
 
 	// The workers finish their I/Os in flight - while the watchdog still
 	// watches them - in the drain time from the end of the test time (the
@@ -739,7 +761,21 @@ report_cb(uint32_t report_sec, void* udata)
 	sb_init_grow(&sb);
 	report_format(&h->rep, report_sec, &sb);
 	log_sb(&sb, "the report");
+	health_run_report(h->health, report_sec,
+			report_sec == h->params.cfg->test_duration_sec);
 	status_show(&h->st, report_sec);
+}
+
+// A health sample may be printed (asked under the log's lock): no stop
+// line has been, nor is about to be - every stop sets the stop code (or,
+// the watchdog, hung) before its line.
+static bool
+health_may_print(void* udata)
+{
+	harness* h = udata;
+	int code = run_stop_code();
+
+	return (code == -1 || code == EXIT_OK) && ! atomic_load(&h->hung);
 }
 
 //==========================================================

@@ -21,6 +21,7 @@
 #include "common/cpu.h"
 #include "common/devset.h"
 #include "common/harness.h"
+#include "common/health_run.h"
 #include "common/program.h"
 #include "common/report.h"
 #include "common/status.h"
@@ -95,6 +96,7 @@ struct harness_s {
 	bool setup_failed;         // a histogram could not be added
 	bool checking;             // --check: devices claimed and previewed
                                // (devset_preview), never written
+	health_run* health;        // the drives' health (health_run.h)
 	cpu_times cpu_start;
 
 	harness_kind kinds[HARNESS_MAX_KINDS];

@@ -148,6 +148,31 @@ log_text(const char* text, size_t len)
 	put(text, len, false);
 }
 
+bool
+log_text_if(const char* text, size_t len, bool (*ok)(void* udata),
+		void* udata)
+{
+	int failed = 0;
+	bool written = false;
+
+	pthread_mutex_lock(&g_lock);
+
+	if (! g_closed && ok(udata)) {
+		put_locked(text, len, &failed);
+		written = failed == 0;
+	}
+
+	void (*fn)(int) = g_on_failure;
+
+	pthread_mutex_unlock(&g_lock);
+
+	if (failed != 0 && fn != NULL) {
+		fn(failed);
+	}
+
+	return written;
+}
+
 int
 log_print(const char* text, size_t len)
 {

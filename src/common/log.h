@@ -43,6 +43,13 @@ int log_failure(void);
 // Write text (whole lines) to stdout.
 void log_text(const char* text, size_t len);
 
+// Write text (whole lines) to stdout if ok(udata) - asked under the log's
+// lock, so that no other thread's line comes between the answer and the
+// write (a drive's health sample is never printed after a stop line).
+// Returns whether it was written.
+bool log_text_if(const char* text, size_t len, bool (*ok)(void* udata),
+		void* udata);
+
 // Write text to stdout whatever the log's state - also after
 // log_no_stdout: the one output of --check --print-config. Returns 0, or
 // the errno of the failed write.

@@ -28,12 +28,16 @@ const ll_kind ll_kinds[] = {
 	{ "identity", LL_IDENTITY },
 	{ "file-facts", LL_FILE_FACTS },
 	{ "block-facts", LL_BLOCK_FACTS LL_LOOP_FACTS },
+	{ "health-source", LL_HEALTH_SOURCE },
+	{ "health-start", LL_HEALTH_START },
 	{ "start-time", LL_START_TIME },
 	{ "names-heading", LL_NAMES_HEADING },
 	{ "hist-name", LL_HIST_NAME },
 	{ "report", LL_REPORT },
 	{ "hist-total", LL_HIST_TOTAL },
 	{ "hist-buckets", LL_BUCKET },
+	{ "health-sample", LL_HEALTH_SAMPLE },
+	{ "health-unread", LL_HEALTH_UNREAD },
 	{ "io-failed", LL_IO_FAILED LL_IO_COUNT },
 	{ "io-hidden", LL_IO_HIDDEN },
 	{ "fell-behind", LL_FELL_BEHIND },
@@ -116,9 +120,133 @@ ll_start_time(strbuf* sb, const char* when)
 	sb_printf(sb, LL_START_TIME "\n", when);
 }
 
+void
+ll_health_source(strbuf* sb, const char* device, const char* source,
+		bool none)
+{
+	char text[LL_MSG_LEN];
+
+	snprintf(text, sizeof(text), none ? LL_HEALTH_NONE : "%s", source);
+	sb_printf(sb, LL_HEALTH_SOURCE "\n", device, text);
+}
+
+void
+ll_health_start(strbuf* sb, const char* device, const health* hl)
+{
+	char fields[LL_MSG_LEN];
+
+	sb_printf(sb, LL_HEALTH_START "\n", device, ll_health_fields(fields,
+			sizeof(fields), hl));
+}
+
+void
+ll_health_sample(strbuf* sb, const char* device, double t_sec,
+		const health* hl)
+{
+	char fields[LL_MSG_LEN];
+
+	sb_printf(sb, LL_HEALTH_SAMPLE "\n", device, t_sec,
+			ll_health_fields(fields, sizeof(fields), hl));
+}
+
+void
+ll_health_unread(strbuf* sb, const char* device, double t_sec,
+		const char* why)
+{
+	sb_printf(sb, LL_HEALTH_UNREAD "\n", device, t_sec, why);
+}
+
+char*
+ll_health_fields(char* out, size_t len, const health* hl)
+{
+	strbuf sb;
+
+	sb_init(&sb, out, len);
+
+	if ((hl->have & HEALTH_HAVE_SMART) != 0) {
+		char sensors[8 * HEALTH_N_SENSORS + 2] = "-";
+		strbuf ss;
+
+		sb_init(&ss, sensors, sizeof(sensors));
+
+		for (uint32_t i = 0; i < hl->n_sensors; i++) {
+			if (hl->sensor_on[i]) {
+				sb_printf(&ss, "%s%" PRId32, i == 0 ? "" : "/", hl->sensor_c[i]);
+			}
+			else {
+				sb_printf(&ss, "%s-", i == 0 ? "" : "/");
+			}
+		}
+
+		sb_printf(&sb, LL_HF_WARNING ", " LL_HF_TEMP ", " LL_HF_SENSORS ", "
+				LL_HF_SPARE ", " LL_HF_SPARE_THRESHOLD ", " LL_HF_USED ", "
+				LL_HF_MEDIA_ERRORS ", " LL_HF_ERROR_LOG ", " LL_HF_UNITS_READ
+				", " LL_HF_UNITS_WRITTEN ", " LL_HF_WARNING_TIME ", "
+				LL_HF_CRITICAL_TIME ", " LL_HF_THROTTLES ", "
+				LL_HF_THROTTLE_TIME, hl->warning, hl->temp_c, sensors,
+				hl->spare, hl->spare_threshold, hl->used, hl->media_errors,
+				hl->error_log_entries, hl->units_read, hl->units_written,
+				hl->warning_temp_min, hl->critical_temp_min,
+				hl->throttle_transitions[0], hl->throttle_transitions[1],
+				hl->throttle_sec[0], hl->throttle_sec[1]);
+	}
+	else if ((hl->have & HEALTH_HAVE_TEMP) != 0) {
+		sb_printf(&sb, LL_HF_TEMP, hl->temp_c);
+	}
+
+	if ((hl->have & HEALTH_HAVE_LIMITS) != 0 && hl->wctemp_c != 0) {
+		sb_printf(&sb, "%s" LL_HF_WCTEMP, sb.len == 0 ? "" : ", ",
+				hl->wctemp_c);
+	}
+
+	if ((hl->have & HEALTH_HAVE_LIMITS) != 0 && hl->cctemp_c != 0) {
+		sb_printf(&sb, "%s" LL_HF_CCTEMP, sb.len == 0 ? "" : ", ",
+				hl->cctemp_c);
+	}
+
+	if ((hl->have & HEALTH_HAVE_OCP) != 0) {
+		sb_printf(&sb, "%s" LL_HF_PHYSICAL, sb.len == 0 ? "" : ", ",
+				hl->physical_written);
+	}
+
+	return out;
+}
+
 //==========================================================
 // Public API - messages.
 //
+
+char*
+ll_health_failed(char* out, size_t len, int err)
+{
+	snprintf(out, len, LL_HEALTH_FAILED, strerror(err), err);
+
+	return out;
+}
+
+char*
+ll_health_status(char* out, size_t len, uint32_t status)
+{
+	snprintf(out, len, LL_HEALTH_STATUS, status);
+
+	return out;
+}
+
+char*
+ll_health_no_answer(char* out, size_t len, double secs)
+{
+	snprintf(out, len, LL_HEALTH_NO_ANSWER, secs);
+
+	return out;
+}
+
+char*
+ll_health_hwmon_failed(char* out, size_t len, int err)
+{
+	snprintf(out, len, LL_HEALTH_HWMON_FAILED, strerror(err), err);
+
+	return out;
+}
 
 char*
 ll_io_failed(char* out, size_t len, const ll_io* io, int err, bool counted,

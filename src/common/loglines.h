@@ -29,6 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/health.h"
 #include "common/stop.h"
 #include "common/strbuf.h"
 
@@ -57,6 +58,48 @@
 #define LL_LOOP_FACTS ", backing_dev = %ju, backing_ino = %ju, " \
 		"backing_gen = %s, backing_file = %s"
 #define LL_START_TIME "start time = %s"
+// A device's drive health (docs/log-format.md, "Drive health"; docs/
+// health.md): its source, in the identity block after its facts line,
+// then its start sample; during the run, a sample after a report. The
+// lines start with "health " and never hold "after ", so the reference
+// analysis script passes them by.
+#define LL_HEALTH_SOURCE "health %s: %s"
+#define LL_HEALTH_START "health %s at start: %s"
+#define LL_HEALTH_SAMPLE "health %s at %.3f sec: %s"
+#define LL_HEALTH_UNREAD "health %s at %.3f sec: not read - %s"
+// The sources, and why a device has none (LL_HEALTH_NONE) or a sample was
+// not read (LL_HEALTH_UNREAD).
+#define LL_HEALTH_NVME "nvme smart log"
+#define LL_HEALTH_NVME_OCP LL_HEALTH_NVME ", ocp log c0h"
+#define LL_HEALTH_HWMON "hwmon temperature"
+#define LL_HEALTH_NONE "none (%s)"
+#define LL_HEALTH_FILE "a regular file"
+#define LL_HEALTH_LOOP "a loop device"
+#define LL_HEALTH_NO_SOURCE "no NVMe admin commands and no temperature sensor"
+#define LL_HEALTH_OFF "health-interval-sec 0"
+#define LL_HEALTH_FAILED "NVMe admin command failed: %s (errno %d)"
+#define LL_HEALTH_STATUS "NVMe status 0x%04x"
+#define LL_HEALTH_NO_ANSWER "no answer for %.1f sec"
+#define LL_HEALTH_HWMON_FAILED "hwmon temperature unreadable: %s (errno %d)"
+// The fields of a sample, in this order, joined by ", ", each present
+// only when the source gives it.
+#define LL_HF_WARNING "warning = 0x%02x"
+#define LL_HF_TEMP "temp = %" PRId32 " C"
+#define LL_HF_SENSORS "sensors = %s"          // 44/-/47, or -
+#define LL_HF_SPARE "spare = %u%%"
+#define LL_HF_SPARE_THRESHOLD "spare_threshold = %u%%"
+#define LL_HF_USED "used = %u%%"
+#define LL_HF_MEDIA_ERRORS "media_errors = %" PRIu64
+#define LL_HF_ERROR_LOG "error_log_entries = %" PRIu64
+#define LL_HF_UNITS_READ "units_read = %" PRIu64
+#define LL_HF_UNITS_WRITTEN "units_written = %" PRIu64
+#define LL_HF_WARNING_TIME "warning_temp_time = %" PRIu32 " min"
+#define LL_HF_CRITICAL_TIME "critical_temp_time = %" PRIu32 " min"
+#define LL_HF_THROTTLES "throttle_transitions = %" PRIu32 "/%" PRIu32
+#define LL_HF_THROTTLE_TIME "throttle_time = %" PRIu32 "/%" PRIu32 " sec"
+#define LL_HF_WCTEMP "wctemp = %" PRId32 " C"
+#define LL_HF_CCTEMP "cctemp = %" PRId32 " C"
+#define LL_HF_PHYSICAL "physical_written = %" PRIu64 " bytes"
 #define LL_NAMES_HEADING "HISTOGRAM NAMES"
 #define LL_HIST_NAME "NAME"                         // report_names
 
@@ -193,6 +236,25 @@ void ll_block_facts(strbuf* sb, const char* device, unsigned int major,
 		unsigned int minor, const char* wwid, const ll_loop* loop);
 void ll_start_time(strbuf* sb, const char* when);
 
+// LL_HEALTH_SOURCE: source is LL_HEALTH_NVME, LL_HEALTH_NVME_OCP,
+// LL_HEALTH_HWMON or, with none, LL_HEALTH_NONE around it (why).
+void ll_health_source(strbuf* sb, const char* device, const char* source,
+		bool none);
+
+// LL_HEALTH_START, LL_HEALTH_SAMPLE (t_sec: since the reports' time 0):
+// the fields of hl that it has (ll_health_fields).
+void ll_health_start(strbuf* sb, const char* device, const health* hl);
+void ll_health_sample(strbuf* sb, const char* device, double t_sec,
+		const health* hl);
+
+// LL_HEALTH_UNREAD: why the sample at t_sec was not read.
+void ll_health_unread(strbuf* sb, const char* device, double t_sec,
+		const char* why);
+
+// The fields of a sample (LL_HF_* joined by ", ") into out (len bytes;
+// cut if longer). Returns out.
+char* ll_health_fields(char* out, size_t len, const health* hl);
+
 //==========================================================
 // Messages: one line's text, without its prefix and newline, into out
 // (len bytes; cut if longer). Each returns out.
@@ -202,6 +264,14 @@ void ll_start_time(strbuf* sb, const char* when);
 // of io-error-limit limit).
 char* ll_io_failed(char* out, size_t len, const ll_io* io, int err,
 		bool counted, uint64_t n, uint64_t limit);
+
+// Why a device has no health source or a sample was not read, into out:
+// LL_HEALTH_FAILED (an errno), LL_HEALTH_STATUS (an NVMe status),
+// LL_HEALTH_NO_ANSWER (after secs), LL_HEALTH_HWMON_FAILED.
+char* ll_health_failed(char* out, size_t len, int err);
+char* ll_health_status(char* out, size_t len, uint32_t status);
+char* ll_health_no_answer(char* out, size_t len, double secs);
+char* ll_health_hwmon_failed(char* out, size_t len, int err);
 
 // LL_IO_HIDDEN.
 char* ll_io_hidden(char* out, size_t len, uint64_t n);

@@ -31,6 +31,7 @@ typedef struct shared_cfg_s {
 	const char* scheduler_mode;
 
 	// Our additions (docs/beyond.md).
+	uint32_t health_interval_sec;
 	uint32_t io_error_limit;
 	bool total_latency;
 	const char* rate_process;  // "aligned", "spread" or "poisson"
@@ -125,6 +126,14 @@ extern const char* const g_rate_processes[];
 	.def = 0, .flags = CFG_NO_ECHO, .words = g_scheduler_modes, \
 	.help = "I/O scheduler set for block devices (noop means none on " \
 		"multi-queue kernels); not echoed in the log" }
+#define SHARED_ITEM_HEALTH_INTERVAL_SEC(T) { \
+	.name = "health-interval-sec", .type = CFG_U32, \
+	.offset = offsetof(T, common.health_interval_sec), \
+	.def = 10, .min = 0, .max = 86400, .flags = CFG_ECHO_NONDEF, \
+	.help = "seconds between samples of each drive's health in the log " \
+		"(NVMe SMART log, a SATA/SAS disk's temperature), also taken at " \
+		"the start and the end; 0 = no health command at all (the " \
+		"reference's exact I/O)" }
 #define SHARED_ITEM_IO_ERROR_LIMIT(T) { \
 	.name = "io-error-limit", .type = CFG_U32, \
 	.offset = offsetof(T, common.io_error_limit), \

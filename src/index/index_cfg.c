@@ -35,6 +35,7 @@ static const cfg_item ITEMS[] = {
 	SHARED_ITEM_MAX_LAG_SEC(index_cfg),
 	SHARED_ITEM_SCHEDULER_MODE(index_cfg),
 
+	SHARED_ITEM_HEALTH_INTERVAL_SEC(index_cfg),
 	SHARED_ITEM_IO_ERROR_LIMIT(index_cfg),
 	SHARED_ITEM_TOTAL_LATENCY(index_cfg),
 	SHARED_ITEM_RATE_PROCESS(index_cfg),

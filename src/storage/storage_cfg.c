@@ -130,6 +130,7 @@ static const cfg_item ITEMS[] = {
 		.help = "blocks per second freed without defragmentation (server "
 		"drv_ssd log), at most total-lbw-per-sec; only with it" },
 
+	SHARED_ITEM_HEALTH_INTERVAL_SEC(storage_cfg),
 	SHARED_ITEM_IO_ERROR_LIMIT(storage_cfg),
 	SHARED_ITEM_TOTAL_LATENCY(storage_cfg),
 	SHARED_ITEM_RATE_PROCESS(storage_cfg),
