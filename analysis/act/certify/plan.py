@@ -277,7 +277,8 @@ def plan_text(state, dirpath, dry_run, warnings=()):
                                          if dry_run else ""))
     lines.append("  program:     %s" % c.program_path)
     lines.append("  base config: %s (copied to %s; each test sets the "
-                 "four items below with --set, every other item keeps its "
+                 "four items below with --set, a test under 10 minutes "
+                 "health-interval-sec too, every other item keeps its "
                  "value)" % (c.base_config_path, BASE_NAME))
     lines.append("  devices:     %s   ALL DATA ON THEM IS DESTROYED"
                  % ", ".join(c.devices))
