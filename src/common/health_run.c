@@ -43,6 +43,7 @@ typedef struct job_s {
 	pthread_cond_t cond;       // done: on CLOCK_MONOTONIC
 	int refs;
 	bool done;
+	uint64_t start_ns;         // when it was asked
 
 	bool detect;               // health_read_detect, else a sample
 	bool sample;               // detect: and the start sample
@@ -86,6 +87,7 @@ struct health_run_s {
 	atomic_bool quit;          // the run is over
 	atomic_bool finish;        // ... and the sample asked for is taken
 	atomic_bool closed;        // nothing more is printed
+	atomic_uint_fast64_t end_by; // the run's end: no wait past this (0: none)
 	bool detached;             // the thread did not end in time: it keeps r
 };
 
@@ -241,22 +243,25 @@ health_run_end(health_run* r, bool normal)
 		return;
 	}
 
+	// The end sample waits for a drive HEALTH_WAIT_NS at most from now
+	// (also when the thread is still waiting for an earlier one); a little
+	// more for it to print.
+	atomic_store(&r->end_by, clock_ns() + HEALTH_WAIT_NS);
+
 	pthread_mutex_lock(&r->lock);
 	atomic_store(&r->finish, normal);
 	atomic_store(&r->quit, true);
 	pthread_cond_signal(&r->cond);
 	pthread_mutex_unlock(&r->lock);
 
-	// The thread waits for a drive HEALTH_WAIT_NS at most; a little more
-	// for it to print.
 	struct timespec abs = clock_realtime_after(HEALTH_WAIT_NS + NS_PER_SEC);
-
-	atomic_store(&r->closed, true); // from now on it prints nothing
 
 	if (pthread_timedjoin_np(r->thread, NULL, &abs) != 0) {
 		pthread_detach(r->thread);
 		r->detached = true;
 	}
+
+	atomic_store(&r->closed, true); // from now on it prints nothing
 
 	r->started = false;
 }
@@ -312,6 +317,7 @@ job_start(const hdev* d, bool detect, bool sample)
 	pthread_condattr_destroy(&ca);
 	pthread_mutex_init(&j->lock, NULL);
 	j->refs = 2;
+	j->start_ns = clock_ns();
 	j->detect = detect;
 	j->sample = sample;
 	j->is_block = d->is_block;
@@ -356,7 +362,8 @@ job_failed(job* j, int err)
 }
 
 // Wait until j is done, deadline_ns passes, or (r not NULL) the run stops
-// without its sample. Returns whether it is done.
+// without its sample, or its end's wait (end_by) is over. Returns whether
+// it is done.
 static bool
 job_wait(job* j, uint64_t deadline_ns, const health_run* r)
 {
@@ -364,6 +371,11 @@ job_wait(job* j, uint64_t deadline_ns, const health_run* r)
 
 	while (! j->done && (r == NULL || ! stopping(r))) {
 		uint64_t now = clock_ns();
+		uint64_t end_by = r != NULL ? atomic_load(&r->end_by) : 0;
+
+		if (end_by != 0 && end_by < deadline_ns) {
+			deadline_ns = end_by;
+		}
 
 		if (now >= deadline_ns) {
 			break;
@@ -508,8 +520,8 @@ take_samples(health_run* r, strbuf* sb)
 		}
 
 		// Still in its last read: wait for it, then ask again.
-		if (jobs[i] == NULL && job_wait(d->last, deadline, r) &&
-				! stopping(r)) {
+		if (jobs[i] == NULL && d->last != NULL && job_wait(d->last,
+				deadline, r) && ! stopping(r)) {
 			jobs[i] = job_start(d, false, false);
 		}
 
@@ -522,11 +534,17 @@ take_samples(health_run* r, strbuf* sb)
 		}
 
 		char why[WHY_LEN];
-		job* j = jobs[i];
+		job* j = jobs[i] != NULL ? jobs[i] : d->last;
 
-		if (j == NULL || ! job_wait(j, deadline, r)) {
+		if (j == NULL) {
+			ll_health_unread(sb, d->name, t, ll_health_failed(why,
+					sizeof(why), ENOMEM));
+		}
+		// Not answered: for as long as the drive has been asked.
+		else if (jobs[i] == NULL || ! job_wait(j, deadline, r)) {
 			ll_health_unread(sb, d->name, t, ll_health_no_answer(why,
-					sizeof(why), (double)HEALTH_WAIT_NS / NS_PER_SEC));
+					sizeof(why), (double)(clock_ns() - j->start_ns) /
+					NS_PER_SEC));
 		}
 		else if (j->ok) {
 			ll_health_sample(sb, d->name, t, &j->hl);

@@ -164,10 +164,14 @@ ll_health_fields(char* out, size_t len, const health* hl)
 	sb_init(&sb, out, len);
 
 	if ((hl->have & HEALTH_HAVE_SMART) != 0) {
-		char sensors[8 * HEALTH_N_SENSORS + 2] = "-";
+		char sensors[8 * HEALTH_N_SENSORS + 2];
 		strbuf ss;
 
 		sb_init(&ss, sensors, sizeof(sensors));
+
+		if (hl->n_sensors == 0) {
+			sb_printf(&ss, "-");
+		}
 
 		for (uint32_t i = 0; i < hl->n_sensors; i++) {
 			if (hl->sensor_on[i]) {
