@@ -38,6 +38,7 @@ LATENCY_OK = 0                    # success; with --check: PASS
 LATENCY_NOT_PASSED = 1            # --check: FAIL or INCOMPLETE
 LATENCY_NOT_JUDGED = 3            # --check: NOT JUDGED (the host could not
                                   # issue the load)
+LATENCY_HEALTH = 4                # --check: PASS with drive health warnings
 
 # A C program's exit status -> what it means, in words.
 PROGRAM_STATUS = {

@@ -9,7 +9,8 @@ import dataclasses
 import os
 import sys
 
-from act import LATENCY_NOT_JUDGED, LATENCY_NOT_PASSED, LATENCY_OK
+from act import (LATENCY_HEALTH, LATENCY_NOT_JUDGED, LATENCY_NOT_PASSED,
+                 LATENCY_OK)
 from act.cli import UsageError, write_stdout
 from act.latency import PROG
 from act.latency.analysis import analyse
@@ -20,6 +21,7 @@ from act.latency.compare import (check_logs, common_interval,
 from act.latency.export import (CsvWriter, JsonWriter, chunks,
                                 compare_json_text, csv_rows, csv_tail_rows,
                                 write_csv)
+from act.latency.health_report import health_csv_rows, health_lines
 from act.latency.judge import Criterion
 from act.latency.plot import svg_chart, svg_document
 from act.latency.spec import round_up_slice
@@ -258,6 +260,8 @@ def _report(opts, analyses, write, emit):
             write_csv(write, csv_rows(labels, analyses))
         else:
             write_csv(write, csv_tail_rows(labels, analyses))
+        if opts.spec.health:
+            write_csv(write, health_csv_rows(labels, analyses))
         for line in report:
             if line:
                 print(line, file=sys.stderr)
@@ -281,10 +285,17 @@ def _report(opts, analyses, write, emit):
             write_lines(write, compare_table(labels, analyses, names,
                                              a0.buckets, a0.unit,
                                              opts.extra))
+        if opts.spec.health:
+            for label, a in zip(labels, analyses):
+                emit(["%s%s" % ("%s: " % label if multi and line else "",
+                                line) for line in health_lines(a)])
         if report:
             emit(report)
     if opts.plot:
         write_plot(opts.plot, analyses, labels, result, opts.extra)
     if not opts.spec.check:
         return LATENCY_OK
-    return STATUS.get(overall_verdict(verdicts), LATENCY_NOT_PASSED)
+    overall = overall_verdict(verdicts)
+    if overall == PASS and any(a.verdict.health for a in analyses):
+        return LATENCY_HEALTH
+    return STATUS.get(overall, LATENCY_NOT_PASSED)

@@ -10,6 +10,7 @@ import tempfile
 from itertools import islice, zip_longest
 
 from act.latency.compare import COMPARE_FORMAT
+from act.latency.health_report import health_json
 from act.latency.judge import FuncCache
 
 
@@ -59,7 +60,10 @@ def _tail(a):
             "result": v.result,
             "pass": v.passed,
             "reasons": list(v.reasons),
+            "health_warnings": list(v.health),
         }
+    if a.spec.health:
+        doc["health"] = health_json(a)
     return doc
 
 

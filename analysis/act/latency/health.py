@@ -19,6 +19,7 @@ samples.
 
 from dataclasses import dataclass
 
+WHILE = ", while "                # before a slice's throttling, in a reason
 UNIT_BYTES = 512000               # an NVMe data unit: 1000 x 512 bytes
 
 # The critical warning's bits (NVMe base specification, SMART / Health
@@ -259,4 +260,4 @@ def slice_throttle(per_slice, k):
         return ""
     notes = [throttle_note(sh, sh.device) for sh in per_slice[k - 1]]
     notes = [n for n in notes if n]
-    return ", while " + " and ".join(notes) if notes else ""
+    return WHILE + " and ".join(notes) if notes else ""

@@ -6,7 +6,8 @@ Usage::
 
     act_latency.py -l LOG [-l LOG]... [--label NAME]... [-h NAME]... [-t SEC]
                    [-s B] [-n N] [-e E] [-x] [--check] [--stress]
-                   [--criteria LIST] [--json | --csv] [--plot FILE.svg]
+                   [--criteria LIST] [--json | --csv] [--health]
+                   [--plot FILE.svg]
     act_latency.py --help | --version
 
 The log is the standard output of act_storage or act_index (ours or the
@@ -53,8 +54,8 @@ is act.latency.driver.
 import os
 import sys
 
-from act import (LATENCY_NOT_JUDGED, LATENCY_NOT_PASSED, LATENCY_OK,
-                 VERSION)
+from act import (LATENCY_HEALTH, LATENCY_NOT_JUDGED, LATENCY_NOT_PASSED,
+                 LATENCY_OK, VERSION)
 from act.cli import ArgumentParser as _ArgumentParser
 from act.cli import UsageError, run_main
 from act.latency import PROG, driver
@@ -82,10 +83,12 @@ def build_parser():
                "output pipe is closed early), %d --check: FAIL or "
                "INCOMPLETE (stopped early, cut short or still running; in "
                "any of the logs), %d error, %d --check: NOT JUDGED (the "
-               "host could not issue the load). Note that -h names a "
-               "histogram; --help shows this."
+               "host could not issue the load), %d --check: PASS WITH "
+               "DRIVE HEALTH WARNINGS (a critical warning, new media "
+               "errors or the spare below its threshold during the run). "
+               "Note that -h names a histogram; --help shows this."
                % (LATENCY_OK, LATENCY_NOT_PASSED, USAGE_STATUS,
-                  LATENCY_NOT_JUDGED))
+                  LATENCY_NOT_JUDGED, LATENCY_HEALTH))
     p.add_argument("--help", action="help",
                    help="show this help message and exit")
     p.add_argument("-V", "--version", action="version",
@@ -150,6 +153,14 @@ def build_parser():
                         "slice, log and histogram (then the avg and max "
                         "rows), for spreadsheets; --check's report goes to "
                         "stderr")
+    p.add_argument("--health", action="store_true",
+                   help="also show the drives' health the log holds: per "
+                        "device its figures over the run and its "
+                        "problems, and a table per slice and device (max "
+                        "temperature, throttle seconds, new media errors "
+                        "and error-log entries, WAF, critical warning) "
+                        "after the latency table; a \"health\" member with "
+                        "--json, health rows after the table with --csv")
     p.add_argument("--plot", metavar="FILE.svg",
                    help="also write an SVG chart of %% over each displayed "
                         "threshold against time (with -x also the rates); "
@@ -212,7 +223,7 @@ def parse_args(argv):
         buckets=tuple(displayed_buckets(args.start_bucket, args.num_buckets,
                                         args.every_nth)),
         check=args.check, criteria=args.criteria or DEFAULT_CRITERIA,
-        stress=args.stress)
+        stress=args.stress, health=args.health)
     return args
 
 

@@ -67,6 +67,8 @@ class Spec:
     criteria     the pass criteria, (threshold ms, limit %) pairs
     stress       a stress test: passes when the run completed (the
                  criteria only for information)
+    health       the drives' health is shown (--health: the "health"
+                 member of --json)
     """
 
     slice_sec: int = 3600
@@ -75,6 +77,7 @@ class Spec:
     check: bool = False
     criteria: tuple = DEFAULT_CRITERIA
     stress: bool = False
+    health: bool = False
 
     @property
     def custom(self):

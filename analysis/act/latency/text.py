@@ -5,10 +5,11 @@ act_latency.py's."""
 from itertools import repeat
 
 from act.latency import GAP, PROG
+from act.latency.health import WHILE
 from act.latency.judge import CACHE_LIMIT, FuncCache, fmt_num, \
     long_slice_text
 from act.latency.load import HOST_STOP_TEXT
-from act.latency.verdict import FAIL, NOT_JUDGED, over_text
+from act.latency.verdict import FAIL, NOT_JUDGED, PASS
 
 
 def header_lines(argv, log_name, h, slice_sec, rounded):
@@ -175,18 +176,28 @@ def findings(a):
     limit: ...")."""
     v = a.verdict
     if v.cause == "request" and v.failing:
-        name, over = v.failing
-        return ["over a limit: %s in %s" % (over_text(over), name)]
+        return ["over a limit: %s" % v.reasons[1]]
     if v.cause == "host":
         return ["load: %s" % v.reasons[0]]
     return ["load: %s" % r for r in v.reasons
-            if r.startswith("the drive could not take the load")]
+            if r.startswith("the drive could not take the load")] + \
+        ["over a limit: %s" % r for r in v.reasons if WHILE in r]
+
+
+HEALTH_PASS = "PASS WITH DRIVE HEALTH WARNINGS"
+
+
+def shown_result(v):
+    """A verdict's result as the --check report says it: a PASS with
+    drive health problems is a PASS WITH DRIVE HEALTH WARNINGS."""
+    return HEALTH_PASS if v.result == PASS and v.health else v.result
 
 
 def result_line(a, long_slice=None):
     """The last line of the --check report. long_slice (long_slice_note):
     a PASS then says it is not a certification."""
     v, run, results = a.verdict, a.run, a.results or []
+    shown = shown_result(v)
     failed = sum(1 for r in results if not r["pass"])
     met = "%d of %d criteria met" % (len(results) - failed, len(results))
     part = "" if run.complete else " on the part that ran"
@@ -198,7 +209,7 @@ def result_line(a, long_slice=None):
         why = "the drive could not take the load"
     if a.spec.stress:
         return "result: %s (stress test: %s%s)" % (
-            v.result, why or "the run %s" % (
+            shown, why or "the run %s" % (
                 "completed" if run.complete else "did not finish"),
             "; %s, for information" % met if results else "")
     if v.cause == "request":
@@ -208,13 +219,13 @@ def result_line(a, long_slice=None):
                 "request, and no complete slice is over a limit; %s%s)"
                 % (met, part))
     if why:
-        return "result: %s (%s; %s%s)" % (v.result, why, met, part)
+        return "result: %s (%s; %s%s)" % (shown, why, met, part)
     if not run.complete:
         return ("result: INCOMPLETE (the run did not finish; %s on the part "
                 "that ran)" % met)
-    if long_slice and v.result == "PASS":
-        return "result: PASS (%s; %s)" % (long_slice, met)
-    return "result: %s (%s)" % (v.result, met)
+    if long_slice and v.result == PASS:
+        return "result: %s (%s; %s)" % (shown, long_slice, met)
+    return "result: %s (%s)" % (shown, met)
 
 
 def check_lines(a):
@@ -264,6 +275,7 @@ def check_body(a):
         out.append("warning: the host fell behind at the end of the run: "
                    "%s" % text)
     out += findings(a)
+    out += ["health: %s" % p for p in a.verdict.health]
     out.append(result_line(a, long_slice_note(a)))
     return out
 

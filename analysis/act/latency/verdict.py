@@ -19,8 +19,10 @@ act_certify's steps alike.
 judge(a) gives it from an Analysis whose slices were spooled, re-reading
 the log for its planned streams (load.check_load)."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from act.latency.health import (health_problems, slice_health,
+                                slice_throttle, summarize)
 from act.latency.judge import fmt_num
 from act.latency.load import (HOST_STOP_TEXT, check_load, not_issued_text,
                               not_taken_text, slice_namer)
@@ -39,12 +41,16 @@ class Verdict:
     (stopped on request: FAIL when a complete slice bears it out, else
     INCOMPLETE), "run" (the run did not finish); failing: for
     a request stop the log bears out, the first slice over a limit:
-    (its name, e.g. "hour 3", [(histogram, % over, threshold, limit)])."""
+    (its name, e.g. "hour 3", [(histogram, % over, threshold, limit)]);
+    health: the drives' health problems (act.latency.health's, each
+    prefixed by its device) - a PASS with any is a "PASS WITH DRIVE
+    HEALTH WARNINGS"."""
 
     result: str
     reasons: tuple = ()
     cause: str = "criteria"
     failing: tuple = None
+    health: tuple = ()
 
     @property
     def message(self):
@@ -98,7 +104,42 @@ def load_of(a, log):
 
 def judge(a):
     """The Verdict on an analysed log (an Analysis with check, its load
-    checked: a.load)."""
+    checked: a.load), with the drives' health problems (Verdict.health)."""
+    return replace(_judge(a), health=health_problems(summarize(a.health)))
+
+
+def _worst_slices(a, failed):
+    """The slice (from 1) where each failed criterion's value is the
+    max, in the order of failed."""
+    nb = len(a.buckets)
+    labels = [c.label for c in a.criteria]
+    at = [(a.histograms.index(r["histogram"]), nb +
+           labels.index(r["threshold"]), r["max_pct"]) for r in failed]
+    worst = [None] * len(at)
+    for k, row in enumerate(a.rows(), 1):
+        for n, (i, j, top) in enumerate(at):
+            if worst[n] is None and row[i][0][j] >= top:
+                worst[n] = k
+    return worst
+
+
+def _throttled_criteria(a, failed):
+    """The failed criteria's phrases, each naming the drives' throttling
+    in its worst slice when they throttled there ("... in hour 14, while
+    /dev/nvme0n1 throttled 410 s at 78 C")."""
+    texts = [criterion_text(r) for r in failed]
+    if not any(d.readable for d in a.health.values()):
+        return texts
+    per_slice = slice_health(a.health, a.slice_sec, a.count)
+    out = []
+    for text, k in zip(texts, _worst_slices(a, failed)):
+        note = slice_throttle(per_slice, k) if k else ""
+        out.append("%s in %s%s" % (text, slice_namer(a.slice_sec)(k), note)
+                   if note else text)
+    return out
+
+
+def _judge(a):
     run = a.run
     stress = a.spec.stress
     load = a.load
@@ -110,9 +151,11 @@ def judge(a):
             k, over = found
             name = slice_namer(a.slice_sec)(k + 1)
             why = request_reason([run.reason]) or run.reason
+            throttled = slice_throttle(slice_health(
+                a.health, a.slice_sec, k + 1), k + 1)
             return Verdict(FAIL, tuple(
                 ["stopped on request: %s" % why,
-                 "%s in %s" % (over_text(over), name)] +
+                 "%s in %s%s" % (over_text(over), name, throttled)] +
                 ([drive] if drive else [])), "request", (name, over))
         return Verdict(INCOMPLETE, (
             "did not complete: %s" % run.reason,
@@ -135,4 +178,4 @@ def judge(a):
     if stress or not failed:
         return Verdict(PASS)
     return Verdict(FAIL, tuple(
-        [criterion_text(r) for r in failed] + ([drive] if drive else [])))
+        _throttled_criteria(a, failed) + ([drive] if drive else [])))
