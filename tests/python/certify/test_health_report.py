@@ -73,13 +73,26 @@ def header_lines(over):
     return text.rstrip("\n").split("\n")
 
 
-def step_log(health=True, source="nvme smart log, ocp log c0h", over=1,
-             **series):
+def reports(over):
+    """The reports of SECS seconds: each second 100 reads and writes under
+    1 ms and over(t) over it."""
+    done = 0
+    text = ""
+    for t in range(1, SECS + 1):
+        done += over(t)
+        text += support.report(t, {n: {0: 100 * t, 3: done}
+                                   for n in ("reads", "writes")})
+    return text
+
+
+def step_log(health=True, source="nvme smart log, ocp log c0h",
+             over=lambda t: 1, **series):
     """A SECS-second act_storage log of one device with its health lines
-    (health_series's keywords); health False: none at all."""
-    lines = header_lines(over)
+    (health_series's keywords); health False: none at all. over(t): the
+    reads over 1 ms in second t (of 100 + 1)."""
+    lines = header_lines(1)
     dev = next(x.split(" model = ")[0] for x in lines if " model = " in x)
-    body = support.reports(range(1, SECS + 1), over=over).split("\n")
+    body = reports(over).split("\n")
     if not health:
         return dev, "\n".join(lines + body)
     i = next(k for k, x in enumerate(lines) if " model = " in x)
@@ -281,7 +294,9 @@ class Statuses(Campaign):
                          "a step judged from another's run: that run's")
 
     def test_throttling_named_in_a_failure(self):
-        _, log = step_log(over=10, temp=ramp, throttle=THROTTLE_AT)
+        # the worst slices late in the run, when the drive is hot
+        _, log = step_log(over=lambda t: 1 if t <= SECS // 2 else 20,
+                          temp=ramp, throttle=THROTTLE_AT)
         s, page, md = self.summarize(self.campaign([log, log],
                                                    ("FAIL", "PASS")))
         st = s["steps"][0]
