@@ -133,8 +133,9 @@ def build_parser():
                "140, 210, 320, 480). --seconds is for trials: certify on\n"
                "24-hour tests.\n\nexit status: 0 certified, 1 not "
                "certified, 2 setup error, 3 certified with\nI/O errors, "
-               "64 usage error, 78 config error, 128+n stopped by signal n\n"
-               "(130 Ctrl-C: continue with --resume DIR).")
+               "4 certified with drive health warnings, 64 usage error,\n"
+               "78 config error, 128+n stopped by signal n (130 Ctrl-C: "
+               "continue with\n--resume DIR).")
     p.hint = ""                     # argparse's message as it is
     p.add_argument("-V", "--version", action="version",
                    version="%s %s" % (PROG, VERSION),
