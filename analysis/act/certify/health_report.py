@@ -14,9 +14,8 @@ line, in its source line's words."""
 
 from act.certify.fmt import fmt_bytes, fmt_duration, md_text
 from act.certify.page import esc
-from act.latency.health import summarize, throttle_note
+from act.latency.health import UNIT_BYTES, summarize, throttle_note
 
-UNIT_BYTES = 512000             # an NVMe data unit (1000 x 512 bytes)
 MAX_POINTS = 720                # a chart's points per drive, at most
 SAMPLE_FIELDS = ("warning", "temp_c", "spare", "spare_threshold", "used",
                  "media_errors", "error_log_entries", "units_read",
