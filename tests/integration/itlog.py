@@ -392,20 +392,24 @@ def parse_log(text, heading="ACT-STORAGE CONFIGURATION",
             break
         raise ParseError(i + 1, "report 'after %d sec' must end with an "
                          "empty line" % rep.sec, lines[i])
-    # The tail: health samples (the end sample, one held up by a drive)
-    # are taken out of it, never after a stop line.
+    # No health sample after a stop line (anywhere: lines between reports
+    # may hold it, allow_between).
     stopped = False
+    for k in range(n):
+        if stopped and HEALTH_SAMPLE_RE.match(lines[k]):
+            raise ParseError(k + 1, "a health sample after a stop line",
+                             lines[k])
+        stopped = stopped or is_stop_line(lines[k])
+
+    # The tail: health samples (the end sample, one held up by a drive)
+    # are taken out of it.
     tail = []
     log.tail_line_no = i + 1
     for k in range(i, n):
         hm = HEALTH_SAMPLE_RE.match(lines[k])
         if hm is None:
             tail.append(lines[k])
-            stopped = stopped or is_stop_line(lines[k])
             continue
-        if stopped:
-            raise ParseError(k + 1, "a health sample after a stop line",
-                             lines[k])
         try:
             log.samples.append(Sample(hm, log.reports[-1].sec
                                       if log.reports else 0, k + 1))
