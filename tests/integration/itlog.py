@@ -310,18 +310,18 @@ def parse_log(text, heading="ACT-STORAGE CONFIGURATION",
     need(line() == "", "histogram names must end with an empty line")
     i += 1
 
+    def add_sample(hm, k):
+        try:
+            log.samples.append(Sample(hm, log.reports[-1].sec
+                                      if log.reports else 0, k + 1))
+        except ParseError as e:
+            raise ParseError(k + 1, str(e), lines[k])
+
     def samples():
         # health samples after a report, between reports
         nonlocal i
-        while i < n:
-            hm = HEALTH_SAMPLE_RE.match(lines[i])
-            if hm is None:
-                break
-            try:
-                log.samples.append(Sample(hm, log.reports[-1].sec
-                                          if log.reports else 0, i + 1))
-            except ParseError as e:
-                raise ParseError(i + 1, str(e), lines[i])
+        while i < n and HEALTH_SAMPLE_RE.match(lines[i]):
+            add_sample(HEALTH_SAMPLE_RE.match(lines[i]), i)
             i += 1
 
     # Reports.
@@ -410,11 +410,7 @@ def parse_log(text, heading="ACT-STORAGE CONFIGURATION",
         if hm is None:
             tail.append(lines[k])
             continue
-        try:
-            log.samples.append(Sample(hm, log.reports[-1].sec
-                                      if log.reports else 0, k + 1))
-        except ParseError as e:
-            raise ParseError(k + 1, str(e), lines[k])
+        add_sample(hm, k)
         if k == log.tail_line_no - 1:
             log.tail_line_no += 1
     log.tail = tail
