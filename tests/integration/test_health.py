@@ -310,7 +310,10 @@ def check_state(c, rs, dev):
         logs.append(parse(c, "state run %d" % (k + 1), r))
     if None in logs:
         return
-    end1 = [s for s in logs[0].samples if s.fields][-1].fields
+    read = [s for s in logs[0].samples if s.fields]
+    if not c.check(read, "[state] run 1 has no sample", rs[0].describe()):
+        return
+    end1 = read[-1].fields
     start2 = logs[1].health_start.get(dev, {})
     c.eq("[state] media errors at run 1's end, run 2's start", (0, 1),
          (num(end1, "media_errors"), num(start2, "media_errors")
