@@ -334,6 +334,97 @@ header_samples(void)
 	sample("start-time", line, "start=%s", when);
 }
 
+// The drive health lines (log-format.md, "Drive health"): a source of
+// each kind, a start sample, samples of each source, a sample not read.
+static void
+health_samples(void)
+{
+	static const struct {
+		const char* device;
+		const char* source;
+		bool none;
+	} SOURCES[] = {
+		{ "/dev/nvme0n1", LL_HEALTH_NVME_OCP, false },
+		{ "/dev/nvme1n1", LL_HEALTH_NVME, false },
+		{ "/dev/sdb", LL_HEALTH_HWMON, false },
+		{ "/mnt/act/dev0", LL_HEALTH_FILE, true },
+		{ "/dev/loop3", LL_HEALTH_LOOP, true },
+		{ "/dev/vda", LL_HEALTH_NO_SOURCE, true },
+		{ "/dev/sdc", LL_HEALTH_OFF, true }
+	};
+	char line[2048];
+	char fields[1024];
+	char why[256];
+	strbuf sb;
+
+	for (size_t i = 0; i < sizeof(SOURCES) / sizeof(SOURCES[0]); i++) {
+		sb_init(&sb, line, sizeof(line));
+		ll_health_source(&sb, SOURCES[i].device, SOURCES[i].source,
+				SOURCES[i].none);
+		line[strcspn(line, "\n")] = '\0';
+		sample("health-source", line, "device=%s\tsource=%s%s%s",
+				SOURCES[i].device, SOURCES[i].none ? "none (" : "",
+				SOURCES[i].source, SOURCES[i].none ? ")" : "");
+	}
+
+	ll_health_failed(why, sizeof(why), EPERM);
+	sb_init(&sb, line, sizeof(line));
+	ll_health_source(&sb, "/dev/nvme2n1", why, true);
+	line[strcspn(line, "\n")] = '\0';
+	sample("health-source", line, "device=/dev/nvme2n1\tsource=none (%s)",
+			why);
+
+	const health nvme = { .have = HEALTH_HAVE_SMART | HEALTH_HAVE_LIMITS |
+			HEALTH_HAVE_OCP, .warning = 0x04, .temp_c = 45, .n_sensors = 3,
+			.sensor_c = { 44, 0, 47 }, .sensor_on = { true, false, true },
+			.spare = 97, .spare_threshold = 10, .used = 3, .media_errors = 1,
+			.error_log_entries = 12, .units_read = 1234, .units_written = 5678,
+			.warning_temp_min = 2, .critical_temp_min = 0,
+			.throttle_transitions = { 1, 0 }, .throttle_sec = { 410, 0 },
+			.wctemp_c = 70, .cctemp_c = 80, .physical_written = 7268352000 };
+	health run = nvme;
+	const health hwmon = { .have = HEALTH_HAVE_TEMP, .temp_c = 38 };
+
+	run.have &= ~HEALTH_HAVE_LIMITS;
+
+	sb_init(&sb, line, sizeof(line));
+	ll_health_start(&sb, "/dev/nvme0n1", &nvme);
+	line[strcspn(line, "\n")] = '\0';
+	sample("health-start", line, "device=/dev/nvme0n1\tfields=%s",
+			ll_health_fields(fields, sizeof(fields), &nvme));
+
+	sb_init(&sb, line, sizeof(line));
+	ll_health_start(&sb, "/dev/sdb", &hwmon);
+	line[strcspn(line, "\n")] = '\0';
+	sample("health-start", line, "device=/dev/sdb\tfields=temp = 38 C");
+
+	sb_init(&sb, line, sizeof(line));
+	ll_health_sample(&sb, "/dev/nvme0n1", 60.004, &run);
+	line[strcspn(line, "\n")] = '\0';
+	sample("health-sample", line, "device=/dev/nvme0n1\tsec=60.004\t"
+			"fields=%s", ll_health_fields(fields, sizeof(fields), &run));
+
+	sb_init(&sb, line, sizeof(line));
+	ll_health_sample(&sb, "/dev/sdb", 3600.0, &hwmon);
+	line[strcspn(line, "\n")] = '\0';
+	sample("health-sample", line, "device=/dev/sdb\tsec=3600.000\t"
+			"fields=temp = 38 C");
+
+	ll_health_no_answer(why, sizeof(why), 5.0);
+	sb_init(&sb, line, sizeof(line));
+	ll_health_unread(&sb, "/dev/nvme0n1", 70.012, why);
+	line[strcspn(line, "\n")] = '\0';
+	sample("health-unread", line, "device=/dev/nvme0n1\tsec=70.012\t"
+			"why=%s", why);
+
+	ll_health_status(why, sizeof(why), 0x4109);
+	sb_init(&sb, line, sizeof(line));
+	ll_health_unread(&sb, "/dev/nvme0n1", 80.0, why);
+	line[strcspn(line, "\n")] = '\0';
+	sample("health-unread", line, "device=/dev/nvme0n1\tsec=80.000\t"
+			"why=%s", why);
+}
+
 //==========================================================
 // The reports.
 //
@@ -637,6 +728,7 @@ main(int argc, char* argv[])
 	}
 
 	header_samples();
+	health_samples();
 	report_samples();
 	io_samples();
 	lag_samples();

@@ -5,12 +5,19 @@ with its fields and no other kind, a sample's fields typed (the critical
 warning in hex, temperatures, sensors with '-', percentages, counters,
 the throttle pairs, bytes; None when absent or malformed, unknown names
 kept), read_health per device (source, readable, the samples in log
-order, the start sample first, samples not read and why).
+order, the start sample first, samples not read and why). The one pass
+of an analysis collects them: the header keeps the identity block's
+(LogHeader.health_lines, .health), the scanner takes the body's out as
+it reads - at any read size, a line cut between two reads too - and
+reads the reports, the slices' counts and the run's end exactly as
+without them (synthetic logs with health lines written by synthlog).
 
     python3 tests/python/logfile/test_health.py [-v]
 """
 
+import io
 import os
+import random
 import sys
 import unittest
 
@@ -18,7 +25,10 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
 import support  # noqa: E402,F401
 
-from act.logfile import health, lines  # noqa: E402
+import synthlog  # noqa: E402
+from act.logfile import MAX_BUCKET, health, lines  # noqa: E402
+from act.logfile.header import read_header  # noqa: E402
+from act.logfile.scanner import ReportScanner  # noqa: E402
 
 FULL = ("warning = 0x04, temp = 45 C, sensors = 44/-/47, spare = 97%, "
         "spare_threshold = 10%, used = 3%, media_errors = 2, "
@@ -147,6 +157,87 @@ class ReadHealth(unittest.TestCase):
         got = health.read_health(LOG[11:12])
         self.assertEqual((None, True), (got["/dev/loop3"].source,
                                         got["/dev/loop3"].readable))
+
+
+DEV = "/dev/nvme0n1"
+NAMES = ["reads", DEV + "-reads"]
+
+
+def synthetic(seconds, every, seed=1, stop=None, unread=()):
+    """(log text without health lines, the same with them): seconds of
+    1-second reports, a sample after every every-th report."""
+    rnd = random.Random(seed)
+    slices = [{n: synthlog.second(rnd, 2000 * 10 ** (t // 37 % 3),
+                                  [0.01, 0.005, 0.001]) for n in NAMES}
+              for t in range(1, seconds + 1)]
+    body = synthlog.reports(slices) + ([synthlog.stop_signal(stop)]
+                                       if stop else [])
+    start, samples = synthlog.health_series(
+        DEV, [t for t in range(1, seconds + 1) if t % every == 0],
+        temp=lambda t: 40 + t % 50, throttle=80, waf=2.0,
+        unread={t: "no answer for 5.0 sec" for t in unread})
+    items = synthlog.config_items(synthlog.STORAGE, [DEV],
+                                  test_duration_sec=seconds)
+    derived = [("internal-read-reqs-per-sec", "2000")]
+    devices = [synthlog.device_line(synthlog.STORAGE, DEV, 1 << 31)]
+    ident = [synthlog.identity_line(DEV, "M", "S", "F")]
+
+    def log(identity, lines):
+        return synthlog.text(synthlog.header(
+            synthlog.STORAGE, items, derived, devices, NAMES,
+            identity=identity, start_time="2026-11-27T03:00:00Z") + lines)
+    return (log(ident, body),
+            log(ident + [synthlog.health_source(DEV, "nvme smart log"),
+                         start], synthlog.with_health(body, samples)))
+
+
+def scanned(text, slice_sec, chunk_size):
+    """(batches, run end, stopped, header health lines, body health
+    lines) of a whole log."""
+    f = io.BytesIO(text.encode())
+    h = read_header(f)
+    s = ReportScanner(f, h.rest, h.names, NAMES, h.interval, slice_sec,
+                      MAX_BUCKET, chunk_size, h.duration)
+    batches = []
+    for ends, columns in s:
+        for k, t in enumerate(ends):
+            # (a column None: 0 throughout its batch)
+            batches.append((t, [[0 if c is None else c[k] for c in u]
+                                for u in columns]))
+    end = s.end and (s.end.kind, s.end.ran, s.end.reason, s.end.stop)
+    return batches, end, s.stopped, h.health_lines, s.health_lines
+
+
+class OnePass(unittest.TestCase):
+    def test_header_keeps_the_identity_blocks_lines(self):
+        _, text = synthetic(20, 5)
+        h = read_header(io.BytesIO(text.encode()))
+        self.assertEqual(["health-source", "health-start"],
+                         [lines.line_kind(x) for x in h.health_lines])
+        self.assertEqual({DEV: {"model": "M", "serial": "S",
+                                "firmware": "F"}}, h.identity)
+        self.assertEqual("nvme smart log", h.health[DEV].source)
+        self.assertEqual(40, h.health[DEV].start.temp_c)
+
+    def test_reports_read_as_without(self):
+        for seconds, every, slice_sec, chunk, stop in (
+                (120, 10, 10, 1 << 20, None), (120, 1, 1, 1 << 20, None),
+                (90, 7, 3, 997, None), (60, 3, 5, 4096, 50),
+                (50, 1, 2, 123, None)):
+            with self.subTest(every=every, slice_sec=slice_sec, chunk=chunk):
+                plain, text = synthetic(seconds, every, stop=stop,
+                                        unread=(every * 2,))
+                a = scanned(plain, slice_sec, chunk)
+                b = scanned(text, slice_sec, chunk)
+                self.assertEqual(a[:3], b[:3])
+                self.assertEqual(([], []), a[3:])
+                want = [x for x in text.split("\n")
+                        if x.startswith("health ")]
+                got = b[3] + [x.decode() for x in b[4]]
+                self.assertEqual(want, got)
+                drives = health.read_health(got)
+                self.assertEqual(1 + seconds // every,
+                                 len(drives[DEV].samples))
 
 
 if __name__ == "__main__":
