@@ -126,9 +126,10 @@ $(TBIN)/%: tests/unit/%.c tests/unit/unit.h $(STORAGE_LIB_OBJ) \
 # into the programs before any sanitizer runtime.
 SHIM := $(TBIN)/libact_shim.so
 
-$(SHIM): tests/shim/act_shim.c
+$(SHIM): tests/shim/act_shim.c tests/shim/shim_nvme.c tests/shim/shim.h
 	@mkdir -p $(dir $@)
-	$(CC) -std=gnu11 -O2 -g -fPIC -shared $(WARN) $< -o $@ -ldl -pthread
+	$(CC) -std=gnu11 -O2 -g -fPIC -shared $(WARN) $(filter %.c,$^) -o $@ \
+		-ldl -pthread -lm
 
 # Fuzz targets (tests/fuzz): replayed over their corpus and past crashes
 # by make test (built with the normal compiler and flags), fuzzed by

@@ -36,6 +36,10 @@
 // health_run never waits that long anyway).
 #define ADMIN_TIMEOUT_MS 0
 
+// The buffer of a page: the largest (Identify), page-aligned - aligned_alloc
+// wants a size that is a multiple of the alignment.
+#define PAGE_BYTES HEALTH_IDENTIFY_LEN
+
 // A hwmon temperature file's text.
 #define HWMON_TEXT_LEN 32
 
@@ -70,7 +74,7 @@ health_read_detect(health_src* src, int fd, bool is_block, dev_t rdev,
 	// An NVMe namespace answers NVME_IOCTL_ID with its id; anything else
 	// (a file: ENOTTY) does not.
 	if (ioctl(fd, NVME_IOCTL_ID) > 0) {
-		uint8_t* page = aligned_alloc(4096, HEALTH_IDENTIFY_LEN);
+		uint8_t* page = aligned_alloc(PAGE_BYTES, PAGE_BYTES);
 
 		if (page == NULL) {
 			set_none(src, strerror(ENOMEM));
@@ -151,7 +155,7 @@ health_read_sample(const health_src* src, int fd, health* out, char* why,
 		return false;
 	}
 
-	uint8_t* page = aligned_alloc(4096, HEALTH_SMART_LEN);
+	uint8_t* page = aligned_alloc(PAGE_BYTES, PAGE_BYTES);
 
 	if (page == NULL) {
 		snprintf(why, why_len, "%s", strerror(ENOMEM));

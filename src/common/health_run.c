@@ -138,7 +138,11 @@ health_run_open(const devset* s, uint32_t interval_sec, bool sample)
 		snprintf(d->src.text, sizeof(d->src.text), "%s", LL_HEALTH_OFF);
 
 		// health-interval-sec 0: not one command (the reference's I/O).
-		if (interval_sec != 0) {
+		// A file still to be created (--check) is not open.
+		if (interval_sec != 0 && dv->fd < 0) {
+			snprintf(d->src.text, sizeof(d->src.text), "%s", LL_HEALTH_FILE);
+		}
+		else if (interval_sec != 0) {
 			d->last = job_start(d, true, sample);
 		}
 	}

@@ -363,9 +363,10 @@ def read_pty(master, deadline):
     return b"".join(chunks)
 
 
-def shim_env(trace=None, fault=None):
+def shim_env(trace=None, fault=None, nvme=None):
     """The environment that preloads the shim: ACT_SHIM_TRACE=trace,
-    ACT_SHIM_FAULT=fault (see the shim's header comment)."""
+    ACT_SHIM_FAULT=fault, ACT_SHIM_NVME=nvme (a fake NVMe drive; see the
+    shim's header comment)."""
     env = dict(os.environ)
     env["LD_PRELOAD"] = shim_path()
     # A sanitized build wants its runtime first; the shim is not sanitized.
@@ -373,11 +374,27 @@ def shim_env(trace=None, fault=None):
                            ":verify_asan_link_order=0").lstrip(":")
     env.pop("ACT_SHIM_TRACE", None)
     env.pop("ACT_SHIM_FAULT", None)
+    env.pop("ACT_SHIM_NVME", None)
     if trace:
         env["ACT_SHIM_TRACE"] = trace
     if fault:
         env["ACT_SHIM_FAULT"] = fault
+    if nvme:
+        env["ACT_SHIM_NVME"] = nvme
     return env
+
+
+def read_ioctls(path):
+    """The NVMe ioctls of the shim's trace: [(fd, what, result)], what =
+    id, identify-cnsNN, log-lidNN, admin-opNN."""
+    out = []
+    if os.path.exists(path):
+        with open(path) as f:
+            for line in f:
+                parts = line.split()
+                if len(parts) == 6 and parts[0] == "ioctl":
+                    out.append((int(parts[3]), parts[4], int(parts[5])))
+    return out
 
 
 class TraceRec:

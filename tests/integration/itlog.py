@@ -22,6 +22,22 @@ FACTS_LINE_RE = re.compile(
     r"(?P<backing_ino>\d+), backing_gen = (?P<backing_gen>\d+|unknown), "
     r"backing_file = (?P<backing_file>.*))?|dev = (?P<dev>\d+), ino = "
     r"(?P<ino>\d+), gen = (?P<gen>\d+|unknown))$")
+# a device's drive health (docs/log-format.md, "Drive health"): its source,
+# its start sample (identity block), its samples after reports
+HEALTH_SOURCE_RE = re.compile(
+    r"^health (?P<name>\S+): (?P<source>nvme smart log(?:, ocp log c0h)?|"
+    r"hwmon temperature|none \((?P<why>.+)\))$")
+HEALTH_START_RE = re.compile(r"^health (?P<name>\S+) at start: "
+                             r"(?P<fields>\w+ = .*)$")
+HEALTH_SAMPLE_RE = re.compile(
+    r"^health (?P<name>\S+) at (?P<sec>\d+\.\d{3}) sec: "
+    r"(?:not read - (?P<why>.+)|(?P<fields>\w+ = .*))$")
+# the fields of a sample, in this order, each optional
+HEALTH_FIELDS = ("warning", "temp", "sensors", "spare", "spare_threshold",
+                 "used", "media_errors", "error_log_entries", "units_read",
+                 "units_written", "warning_temp_time", "critical_temp_time",
+                 "throttle_transitions", "throttle_time", "wctemp", "cctemp",
+                 "physical_written")
 START_TIME_RE = re.compile(r"^start time = (\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)$")
 BUCKET_LINE_RE = re.compile(r"^( \(\d\d: \d{10,}\)){1,4}$")
 BUCKET_RE = re.compile(r" \((\d\d): (\d{10,})\)")
@@ -61,6 +77,46 @@ class Report:
         self.hists = {}
 
 
+def health_fields(text):
+    """A sample's fields, {name: value text}; ParseError when a name is
+    not known or out of order."""
+    out = {}
+    last = -1
+    for part in text.split(", "):
+        name, sep, value = part.partition(" = ")
+        if not sep or name not in HEALTH_FIELDS:
+            raise ParseError(0, "unknown health field %r" % part, text)
+        k = HEALTH_FIELDS.index(name)
+        if k <= last:
+            raise ParseError(0, "health field %s out of order" % name, text)
+        last = k
+        out[name] = value
+    return out
+
+
+class Sample:
+    """A health sample of the run: device, t (seconds), fields ({} when
+    not read), why (not read), report_sec (the last report before it, 0:
+    none), line_no."""
+
+    def __init__(self, m, report_sec, line_no):
+        self.device = m.group("name")
+        self.t = float(m.group("sec"))
+        self.why = m.group("why")
+        self.fields = health_fields(m.group("fields")) \
+            if m.group("fields") else {}
+        self.report_sec = report_sec
+        self.line_no = line_no
+
+
+# a stop line (docs/log-format.md, "End of run"): no health sample after it
+def is_stop_line(line):
+    return line.startswith(("stopped by signal ", "stopped on request: ")) \
+        or (line.startswith("ERROR: ") and (
+            "stopping: " in line or "test stopped" in line or
+            "can't keep up" in line or "hung" in line))
+
+
 class Log:
     def __init__(self):
         self.lines = []
@@ -74,6 +130,9 @@ class Log:
         self.devices = []     # device lines
         self.identity = []    # {name, model, serial, firmware} per block dev
         self.facts = []       # FACTS_LINE_RE's groups per device
+        self.health = {}      # device -> its health source line's text
+        self.health_start = {}  # device -> its start sample's fields
+        self.samples = []     # Sample, the run's health samples in order
         self.start_time = None  # "2026-11-23T03:47:33Z"
         self.names = []       # histogram names
         self.reports = []     # complete reports
@@ -196,11 +255,37 @@ def parse_log(text, heading="ACT-STORAGE CONFIGURATION",
     # Our identity block (docs/log-format.md): per block device its model,
     # serial and firmware and its facts line, per file its facts line,
     # then the start time, then an empty line. Reference logs have none.
+    # Each device's health source line comes after its facts line (where
+    # it would be, for a file this run created), its start sample right
+    # after it.
     if line() is not None and line() != "HISTOGRAM NAMES":
         while i < n and lines[i] != "":
             m = IDENTITY_LINE_RE.match(lines[i])
             f = FACTS_LINE_RE.match(lines[i])
-            if m is not None:
+            hs = HEALTH_SOURCE_RE.match(lines[i])
+            ht = HEALTH_START_RE.match(lines[i])
+            if hs is not None:
+                dev = hs.group("name")
+                need(dev not in log.health, "two health source lines of %s"
+                     % dev)
+                prev = lines[i - 1].split(" ", 1)[0]
+                need(prev == dev or not any(
+                    f2["name"] == dev for f2 in log.facts),
+                     "the health source line of %s must follow its facts "
+                     "line" % dev)
+                log.health[dev] = hs.group("source")
+            elif ht is not None:
+                dev = ht.group("name")
+                need(HEALTH_SOURCE_RE.match(lines[i - 1]) is not None and
+                     lines[i - 1].startswith("health %s: " % dev) and
+                     not log.health[dev].startswith("none "),
+                     "a start sample must follow its device's health source "
+                     "(not none)")
+                try:
+                    log.health_start[dev] = health_fields(ht.group("fields"))
+                except ParseError as e:
+                    raise ParseError(i + 1, str(e), lines[i])
+            elif m is not None:
                 log.identity.append(m.groupdict())
             elif f is not None:
                 log.facts.append(f.groupdict())
@@ -208,7 +293,8 @@ def parse_log(text, heading="ACT-STORAGE CONFIGURATION",
                 m = START_TIME_RE.match(lines[i])
                 need(m is not None, "expected '<device> model = M, serial = "
                      "S, firmware = F', '<device> rdev = ...', '<device> "
-                     "dev = ...' or 'start time = <ISO 8601 UTC>'")
+                     "dev = ...', 'health <device>: ...' or 'start time = "
+                     "<ISO 8601 UTC>'")
                 need(log.start_time is None, "two start time lines")
                 log.start_time = m.group(1)
             i += 1
@@ -224,11 +310,27 @@ def parse_log(text, heading="ACT-STORAGE CONFIGURATION",
     need(line() == "", "histogram names must end with an empty line")
     i += 1
 
+    def add_sample(hm, k):
+        try:
+            log.samples.append(Sample(hm, log.reports[-1].sec
+                                      if log.reports else 0, k + 1))
+        except ParseError as e:
+            raise ParseError(k + 1, str(e), lines[k])
+
+    def samples():
+        # health samples after a report, between reports
+        nonlocal i
+        while i < n and HEALTH_SAMPLE_RE.match(lines[i]):
+            add_sample(HEALTH_SAMPLE_RE.match(lines[i]), i)
+            i += 1
+
     # Reports.
     while True:
+        samples()
         while allow_between and i < n and lines[i].startswith(allow_between):
             log.skipped.append(lines[i])
             i += 1
+        samples()
         start_i = i
         m = re.match(r"^after (\d+) sec:$", line() or "")
         if m is None:
@@ -290,8 +392,28 @@ def parse_log(text, heading="ACT-STORAGE CONFIGURATION",
             break
         raise ParseError(i + 1, "report 'after %d sec' must end with an "
                          "empty line" % rep.sec, lines[i])
-    log.tail = lines[i:]
+    # No health sample after a stop line (anywhere: lines between reports
+    # may hold it, allow_between).
+    stopped = False
+    for k in range(n):
+        if stopped and HEALTH_SAMPLE_RE.match(lines[k]):
+            raise ParseError(k + 1, "a health sample after a stop line",
+                             lines[k])
+        stopped = stopped or is_stop_line(lines[k])
+
+    # The tail: health samples (the end sample, one held up by a drive)
+    # are taken out of it.
+    tail = []
     log.tail_line_no = i + 1
+    for k in range(i, n):
+        hm = HEALTH_SAMPLE_RE.match(lines[k])
+        if hm is None:
+            tail.append(lines[k])
+            continue
+        add_sample(hm, k)
+        if k == log.tail_line_no - 1:
+            log.tail_line_no += 1
+    log.tail = tail
     return log
 
 

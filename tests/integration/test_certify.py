@@ -342,7 +342,9 @@ def campaign_certify(c, td, root):
             "device-names=%s" % ",".join(st["devices"]),
             "read-reqs-per-sec=%d" % int(st["load"] * 2000 * n),
             "write-reqs-per-sec=%d" % int(st["load"] * 1000 * n),
-            "test-duration-sec=2"], planned.get("set"))
+            "test-duration-sec=2",
+            # a step under 10 minutes: enough drive health samples
+            "health-interval-sec=1"], planned.get("set"))
         items = planned.get("config_echo") or {}
         c.eq("certify: step %d config echo" % st["number"], {
             "device-names": " ".join(st["devices"]),

@@ -96,7 +96,8 @@ def check_edited_config(c, td, root):
     st = state["steps"][0]
     c.eq("edited: step 1's --set items", [
         "device-names=%s" % st["devices"][0], "read-reqs-per-sec=2000",
-        "write-reqs-per-sec=1000", "test-duration-sec=2"], st.get("set"))
+        "write-reqs-per-sec=1000", "test-duration-sec=2",
+        "health-interval-sec=1"], st.get("set"))
     c.eq("edited: step 1's config echo (act_storage's)", "2000",
          st.get("config_echo", {}).get("read-reqs-per-sec"))
     env = tc.env_for()

@@ -8,7 +8,8 @@ For each program, three runs at once on file-backed devices:
   the config echo in the program's order with exact values, the derived
   block, the device line - act_storage's minimum IO size one of 512..4096 -,
   the identity block of a file: its facts line `<name> dev = D, ino = I,
-  gen = G` when it was there before the run (act_index's), then `start
+  gen = G` when it was there before the run (act_index's), its drive
+  health source `health <name>: none (a regular file)`, then `start
   time = <UTC>`, the histogram names, then `after 1 sec:`), the version 6.0 <= V < 7.0, no `detected N
   CPUs` line; then reports after 1..6 sec: every histogram in the names
   order with data, cumulative totals and buckets, the device's histograms
@@ -20,9 +21,11 @@ For each program, three runs at once on file-backed devices:
   empty line before the heading, service-threads 5 x CPUs in the echo, the
   header line by line, one report, nothing after it.
 - variant: 1 s with non-default items - act_storage commit-to-device with
-  commit-min-bytes (echoed after it; the writes histograms), act_index
-  replication-factor 2, defrag-lwm-pct 67 and microsecond histograms (the
-  derived table's truncation, 170 and 212): echo, derived, names, header.
+  commit-min-bytes (echoed after it; the writes histograms) and
+  health-interval-sec 3, act_index replication-factor 2, defrag-lwm-pct
+  67, microsecond histograms (the derived table's truncation, 170 and
+  212) and health-interval-sec 0 (echoed after max-lag-sec; its source
+  line `none (health-interval-sec 0)`): echo, derived, names, header.
 
 act_index's rates too: reads must be service 3000 + cache 2000 = 5000/s and
 writes 2000/s, the mean over intervals 2..6 within 5%, each interval within
@@ -91,9 +94,11 @@ STORAGE = Program(
                   ("read-reqs-per-sec", 2000), ("write-reqs-per-sec", 1000)],
                  {"test-duration-sec": "1"}, (), None, None),
         "variant": (MAIN[:2] + [("test-duration-sec", 1)] + MAIN[3:] +
-                    [("commit-to-device", "yes"), ("commit-min-bytes", 4096)],
+                    [("commit-to-device", "yes"), ("commit-min-bytes", 4096),
+                     ("health-interval-sec", 3)],
                     {"test-duration-sec": "1", "commit-to-device": "yes"},
-                    [("commit-to-device", "commit-min-bytes", "4096")],
+                    [("commit-to-device", "commit-min-bytes", "4096"),
+                     ("max-lag-sec", "health-interval-sec", "3")],
                     synthlog.storage_derived(2000, 1000, "23.53", "11.76"),
                     lambda dev: ["reads", dev + "-reads", "large-block-reads",
                                  "large-block-writes", "writes",
@@ -129,13 +134,15 @@ INDEX = Program(
                      ("microsecond-histograms", "yes"),
                      ("read-reqs-per-sec", 100), ("write-reqs-per-sec", 35),
                      ("replication-factor", 2), ("defrag-lwm-pct", 67),
-                     ("disable-odsync", "yes"), ("max-lag-sec", 0)],
+                     ("disable-odsync", "yes"), ("max-lag-sec", 0),
+                     ("health-interval-sec", 0)],
                     {"file-size-mbytes": "8", "service-threads": "2",
                      "cache-threads": "2", "test-duration-sec": "1",
                      "microsecond-histograms": "yes",
                      "read-reqs-per-sec": "100", "write-reqs-per-sec": "35",
                      "replication-factor": "2", "defrag-lwm-pct": "67",
-                     "disable-odsync": "yes", "max-lag-sec": "0"}, (),
+                     "disable-odsync": "yes", "max-lag-sec": "0"},
+                    [("max-lag-sec", "health-interval-sec", "0")],
                     # write_eff = 2 x 35 = 70; service = 100 + 70; cache =
                     # 70 x 100 / 33 = 212.12, truncated.
                     [("service-thread-reads-per-sec", "170"),
@@ -218,6 +225,11 @@ def check_header(c, p, what, log, echo, derived, names, cpus=None,
         st = os.stat(dev)
         facts = [synthlog.file_facts_line(dev, st.st_dev, st.st_ino, (
             log.facts[0]["gen"] if log.facts else "?"))]
+    # a file has no drive health: one source line says so, where its facts
+    # line is (or would be); health-interval-sec 0 sends no command
+    facts.append(synthlog.health_source(dev, "none (%s)" % (
+        "health-interval-sec 0" if dict(echo).get("health-interval-sec") ==
+        "0" else "a regular file")))
     want = synthlog.header(p.kind, echo, derived, [device], names,
                            version=log.version, notice=log.notice, cpus=cpus,
                            identity=facts, start_time=log.start_time) + [

@@ -6,6 +6,9 @@ through the shim (tests/shim/act_shim.c): exit status 97 before the program
 runs (no stdout, NEWFILE not created) and stderr is exactly `act_shim: bad
 rule 'RULE': WHAT` for the rule's part that is wrong.
 
+The fake NVMe drive's rules (ACT_SHIM_NVME) likewise: an unknown key, no
+path=, a bad number, errno or warning byte, more than 8 rules.
+
 Valid rules, the same act_prep on a new 2 MiB file (two 1 MiB writes per
 phase, at offsets 0 and 1048576):
 - `op=write,offset=1048576,errno=EIO`: exit 4, an ERROR line naming the
@@ -40,6 +43,27 @@ BAD = [
     (";".join(["op=read"] * 9), "op=read", "more than 8 rules"),
 ]
 
+# ACT_SHIM_NVME's: the rule, the rule named, what is wrong.
+NVME_KEYS = ("path, temp, ramp, max, throttle, wctemp, cctemp, "
+             "media_error_at, media_errors, warning, warning_at, spare, "
+             "spare_to, spare_at, spare_threshold, waf, hang_ms, hang_at, "
+             "errno, state, from_run")
+BAD_NVME = [
+    ("path=dev,tmep=40", "path=dev,tmep=40",
+     "unknown key 'tmep' (%s)" % NVME_KEYS),
+    ("temp=40", "temp=40", "no path= (the fds the drive answers on)"),
+    ("path=dev,ramp=-1", "path=dev,ramp=-1", "ramp=-1 is not a whole number"),
+    ("path=dev,errno=EIOO", "path=dev,errno=EIOO",
+     "errno=EIOO is not one of EPERM, EACCES, EIO, EINVAL, ENOTTY, ENODEV "
+     "or a number"),
+    ("path=dev,warning=0x100", "path=dev,warning=0x100",
+     "warning=0x100 is not a byte (0x00 to 0xff)"),
+    ("path=dev,waf=x", "path=dev,waf=x", "waf=x is not a number from 0 to "
+     "1000"),
+    ("path=dev;path", "path", "'path' is not key=value"),
+    (";".join(["path=dev"] * 9), "path=dev", "more than 8 rules"),
+]
+
 MIB = 1024 * 1024
 
 
@@ -52,6 +76,10 @@ def main():
         for i, (rule, _, _) in enumerate(BAD):
             jobs["bad%d" % i] = [prog, "--size", "2M", td.join("bad%d" % i)]
             envs["bad%d" % i] = itest.shim_env(fault=rule)
+        for i, (rule, _, _) in enumerate(BAD_NVME):
+            jobs["nvme%d" % i] = [prog, "--size", "2M",
+                                  td.join("nvme%d" % i)]
+            envs["nvme%d" % i] = itest.shim_env(nvme=rule)
         good = {
             "eio": ("op=write,offset=1048576,errno=EIO", 4),
             "miss": ("op=write,offset=1048577,errno=EIO", 0),
@@ -62,15 +90,17 @@ def main():
             envs[name] = itest.shim_env(fault=rule)
         res = itest.run_parallel(jobs, timeout=60, envs=envs)
 
-        for i, (rule, named, what) in enumerate(BAD):
-            r = res["bad%d" % i]
+        for key, i, (rule, named, what) in \
+                [("bad%d" % i, i, b) for i, b in enumerate(BAD)] + \
+                [("nvme%d" % i, i, b) for i, b in enumerate(BAD_NVME)]:
+            r = res[key]
             detail = r.describe()
             want = "act_shim: bad rule '%s': %s\n" % (named, what)
             print("[%s] exit %s, stderr %r" % (rule, r.rc, r.err))
             c.eq("[%s] exit status" % rule, 97, r.rc, detail)
             c.eq("[%s] stderr" % rule, want, r.err, detail)
             c.eq("[%s] stdout" % rule, "", r.out, detail)
-            c.check(not os.path.lexists(td.join("bad%d" % i)), "[%s] the "
+            c.check(not os.path.lexists(td.join(key)), "[%s] the "
                     "program ran: it created its device file" % rule, detail)
 
         for name, (rule, want) in good.items():

@@ -170,6 +170,8 @@ static const error_case ERRORS[] = {
 		"test-duration-sec: 1\nread-reqs-per-sec: 9\n",
 		"load config too small: 9 internal requests per second for 10 "
 		"service-threads" },
+	{ "health-interval-sec over a day", DEV "read-reqs-per-sec: 10\n"
+		"health-interval-sec: 86401\n", "health-interval-sec" },
 	{ "write rate overflow", DEV "write-reqs-per-sec: 4294967295\n"
 		"replication-factor: 2\n", "rates too large" },
 	{ "read rate overflow", DEV "read-reqs-per-sec: 4294967295\n"
@@ -309,6 +311,19 @@ test_echo(void)
 			"total-latency: yes\n", 2);
 	CHECK_CONTAINS("additions after max-lag-sec",
 			"max-lag-sec: 10\nio-error-limit: 5\ntotal-latency: yes\n\n", e);
+
+	// health-interval-sec: echoed when not 10, before io-error-limit; 0
+	// and 86400 are values.
+	e = echo_of(DEV "read-reqs-per-sec: 10\nhealth-interval-sec: 10\n", 2);
+	CHECK(strstr(e, "health-interval-sec") == NULL, "health-interval-sec 10 "
+			"(the default) echoed: %s", e);
+	e = echo_of(DEV "read-reqs-per-sec: 10\nhealth-interval-sec: 0\n"
+			"io-error-limit: 5\n", 2);
+	CHECK_CONTAINS("health-interval-sec 0 before io-error-limit",
+			"max-lag-sec: 10\nhealth-interval-sec: 0\nio-error-limit: 5\n\n", e);
+	e = echo_of(DEV "read-reqs-per-sec: 10\nhealth-interval-sec: 86400\n", 2);
+	CHECK_CONTAINS("health-interval-sec 86400",
+			"max-lag-sec: 10\nhealth-interval-sec: 86400\n\n", e);
 
 	// Legacy items and scheduler-mode are never echoed; flags as yes/no.
 	e = echo_of(DEV "read-reqs-per-sec: 10\nnum-queues: 4\n"

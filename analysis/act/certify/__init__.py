@@ -29,6 +29,8 @@ One concept per module:
   threads   the plan's service-threads warning, on the program's echo
   trend     each step's hourly share of reads over 1 ms, its slope, the
             degrading flag
+  health_report  each step's drive health (start, end, deltas, the
+            temperature chart) and the campaign's, for the reports
   summary   the campaign's summary (summary.json's document): the model
             the reports render
   cells     the text summary.md and report.html share (headline, a
@@ -57,5 +59,8 @@ PROG = "act_certify.py"
 EXIT_CERTIFIED = 0
 EXIT_NOT_CERTIFIED = 1
 EXIT_IO_ERRORS = 3                # every test passed, but I/Os failed
+                                  # (drive health warnings too)
+EXIT_HEALTH = 4                   # every test passed, with drive health
+                                  # warnings (and no failed I/O)
 EXIT_USAGE = 64                   # sysexits EX_USAGE
 EXIT_CONFIG = 78                  # sysexits EX_CONFIG

@@ -7,6 +7,7 @@ size. The logs are read through act.logfile only."""
 import dataclasses
 import os
 
+from act.certify.health_report import step_health
 from act.latency.analysis import analyse
 from act.latency.export import json_document
 from act.latency.plot import svg_document
@@ -71,7 +72,9 @@ class StepAnalysis:
     verdict and load; None without one), its act_latency/1 document, the
     table and the plot the report shows, why there is none (error), the
     notes, the slice it was analysed in, the histograms, the kind of the
-    run's stop (RunEnd.stop, or None); and with analyse_step_log the
+    run's stop (RunEnd.stop, or None), the drives' health
+    (health_report.step_health: None without health lines); and with
+    analyse_step_log the
     log's last ERROR lines, its failed I/Os (ioerrors.count_io_errors)
     and how its echo differs from the plan. StepAnalysis() is the
     analysis of a step that has not run: nothing."""
@@ -87,6 +90,7 @@ class StepAnalysis:
     log_errors: list = dataclasses.field(default_factory=list)
     io_errors: dict = None
     echo_difference: str = None
+    health: dict = None
 
 
 def analyse_log(log, slice_sec, stress, plot=None, max_bytes=None):
@@ -121,6 +125,7 @@ def analyse_log(log, slice_sec, stress, plot=None, max_bytes=None):
     out.histograms = list(a.histograms)
     out.stop = a.run.stop
     out.doc = json_document(a)
+    out.health = step_health(getattr(a, "health", None))
     out.table = "\n".join(table + check_lines(a)).strip("\n")
     if plot:
         svg = svg_document(a, os.path.basename(log), extra=True)

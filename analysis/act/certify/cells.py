@@ -93,9 +93,21 @@ def with_drives(result, bad):
                                 ", ".join(bad))
 
 
+def status_text(result, health_warnings):
+    """A step's result with its drive health warnings: a PASS with them is
+    "PASS with drive health warnings", never a plain PASS."""
+    text = result or "-"
+    if health_warnings:
+        text += " with drive health warnings" if text == "PASS" else \
+            " (drive health warnings)"
+    return text
+
+
 def result_text(st):
-    """A step's result, with its failed I/Os when it had any."""
-    text = with_drives(st["result"] or "-", failing_drives(st))
+    """A step's result (status_text; a FAIL with the drives over a limit,
+    with_drives), with its failed I/Os when it had any."""
+    text = status_text(with_drives(st["result"] or "-", failing_drives(st)),
+                       st.get("health_warnings"))
     if st.get("io_errors"):
         text += " (%d failed I/O%s)" % (st["io_errors"], "" if
                                         st["io_errors"] == 1 else "s")

@@ -14,6 +14,7 @@ import os
 from act.certify.analyse import analyse_step_log, analysis_key
 from act.certify.cells import drive_text, failing_drives
 from act.certify.fmt import fmt_load, utc_now
+from act.certify.health_report import drive_extremes
 from act.certify.state import load_state, state_path
 from act.certify.summary import build_summary
 from act.certify.trend import trend_text
@@ -103,8 +104,10 @@ def worst_slice(steps):
 
 def _drives(summary, state):
     """Model, serial and firmware of each device: from the logs' identity
-    lines, else what the campaign recorded when it started."""
+    lines, else what the campaign recorded when it started; and its
+    highest temperature and WAF over the steps' runs (None: not read)."""
     known = state.campaign.identities
+    health = drive_extremes(summary["steps"])
     out = []
     for d in summary["drives"]:
         ident = known.get(d["device"])
@@ -115,7 +118,9 @@ def _drives(summary, state):
                      firmware=ident.get("firmware"))
         out.append({"device": d["device"], "model": d.get("model"),
                     "serial": d.get("serial"),
-                    "firmware": d.get("firmware"), "text": drive_text(d)})
+                    "firmware": d.get("firmware"), "text": drive_text(d),
+                    **health.get(d["device"], {"max_temp_c": None,
+                                               "waf": None})})
     return out
 
 
@@ -201,6 +206,7 @@ def compare_steps(labels, steps_of):
             entry["campaigns"][label] = {
                 "step": st["number"], "result": st["result"],
                 "failing_drives": failing_drives(st),
+                "result_text": st.get("result_text") or st["result"],
                 "max_pct": pcts if st["criteria"] else None,
                 "trend": (st.get("trend") or {}).get("flag"),
                 "trend_text": trend_text(st["trend"])

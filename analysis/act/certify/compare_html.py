@@ -2,8 +2,8 @@
 --compare) as one self-contained page (inline CSS, nothing loaded from
 elsewhere)."""
 
-from act.certify.cells import with_drives
 from act.certify.fmt import fmt_duration, fmt_load
+from act.certify.health_report import fleet_text
 from act.certify.page import CSS, esc, result_span
 
 
@@ -31,10 +31,11 @@ def render_html(doc):
              "<th>verdict</th><th>certified</th><th>ceiling</th>"
              "<th>worst slice (reads &gt; 1 ms)</th><th>trend</th>"
              "<th>tests of</th><th>first test (UTC)</th>"
-             "<th>ended (UTC)</th><th>failing drives</th></tr>")
+             "<th>ended (UTC)</th><th>failing drives</th>"
+             "<th>drive health (max temperature, WAF)</th></tr>")
     for r in rows:
         if r["damaged"]:
-            h.append('<tr data-campaign="%s"><td>%s</td><td colspan="11" '
+            h.append('<tr data-campaign="%s"><td>%s</td><td colspan="12" '
                      'class="FAIL">%s</td></tr>' % (
                          esc(r["label"]), esc(r["label"]), esc(r["verdict"])))
             continue
@@ -52,7 +53,8 @@ def render_html(doc):
                 esc(r["first_test_start"] or "-"),
                 esc(r["ended_at"] or r["status"]),
                 "<br>".join(esc(x) for x in r.get("failing_drives") or [])
-                or "-"))))
+                or "-",
+                "<br>".join(esc(fleet_text(d)) for d in r["drives"])))))
     h.append("</table>")
     trend_lines = [(r["label"], t) for r in rows
                    for t in r.get("trend_lines") or []]
@@ -73,8 +75,7 @@ def render_html(doc):
                      "%d</td><td>%s</td>%s<td title=\"%s\">%s</td></tr>" % (
                          ' class="outlier"' if lab in worst else "",
                          esc(lab), esc(lab), m["step"],
-                         result_span(with_drives(
-                             m["result"], m.get("failing_drives"))), "".join(
+                         result_span(m["result_text"]), "".join(
                              '<td class="num">%s</td>' % (
                                  "-" if (m["max_pct"] or {}).get(t) is None
                                  else "%.2f%%" % m["max_pct"][t])

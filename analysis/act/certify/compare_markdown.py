@@ -2,8 +2,8 @@
 document) as Markdown - a row per campaign, then a table per group of
 matching steps with its outlier."""
 
-from act.certify.cells import with_drives
 from act.certify.fmt import fmt_load, md_text
+from act.certify.health_report import fleet_text
 
 
 def _pct(v):
@@ -16,15 +16,15 @@ def render_markdown(doc):
            % len(doc["campaigns"]), "",
            "| campaign | host | drives | verdict | certified | ceiling | "
            "worst slice (reads > 1 ms) | trend | first test (UTC) | "
-           "ended (UTC) | failing drives |",
-           "|---|---|---|---|---|---|---|---|---|---|---|"]
+           "ended (UTC) | failing drives | drive health (max temperature, "
+           "WAF) |",
+           "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in doc["campaigns"]:
         if r["damaged"]:
-            out.append("| %s | - | - | %s | - | - | - | - | - | - | - |"
+            out.append("| %s | - | - | %s | - | - | - | - | - | - | - | - |"
                        % (md_text(r["label"]), md_text(r["verdict"])))
             continue
-        out.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | "
-                   "%s |" % (
+        out.append("| %s |" % " | ".join((
             md_text(r["label"]), md_text(r["host"]),
             md_text("; ".join(d["text"] for d in r["drives"])),
             md_text(r["verdict"]), md_text(fmt_load(r["certified_load"])
@@ -32,7 +32,8 @@ def render_markdown(doc):
             md_text(r["ceiling_text"]), md_text(r["worst_slice"]),
             md_text(r["trend"]), md_text(r["first_test_start"]),
             md_text(r["ended_at"] or r["status"]),
-            md_text("; ".join(r.get("failing_drives") or []) or "-")))
+            md_text("; ".join(r.get("failing_drives") or []) or "-"),
+            md_text("; ".join(fleet_text(d) for d in r["drives"])))))
     out.append("")
     for g in doc["steps"]:
         out += ["## %s" % md_text(g["what"]), ""]
@@ -42,8 +43,8 @@ def render_markdown(doc):
         out.append("|---|---|---|%s---|" % ("---|" * len(ths)))
         for lab, m in g["campaigns"].items():
             out.append("| %s | %d | %s | %s | %s |" % (
-                md_text(lab), m["step"], md_text(with_drives(
-                    m["result"], m.get("failing_drives"))), " | ".join(
+                md_text(lab), m["step"], md_text(m["result_text"]),
+                " | ".join(
                     _pct((m["max_pct"] or {}).get(t)) for t in ths),
                 md_text(m["trend"])))
         out += ["", md_text(g["worst"]["line"]) if g["worst"] else

@@ -5,6 +5,8 @@ from act.certify.cells import (
     common_config, config_text, criteria_cell, drive_table, drive_text,
     progress_text, ran_text, result_text, runs_text, step_short_summary)
 from act.certify.fmt import fmt_bytes, fmt_duration, fmt_load, fmt_num
+from act.certify.health_report import (
+    campaign_html as campaign_health_html, step_html as step_health_html)
 from act.certify.page import CSS, esc, result_span
 from act.certify.plan import stress_text
 from act.certify.trend import svg_chart, trend_text
@@ -119,6 +121,7 @@ def render_html(s):
                      result_span(result_text(st)), esc(criteria_cell(st))))
     h.append("</table>")
     h.append(render_config_html(s["steps"]))
+    h.append(campaign_health_html(s))
 
     for st in s["steps"]:
         h.append(render_step_html(st))
@@ -180,7 +183,7 @@ def _drive_rows(st):
 def render_step_html(st):
     h = ['<div class="step" id="step-%d">' % st["number"]]
     h.append("<h3>Step %d: %s - %s</h3>" % (st["number"], esc(st["title"]),
-                                            result_span(st["result"])))
+                                            result_span(st["result_text"])))
     facts = []
     if st["load"]:
         facts.append(("load", "%s: %d reads/s, %d writes/s in all" % (
@@ -243,6 +246,7 @@ def render_step_html(st):
         h.append('<div class="trend" data-trend="%s">Trend: %s<br>%s</div>'
                  % (esc(st["trend"]["flag"]), esc(trend_text(st["trend"])),
                     svg_chart(st["trend"])))
+    h.append(step_health_html(st))
     if st["latency_table"]:
         h.append("<pre>%s</pre>" % esc(st["latency_table"]))
     if st["svg"]:

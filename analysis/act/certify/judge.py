@@ -13,7 +13,7 @@ from act.latency.judge import long_slice_text
 from act.latency.load import HOST_STOP_TEXT, not_taken_text
 from act.latency.verdict import FAIL, INCOMPLETE, NOT_JUDGED, PASS
 from act.certify import (
-    EXIT_CERTIFIED, EXIT_IO_ERRORS, EXIT_NOT_CERTIFIED)
+    EXIT_CERTIFIED, EXIT_HEALTH, EXIT_IO_ERRORS, EXIT_NOT_CERTIFIED)
 
 
 RESULT_PASS, RESULT_FAIL, RESULT_INCOMPLETE = PASS, FAIL, INCOMPLETE
@@ -140,6 +140,8 @@ def campaign_verdict(state):
                     "device"))
         if io_error_steps(steps):
             v["reasons"].append(io_errors_text(io_error_steps(steps)))
+        if health_steps(steps):
+            v["reasons"].append(health_text(health_steps(steps)))
         return v
     if not cert or any(s.status != "done" for s in cert):
         pending = [s for s in steps if s.to_do]
@@ -154,15 +156,24 @@ def campaign_verdict(state):
     v.update(status="certified", certified=True, exit_status=EXIT_CERTIFIED)
     v["text"] = "certified at %s" % target
     erred = io_error_steps(steps)
-    if erred:
+    warned = health_steps(steps)
+    if erred or warned:
         # the tests passed, but the drive failed I/Os (within
-        # io-error-limit): never a plain "certified" - the user decides
-        v.update(status="certified with I/O errors",
-                 exit_status=EXIT_IO_ERRORS)
-        v["text"] = "certified with I/O errors at %s" % target
+        # io-error-limit) or reported health problems: never a plain
+        # "certified" - the user decides
+        what = " and ".join((["I/O errors"] if erred else []) +
+                            (["drive health warnings"] if warned else []))
+        v.update(status="certified with %s" % what,
+                 exit_status=EXIT_IO_ERRORS if erred else EXIT_HEALTH)
+        v["text"] = "certified with %s at %s" % (what, target)
+    if erred:
         v["reasons"].append(io_errors_text(erred) + ": every test passed, "
                             "but the drive returned errors - decide "
                             "whether to accept it")
+    if warned:
+        v["reasons"].append(health_text(warned) + ": every test passed, "
+                            "but the drive reported health problems - "
+                            "decide whether to accept it")
     rungs = [s for s in steps if s.kind == "ceiling"]
     if c.ceiling:
         passed = c.load
@@ -237,6 +248,46 @@ def io_errors_text(erred):
                 for s in erred))
 
 
+def health_warnings(analysis):
+    """The drive health problems of a step's run, each named by its device
+    ("/dev/nvme0n1: 1 new media error (0 -> 1)"): its verdict's (health,
+    act.latency's), or without a verdict the ones its health summary
+    found (health_report.step_health); [] when none."""
+    a = analysis.analysis if analysis else None
+    v = a.verdict if a else None
+    if v is not None and hasattr(v, "health"):
+        return list(v.health or ())
+    health = (analysis.health if analysis else None) or {}
+    return ["%s: %s" % (d["device"], p) for d in health.get("drives", ())
+            for p in d.get("problems") or ()]
+
+
+def record_run(step, analysis):
+    """What a step keeps of its run's analysis besides its result: the kind
+    of its stop, its failed I/Os and its drive health problems (kept only
+    when there are some: a state without them reads as before)."""
+    step.stop = analysis.stop
+    step.io_errors = io_error_total(analysis)
+    warned = health_warnings(analysis)
+    if warned:
+        step.health_warnings = warned
+    else:
+        del step.health_warnings
+
+
+def health_steps(steps):
+    """The steps whose run had drive health problems (a step judged from
+    another step's run is that run: not counted twice)."""
+    return [s for s in steps if s.status == "done" and
+            s.health_warnings and not s.same_run_as]
+
+
+def health_text(warned):
+    return "drive health warnings (%s)" % "; ".join(
+        "step %d: %s" % (s.number, ", ".join(s.health_warnings))
+        for s in warned)
+
+
 def host_limited(steps):
     """Steps the host, not the drive, limited: NOT JUDGED, or whose run
     stopped because the host could not keep the load (act's lag
@@ -262,8 +313,7 @@ def rejudge(dirpath, state, cache):
                             % (st.number, a.error))
             continue
         result, message = judge_step(st, a)
-        st.stop = a.stop
-        st.io_errors = io_error_total(a)
+        record_run(st, a)
         if result != st.result:
             warnings.append("step %d: judged %s from its log now, was %s "
                             "when it ran" % (st.number, result,

@@ -54,7 +54,9 @@ act_certify) - is refused (status 2) before anything is written, unless
 (NEW may be OLD's own name); the report says so.
 
 Exit status: 0 certified at the target load; 3 every test passed but
-the drive failed I/Os within io-error-limit ("certified with I/O errors");
+the drive failed I/Os within io-error-limit ("certified with I/O errors",
+with drive health warnings too); 4 every test passed but a drive
+reported health problems ("certified with drive health warnings");
 1 not certified (a criterion
 failed, the drive could not take the load, a run did not complete, a
 test was INVALID or NOT JUDGED; with --report also: not finished); 2 setup error (a device missing or in use, a
@@ -131,8 +133,9 @@ def build_parser():
                "140, 210, 320, 480). --seconds is for trials: certify on\n"
                "24-hour tests.\n\nexit status: 0 certified, 1 not "
                "certified, 2 setup error, 3 certified with\nI/O errors, "
-               "64 usage error, 78 config error, 128+n stopped by signal n\n"
-               "(130 Ctrl-C: continue with --resume DIR).")
+               "4 certified with drive health warnings, 64 usage error,\n"
+               "78 config error, 128+n stopped by signal n (130 Ctrl-C: "
+               "continue with\n--resume DIR).")
     p.hint = ""                     # argparse's message as it is
     p.add_argument("-V", "--version", action="version",
                    version="%s %s" % (PROG, VERSION),

@@ -1,6 +1,6 @@
 """summary.md: the campaign's summary (summary.py) as Markdown - the
 verdict and its reasons, the load, drives, host and dates, a row per step,
-the config, the trends."""
+the config, the trends, the drives' health."""
 
 import os
 
@@ -8,6 +8,7 @@ from act.certify.cells import (
     common_config, config_text, criteria_cell, drive_table, drive_text,
     progress_text, ran_text, result_text, step_short_summary)
 from act.certify.fmt import fmt_bytes, fmt_duration, md_text
+from act.certify.health_report import markdown_lines as health_lines
 from act.certify.plan import stress_text
 from act.certify.trend import markdown_lines
 
@@ -83,6 +84,7 @@ def render_markdown(s):
                                           md_text(config_text(items))))
     out.append("")
     out += markdown_lines(s["steps"])
+    out += health_lines(s)
     out.append("Report: %s" % md_text(os.path.join(c["directory"],
                                                    "report.html")))
     return "\n".join(out) + "\n"

@@ -409,6 +409,11 @@ class Step(Record):
     log_size: int = optional_field(optional(lambda v: is_int(v) and v >= 0))
     stop: str = optional_field(optional(is_str))
     io_errors: int = optional_field(optional(is_int))
+    # the verdict's drive health problems ("DEVICE: 1 new media error (0
+    # -> 1)"): a PASS with them is never a plain PASS; absent: none (or a
+    # step an older act_certify judged)
+    health_warnings: list = optional_field(list_of(is_str),
+                                           absent=EMPTY_LIST)
     stopped_early: FailFastStop = optional_field(
         optional(record_of(FailFastStop)), record=FailFastStop)
 

@@ -30,6 +30,7 @@ td.num{text-align:right}
 .FAIL,.INCOMPLETE,.INVALID,.ERROR{color:#b01c1c;font-weight:bold}
 .INTERRUPTED,.RUNNING,.NOT{color:#7a4a00;font-weight:bold}
 .SKIPPED{color:#777}
+.WARNINGS{color:#7a4a00;font-weight:bold}
 pre{background:#f8f8f8;border:1px solid #e2e2e2;padding:8px;
 overflow-x:auto;font-size:12px;line-height:1.25}
 .step{border-top:2px solid #ccc;margin-top:24px}
@@ -44,6 +45,8 @@ def esc(x):
 
 
 def result_span(result):
-    """A result ("PASS", "FAIL ...") in the colour of its first word."""
+    """A result ("PASS", "FAIL ...") in the colour of its first word; a
+    PASS with warnings (drive health) in the colour of a warning."""
     r = result or "-"
-    return '<span class="%s">%s</span>' % (esc(r.split()[0]), esc(r))
+    cls = "WARNINGS" if r.startswith("PASS with") else r.split()[0]
+    return '<span class="%s">%s</span>' % (esc(cls), esc(r))

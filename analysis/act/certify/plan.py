@@ -132,6 +132,32 @@ def check_interval(echo, what):
             status=EXIT_CONFIG)
 
 
+HEALTH_ITEM = "health-interval-sec"
+HEALTH_DEFAULT_SEC = 10         # the programs' default health-interval-sec
+HEALTH_SAMPLES = 60             # the drive health samples a step should get
+
+
+def health_interval(duration):
+    """The health-interval-sec act_certify gives a step's run of duration
+    seconds (docs/certify.md, "The drive's health"): None - the
+    programs' default, a sample every 10 s - when that gives at least
+    HEALTH_SAMPLES samples (a step of 10 minutes or more); else the
+    interval that does, at least 1 s (a sample after every report)."""
+    if duration >= HEALTH_SAMPLES * HEALTH_DEFAULT_SEC:
+        return None
+    return max(1, duration // HEALTH_SAMPLES)
+
+
+def with_health_item(items, duration, wanted):
+    """A step's --set items with act_certify's health-interval-sec for
+    its duration (health_interval) when wanted, else without it."""
+    items = [x for x in items if not x.startswith(HEALTH_ITEM + "=")]
+    sec = health_interval(duration)
+    if wanted and sec is not None:
+        items.append("%s=%d" % (HEALTH_ITEM, sec))
+    return items
+
+
 def step_items(step):
     """The values of the four items act_certify sets for a step:
     {name: value}."""
@@ -251,7 +277,8 @@ def plan_text(state, dirpath, dry_run, warnings=()):
                                          if dry_run else ""))
     lines.append("  program:     %s" % c.program_path)
     lines.append("  base config: %s (copied to %s; each test sets the "
-                 "four items below with --set, every other item keeps its "
+                 "four items below with --set, a test under 10 minutes "
+                 "health-interval-sec too, every other item keeps its "
                  "value)" % (c.base_config_path, BASE_NAME))
     lines.append("  devices:     %s   ALL DATA ON THEM IS DESTROYED"
                  % ", ".join(c.devices))

@@ -25,7 +25,8 @@ from act import EXIT_SETUP, EXIT_USAGE as PROGRAM_CONFIG_ERROR
 from act.certify import EXIT_CONFIG
 from act.certify.devices import held_env
 from act.certify.plan import (
-    BASE_NAME, check_interval, config_args, step_sets)
+    BASE_NAME, HEALTH_ITEM, check_interval, config_args, step_sets,
+    with_health_item)
 from act.cli import UsageError
 from act.logfile.header import scan_header
 
@@ -115,17 +116,39 @@ def check_campaign(program, base, devices, steps, dirpath=None,
     being resumed (base: DIR/base.conf, or a step's own config file in
     dirpath if an older act_certify planned it). Each step checked keeps
     the configuration the program echoes for it (step.config_echo: its
-    log must echo the same). Returns base_check's LogHeader."""
+    log must echo the same). A short step's --set items get the
+    health-interval-sec that gives it enough drive health samples
+    (plan.health_interval) - unless the base config sets the item (its
+    echo has it: not the default) or the program does not know it.
+    Returns base_check's LogHeader."""
     header = base_check(program, base, devices, steps, what)
+    health = HEALTH_ITEM not in header.items(header.config) and \
+        knows_item(program, HEALTH_ITEM)
     for s in steps:
         if not s.runs_program or not s.to_do:
             continue
+        if s.set is not None:
+            s.set = with_health_item(s.set, s.duration_sec, health)
         what = "step %d's config" % s.number
         if s.set is None:
             what += " %s" % os.path.join(dirpath, s.files["config"])
         h = print_config(program, what, config_args(s, base, dirpath))
         s.config_echo = h.items(h.config)
     return header
+
+
+def knows_item(program, name):
+    """Whether the program has the config item name (its --config-help
+    lists it); False when it can't be asked."""
+    try:
+        r = subprocess.run([program, "--config-help"],
+                           stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                           stderr=subprocess.DEVNULL, timeout=CHECK_TIMEOUT)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return r.returncode == 0 and any(
+        line.split()[:1] == [name] for line in
+        r.stdout[:OUTPUT_LIMIT].decode("utf-8", "replace").split("\n"))
 
 
 def check_new_campaign(program, base_text, base_path, devices, steps):

@@ -20,11 +20,11 @@ from act.certify.precheck import campaign_header
 from act.certify.fmt import (
     fmt_duration, say, say_both, signame, utc_now, warn)
 from act.certify.judge import (
-    RESULT_INVALID, RESULT_PASS, campaign_verdict, io_error_total,
-    judge_step, skip_reason, step_short)
+    RESULT_INVALID, RESULT_PASS, campaign_verdict, judge_step, record_run,
+    skip_reason, step_short)
 from act import EXIT_SETUP, PROGRAM_STATUS
 from act.certify import EXIT_CONFIG, PROG
-from act.certify.cells import headline
+from act.certify.cells import headline, status_text
 from act.certify.publish import write_reports
 from act.cli import UsageError
 from act.logfile.follow import LogFollower
@@ -215,8 +215,7 @@ def execute_step(dirpath, state, step, tools, progress, cache):
                     started_at=utc_now(), ended_at=utc_now())
         a = step_analysis(dirpath, state, step, cache)
         step.result, step.message = judge_step(step, a)
-        step.stop = a.stop
-        step.io_errors = io_error_total(a)
+        record_run(step, a)
         save_state(dirpath, state)
         if step.result == RESULT_INVALID:
             warn("step %d is INVALID: %s" % (step.number,
@@ -348,8 +347,7 @@ def finish_step(dirpath, state, step, prog, err, log, cache):
         warn("step %d: %s" % (step.number, step.message))
         return EXIT_SETUP
     step.result, step.message = judge_step(step, a)
-    step.stop = a.stop
-    step.io_errors = io_error_total(a)
+    record_run(step, a)
     save_state(dirpath, state)
     if step.result == RESULT_INVALID:
         warn("step %d is INVALID: %s" % (step.number, step.message))
@@ -362,10 +360,12 @@ def step_line(step):
         return "step %d %s: skipped (%s)" % (step.number,
                                              step_short(step),
                                              step.message)
-    text = "step %d %s: %s" % (step.number, step_short(step),
-                               step.result or step.status)
+    text = "step %d %s: %s" % (step.number, step_short(step), status_text(
+        step.result or step.status, step.health_warnings))
     if step.message:
         text += " - " + step.message
+    if step.health_warnings:
+        text += " - " + "; ".join(step.health_warnings)
     if step.stopped_early and step.result != RESULT_PASS:
         text += " (%s)" % saved_text(step.stopped_early)
     if step.io_errors:

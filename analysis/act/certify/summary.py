@@ -6,11 +6,12 @@ the pages render (markdown.py, html.py) and publish.py writes."""
 import os
 
 from act.certify.analyse import step_analysis
-from act.certify.cells import headline, step_short_summary
+from act.certify.cells import headline, result_text, step_short_summary
 from act.certify.failfast import saved_text
 from act.certify.fmt import fmt_load, signame, utc_now
 from act.latency.drives import fail_text
 from act.latency.load import short_streams
+from act.certify.health_report import campaign_health
 from act.certify.identity import identity_text
 from act.certify.judge import campaign_verdict, host_limited, rejudge
 from act import PROGRAM_STATUS
@@ -34,7 +35,7 @@ def step_summary(dirpath, state, step, cache):
                           "skipped", "ended"):
         result = step.status.upper() if step.status != "planned" \
             else "NOT RUN"
-    return {
+    st = {
         "number": step.number, "id": step.id, "kind": step.kind,
         "test": step.test, "title": step.title, "load": step.load,
         "load_text": fmt_load(step.load) if step.load else None,
@@ -70,6 +71,8 @@ def step_summary(dirpath, state, step, cache):
         "plot": step.files.get("plot") if a.svg else None,
         "old_logs": [old.to_json() for old in step.old_logs],
         "io_errors": step.io_errors or 0,
+        "health_warnings": list(step.health_warnings),
+        "health": a.health,
         "trend": step_trend(doc) if step.kind != "prep" else None,
         "runs": len(step.old_logs) + (0 if step.status in (
             "planned", "skipped") else 1),
@@ -81,6 +84,8 @@ def step_summary(dirpath, state, step, cache):
         "drives": step_drives(a.analysis),
         "drives_failed": drives_failed(a.analysis),
     }
+    st["result_text"] = result_text(st)
+    return st
 
 
 def step_drives(analysis):
@@ -231,6 +236,7 @@ def build_summary(dirpath, state, cache, live=None, in_progress=None):
         "host": state.host,
         "steps": steps,
         "trend": trend_headline(steps),
+        "health": campaign_health(steps),
         "generated_at": utc_now(),
     }
 
