@@ -67,9 +67,12 @@ class Constants(unittest.TestCase):
         table = {int(n): meaning for n, meaning in rows}
         from act.latency.main import USAGE_STATUS
         self.assertEqual({act.LATENCY_OK, act.LATENCY_NOT_PASSED,
-                          USAGE_STATUS, act.LATENCY_NOT_JUDGED, 130},
+                          USAGE_STATUS, act.LATENCY_NOT_JUDGED,
+                          act.LATENCY_HEALTH, 130},
                          set(table))
         self.assertIn("NOT JUDGED", table[act.LATENCY_NOT_JUDGED])
+        self.assertIn("PASS WITH DRIVE HEALTH WARNINGS",
+                      table[act.LATENCY_HEALTH])
         self.assertIn("FAIL", table[act.LATENCY_NOT_PASSED])
 
 

@@ -10,7 +10,9 @@ act_index's device lines (buffered too), the identity and start-time
 lines, the histogram names heading, `after S sec:`, a histogram's total
 line and bucket lines (a whole histogram too: four buckets a line), a
 failed I/O (with and without io-error-limit),
-the hidden I/O errors, the io-errors stop, the signal and request stops.
+the hidden I/O errors, the io-errors stop, the signal and request stops,
+the drive health lines (the source, the start sample, a sample, one not
+read: a sample's fields written from their values).
 Each of these kinds has at least one sample, and every kind of the
 catalogue is either written by synthlog or named here as one it does not
 write - a new kind fails this test until it is one or the other. Then a
@@ -26,7 +28,7 @@ import unittest
 import support  # the samples of the C formatters; tests/lib on sys.path
 import synthlog
 
-from act.logfile import lines
+from act.logfile import health, lines
 from act.logfile.header import read_header
 
 S, I = synthlog.STORAGE, synthlog.INDEX
@@ -44,6 +46,23 @@ def io_failed(f):
         errno=int(f["errno"]), strerror=f["error"],
         failed=int(f["count"]) if "count" in f else None,
         limit=int(f["limit"]) if "limit" in f else None)
+
+
+def health_fields(text):
+    """A sample's fields written again by synthlog.health_fields from
+    their values, as act.logfile.health reads them."""
+    smp = health.HealthSample("x", None, health.parse_fields(text))
+    return synthlog.health_fields(
+        warning=smp.warning, temp=smp.temp_c, sensors=smp.sensors,
+        spare=smp.spare, spare_threshold=smp.spare_threshold,
+        used=smp.used, media_errors=smp.media_errors,
+        error_log_entries=smp.error_log_entries, units_read=smp.units_read,
+        units_written=smp.units_written,
+        warning_temp_time=smp.warning_temp_min,
+        critical_temp_time=smp.critical_temp_min,
+        throttle_transitions=smp.throttle_transitions,
+        throttle_time=smp.throttle_sec, wctemp=smp.wctemp_c,
+        cctemp=smp.cctemp_c, physical_written=smp.physical_written)
 
 
 # token -> the line synthlog writes from the sample's fields
@@ -81,6 +100,14 @@ WRITTEN = {
                                                    int(f["limit"])),
     "signal": lambda f: synthlog.stop_signal(int(f["sec"]), f["signal"]),
     "request": lambda f: synthlog.stop_request(f["reason"], int(f["sec"])),
+    "health-source": lambda f: synthlog.health_source(f["device"],
+                                                      f["source"]),
+    "health-start": lambda f: synthlog.health_start(
+        f["device"], health_fields(f["fields"])),
+    "health-sample": lambda f: synthlog.health_sample(
+        f["device"], float(f["sec"]), health_fields(f["fields"])),
+    "health-unread": lambda f: synthlog.health_unread(
+        f["device"], float(f["sec"]), f["why"]),
 }
 # Kinds synthlog does not write (a test that needs one takes the sample).
 NOT_WRITTEN = {"prep-device", "fell-behind", "lag", "host-limit", "stall",

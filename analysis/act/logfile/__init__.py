@@ -7,6 +7,8 @@
     stops.py    the fixed phrases of the stop lines, and their kinds
     lines.py    every kind of line a reader parses, by the token of the
                 C programs' catalogue (src/common/loglines.h)
+    health.py   the drives' health lines: read_health -> {device:
+                DriveHealth}, HealthSample's typed fields
     follow.py   follow a log still being written
 
 open_log() opens a log and reads its header (the one place a log is

@@ -45,6 +45,13 @@ def _pair(text, suffix=""):
     return None if None in got else got
 
 
+def _typed(name, suffix="", parse=_number):
+    """A HealthSample's typed field name (its text, with suffix, read by
+    parse; None when absent or not of that form)."""
+    return property(lambda self: parse(self._get(name), suffix),
+                    doc="field %s, typed (None when absent)" % name)
+
+
 def parse_fields(text):
     """{name: value text} of a sample's fields ("name = value" joined by
     ", ")."""
@@ -80,9 +87,21 @@ class HealthSample:
         except ValueError:
             return None
 
-    @property
-    def temp_c(self):
-        return _number(self._get("temp"), " C")
+    temp_c = _typed("temp", " C")
+    spare = _typed("spare", "%")
+    spare_threshold = _typed("spare_threshold", "%")
+    used = _typed("used", "%")
+    media_errors = _typed("media_errors")
+    error_log_entries = _typed("error_log_entries")
+    units_read = _typed("units_read")
+    units_written = _typed("units_written")
+    warning_temp_min = _typed("warning_temp_time", " min")
+    critical_temp_min = _typed("critical_temp_time", " min")
+    throttle_transitions = _typed("throttle_transitions", "", _pair)
+    throttle_sec = _typed("throttle_time", " sec", _pair)
+    wctemp_c = _typed("wctemp", " C")
+    cctemp_c = _typed("cctemp", " C")
+    physical_written = _typed("physical_written", " bytes")
 
     @property
     def sensors(self):
@@ -96,66 +115,10 @@ class HealthSample:
         return tuple(_number(s) for s in text.split("/"))
 
     @property
-    def spare(self):
-        return _number(self._get("spare"), "%")
-
-    @property
-    def spare_threshold(self):
-        return _number(self._get("spare_threshold"), "%")
-
-    @property
-    def used(self):
-        return _number(self._get("used"), "%")
-
-    @property
-    def media_errors(self):
-        return _number(self._get("media_errors"))
-
-    @property
-    def error_log_entries(self):
-        return _number(self._get("error_log_entries"))
-
-    @property
-    def units_read(self):
-        return _number(self._get("units_read"))
-
-    @property
-    def units_written(self):
-        return _number(self._get("units_written"))
-
-    @property
-    def warning_temp_min(self):
-        return _number(self._get("warning_temp_time"), " min")
-
-    @property
-    def critical_temp_min(self):
-        return _number(self._get("critical_temp_time"), " min")
-
-    @property
-    def throttle_transitions(self):
-        return _pair(self._get("throttle_transitions"))
-
-    @property
-    def throttle_sec(self):
-        return _pair(self._get("throttle_time"), " sec")
-
-    @property
     def throttle_total_sec(self):
         """throttle_sec's two times added (None when absent)."""
         pair = self.throttle_sec
         return None if pair is None else pair[0] + pair[1]
-
-    @property
-    def wctemp_c(self):
-        return _number(self._get("wctemp"), " C")
-
-    @property
-    def cctemp_c(self):
-        return _number(self._get("cctemp"), " C")
-
-    @property
-    def physical_written(self):
-        return _number(self._get("physical_written"), " bytes")
 
     @property
     def read(self):
