@@ -23,9 +23,12 @@ MIN_SLICES = 8
 MIN_SLICE_SEC = 60
 ALPHA = 0.05            # the test's significance level (two-sided)
 CONFIDENCE = 1 - ALPHA  # ... and the slope's confidence interval
-# A practical size: even at its confidence interval's low end, the rise
-# over the run is at least the first quarter's mean (the share doubles)
-# and at least FLOOR_PCT points - so 0.001% -> 0.003% is no trend.
+# A practical size: the last quarter's mean at least RATIO x the first's
+# and at least FLOOR_PCT (0.001% -> 0.003% is no trend); and it must hold
+# with confidence: at the low end of the slope's interval, the rise over
+# the run is at least half the first quarter's mean and FLOOR_PCT points
+# (one bad stretch, a spike near the end: not a trend).
+RATIO = 2.0
 FLOOR_PCT = 0.1
 HOUR = 3600
 
@@ -81,12 +84,12 @@ def classify(series, slice_sec=HOUR):
     first, last, ls_slope, mk, ts} - flag None (why_not says why) with
     fewer than MIN_SLICES values or slices shorter than MIN_SLICE_SEC;
     "degrading" when Mann-Kendall finds a rising trend at ALPHA (S > 0, p
-    < ALPHA) and a large one: even the low end of the Theil-Sen slope's
-    confidence interval rises over the run (x (n - 1) slices) by at least
-    the first quarter's mean (the share doubles) and by at least
-    FLOOR_PCT (0.001% -> 0.003% is no trend); "improving" the mirror
-    image (the interval's high end, the last quarter's mean); "steady"
-    otherwise. ls_slope: least squares, per slice; mk: the
+    < ALPHA) and a large one: the last quarter's mean at least RATIO x
+    the first's and at least FLOOR_PCT (0.001% -> 0.003% is no trend),
+    and even at the low end of the Theil-Sen slope's confidence interval
+    the rise over the run (x (n - 1) slices) at least the first quarter's
+    mean / RATIO and FLOOR_PCT; "improving" the mirror image (the
+    interval's high end); "steady" otherwise. ls_slope: least squares, per slice; mk: the
     MannKendall; ts: the TheilSen at CONFIDENCE, per slice."""
     n = len(series)
     q = max(1, n // 4)
@@ -98,11 +101,13 @@ def classify(series, slice_sec=HOUR):
     if out["why_not"] is not None:
         return out
     out["flag"] = "steady"
-    rise = out["ts"].low * (n - 1)      # over the run, at the CI's low end
-    fall = -out["ts"].high * (n - 1)
-    if mk.p < ALPHA and mk.s > 0 and rise >= max(FLOOR_PCT, first):
+    n1 = n - 1                          # slices from the first to the last
+    if mk.p < ALPHA and mk.s > 0 and last >= max(RATIO * first, FLOOR_PCT) \
+            and out["ts"].low * n1 >= max(first / RATIO, FLOOR_PCT):
         out["flag"] = "degrading"
-    elif mk.p < ALPHA and mk.s < 0 and fall >= max(FLOOR_PCT, last):
+    elif mk.p < ALPHA and mk.s < 0 and \
+            first >= max(RATIO * last, FLOOR_PCT) and \
+            -out["ts"].high * n1 >= max(last / RATIO, FLOOR_PCT):
         out["flag"] = "improving"
     return out
 
