@@ -173,13 +173,14 @@ def main(argv=None):
             "; ".join(odd) or "-"))
     text = "\n".join([
         SECTION, "",
-        "`bench/bench_trial_pairs.py --pairs %d --seconds %d --load %g%s` "
+        "`bench/bench_trial_pairs.py --pairs %d --seconds %d --load %g%s%s` "
         "(%s, Python %s, %s, %d CPUs): the same trial campaign (test 1 at "
         "%gx, the stress test at %gx, %d s each) on two identical %s over "
         "%d MiB files in /dev/shm, one after the other, %d pairs, while `tests/run.sh "
         "%s` runs over and over%s. Same verdict: the two campaigns of a "
         "pair say the same; certified: campaigns of the %d." % (
             args.pairs, args.seconds, args.load,
+            " --hogs %d" % args.hogs if args.hogs else "",
             " --before DIR" if args.before else "",
             time.strftime("%Y-%m-%d"), platform.python_version(),
             platform.machine(), os.cpu_count(), args.load, 2 * args.load,
