@@ -2,7 +2,8 @@
 """Description: watching an act_certify campaign as it runs, on
 file-backed devices (analysis/act_certify.py with --seconds: a trial).
 
-- live: a campaign of 8-second steps (1-second slices), the reports'
+- live: a campaign of 25-second steps (10-second slices: a trial's are
+  at least 10 s), the reports'
   timer set far off (ACT_CERTIFY_REPORT_SEC=3600) so only complete slices
   rewrite them: summary.json and report.html are polled while step 1
   runs - each read is whole (atomic rewrites) - until summary.json says
@@ -80,7 +81,7 @@ def check_live(c, root, td):
     dev = make_device(root, "live.img")
     out = os.path.join(td, "live")
     p = subprocess.Popen([sys.executable, CERTIFY, "--device", dev,
-                          "--load", "1", "--seconds", "8", "--out", out],
+                          "--load", "1", "--seconds", "25", "--out", out],
                          stdout=open(os.path.join(td, "live.out"), "w"),
                          stderr=open(os.path.join(td, "live.err"), "w"),
                          stdin=subprocess.DEVNULL,
@@ -123,7 +124,7 @@ def check_live(c, root, td):
                "in_progress with step 1 running and 2 slices", detail):
         s, page = seen
         r = s["running"]
-        c.check(0 < r["elapsed_sec"] <= 8 and r["planned_sec"] == 8,
+        c.check(0 < r["elapsed_sec"] <= 25 and r["planned_sec"] == 25,
                 "live: the running step's elapsed/planned time: %r" % r)
         c.eq("live: step 1 RUNNING in summary.json", "RUNNING",
              s["steps"][0]["result"])

@@ -461,3 +461,42 @@ def drives_log(devices, over, seconds=120, ran=None, rate=1000, stop=(),
         total = {0: sum(c[0] for _, c in per), 2: sum(c[2] for _, c in per)}
         slices.append([("reads", total)] + per)
     return lines + reports(slices, interval) + list(stop)
+
+
+# ----------------------------------------------------------------------------
+# A share of slow reads, slice by slice (the trend's tests).
+
+def share_reports(shares, slice_sec, rate, bucket=3, name="reads"):
+    """The reports of a run of len(shares) slices of slice_sec seconds,
+    one report a slice: slice k has rate x slice_sec operations of
+    histogram name, shares[k] percent of them (rounded) in bucket (3: 4 to
+    8 ms, over 1 ms and under 8), the rest in bucket 0."""
+    ops = int(rate * slice_sec)
+    slices = []
+    for pct in shares:
+        over = min(ops, max(0, int(round(ops * pct / 100.0))))
+        slices.append({name: {0: ops - over, bucket: over}})
+    return reports(slices, interval=slice_sec)
+
+
+def noisy_shares(rnd, model, n, level):
+    """n shares (percent) around level, flat, with the noise of model:
+    "gaussian" (sd 30% of level), "poisson" (the count of slow reads of
+    120000 a Poisson variable of mean level% of them), "spikes" (a slice
+    in 10 ten times level; +-20% otherwise). rnd: a random.Random."""
+    out = []
+    for _ in range(n):
+        if model == "gaussian":
+            out.append(max(0.0, rnd.gauss(level, 0.3 * level)))
+        elif model == "poisson":
+            mean, k, t = 120000 * level / 100.0, 0, rnd.expovariate(1.0)
+            while t < mean:         # arrivals of a rate-1 process
+                k += 1
+                t += rnd.expovariate(1.0)
+            out.append(100.0 * k / 120000)
+        elif model == "spikes":
+            out.append(level * (10.0 if rnd.random() < 0.1 else 1.0) *
+                       rnd.uniform(0.8, 1.2))
+        else:
+            raise ValueError("no noise model %r" % model)
+    return out

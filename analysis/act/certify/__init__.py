@@ -27,8 +27,9 @@ One concept per module:
             its first slice over a limit, and why; judging its partial
             log
   threads   the plan's service-threads warning, on the program's echo
-  trend     each step's hourly share of reads over 1 ms, its slope, the
-            degrading flag
+  trend     each step's hourly share of reads over 1 ms, its Theil-Sen
+            slope, the degrading flag (Mann-Kendall: act.latency.
+            trend_stats)
   health_report  each step's drive health (start, end, deltas, the
             temperature chart) and the campaign's, for the reports
   summary   the campaign's summary (summary.json's document): the model

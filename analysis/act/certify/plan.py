@@ -20,6 +20,11 @@ DEFAULT_STRESS_FACTOR = 2.0
 LADDER_RUNGS = 6                # default ladder: 2 x load, then x 1.5 ...
 LADDER_STEP = 1.5
 HOUR = 3600
+# A trial's slices are no shorter: on a busy host one second's share of
+# reads over 1 ms is that second's stalls (the first second's start-up
+# too), and decided verdicts that a second run reversed (bench/
+# bench_trial_pairs.py, bench/RESULTS.md).
+TRIAL_MIN_SLICE_SEC = 10
 # The C programs' limits (src/common/shared_cfg.h: read-reqs-per-sec,
 # write-reqs-per-sec and test-duration-sec are CFG_U32 items up to
 # UINT32_MAX; src/storage/storage_cfg.c refuses rates that give more than
@@ -51,8 +56,13 @@ def rates(load, n_devices):
 
 def slice_for(duration):
     """The analysis slice of a step: the criteria's hour, or for a run
-    shorter than an hour about a tenth of it (a trial)."""
-    return HOUR if duration >= HOUR else max(1, duration // 10)
+    shorter than an hour about a tenth of it (a trial) but at least
+    TRIAL_MIN_SLICE_SEC - the whole run when it is shorter (docs/
+    certify.md, "Fail fast": a 1 s slice is a moment of the host, and
+    the verdict and fail fast judge these slices)."""
+    if duration >= HOUR:
+        return HOUR
+    return min(duration, max(TRIAL_MIN_SLICE_SEC, duration // 10))
 
 
 def parse_positive(text, what):

@@ -1,15 +1,35 @@
 """The trend of a step's latency over its run (docs/certify.md, "The
 trend"): the share of reads over the first criterion's threshold (1 ms)
-slice by slice, its least-squares slope, and a flag - degrading, steady,
-improving - that never changes the verdict.  Pure: from the step's
-act_latency/1 document to a dict, and from that dict to text and a small
-SVG chart."""
+slice by slice, and a flag - degrading, steady, improving - that never
+changes the verdict. A flag needs enough slices of enough length, a
+significant monotonic trend (Mann-Kendall, act.latency.trend_stats) and a
+practical size (the first and last quarters' means); the slope reported
+is Theil-Sen's with its confidence interval, per hour. Pure: from the
+step's act_latency/1 document to a dict, and from that dict to text and a
+small SVG chart."""
 
 from act.certify.fmt import md_text
+from act.latency.trend_stats import mann_kendall, theil_sen
 
-MIN_SLICES = 4          # fewer slices: no flag (null)
-RATIO = 2.0             # last quarter's mean >= RATIO x the first's
-FLOOR_PCT = 0.1         # ... and >= FLOOR_PCT: 0.001% -> 0.003% is noise
+# Enough slices: Mann-Kendall on 8 slices can tell a ramp through noise
+# (a clean ramp of 8 has p = 5e-5, exact) and leaves two slices to each
+# quarter; fewer: no flag (null).
+MIN_SLICES = 8
+# Long enough slices: a slice's share must average over the host's
+# moments (a stall of the scheduler, a burst of another job) for the
+# slices to be samples of the drive; a 1 s slice on a busy host is one
+# such moment, and its neighbours share it (the test assumes independent
+# slices). A minute, the window the load check judges short slices on.
+MIN_SLICE_SEC = 60
+ALPHA = 0.05            # the test's significance level (two-sided)
+CONFIDENCE = 1 - ALPHA  # ... and the slope's confidence interval
+# A practical size: the last quarter's mean at least RATIO x the first's
+# and at least FLOOR_PCT (0.001% -> 0.003% is no trend); and it must hold
+# with confidence: at the low end of the slope's interval, the rise over
+# the run is at least half the first quarter's mean and FLOOR_PCT points
+# (one bad stretch, a spike near the end: not a trend).
+RATIO = 2.0
+FLOOR_PCT = 0.1
 HOUR = 3600
 
 
@@ -46,30 +66,59 @@ def threshold_index(doc):
     return None, None
 
 
-def classify(series):
-    """The flag of a series of percentages (see the module's page):
-    None with fewer than MIN_SLICES values; "degrading" when the last
-    quarter's mean is at least RATIO x the first quarter's, at least
-    FLOOR_PCT, and the slope is positive; "improving" the mirror image;
-    "steady" otherwise.  Returns (flag, first, last, slope per slice)."""
+def no_flag_reason(n, slice_sec):
+    """Why a series of n slices of slice_sec seconds gets no flag, or
+    None when it may get one."""
+    if n < MIN_SLICES:
+        return "%d slice%s, at least %d needed" % (
+            n, "" if n == 1 else "s", MIN_SLICES)
+    if slice_sec < MIN_SLICE_SEC:
+        return "slices of %d s, at least %d s needed" % (slice_sec,
+                                                         MIN_SLICE_SEC)
+    return None
+
+
+def classify(series, slice_sec=HOUR):
+    """The flag of a series of percentages, one a slice of slice_sec
+    seconds (see the module's page), and its figures: {flag, why_not,
+    first, last, ls_slope, mk, ts} - flag None (why_not says why) with
+    fewer than MIN_SLICES values or slices shorter than MIN_SLICE_SEC;
+    "degrading" when Mann-Kendall finds a rising trend at ALPHA (S > 0, p
+    < ALPHA) and a large one: the last quarter's mean at least RATIO x
+    the first's and at least FLOOR_PCT (0.001% -> 0.003% is no trend),
+    and even at the low end of the Theil-Sen slope's confidence interval
+    the rise over the run (x (n - 1) slices) at least the first quarter's
+    mean / RATIO and FLOOR_PCT; "improving" the mirror image (the
+    interval's high end); "steady" otherwise. ls_slope: least squares, per slice; mk: the
+    MannKendall; ts: the TheilSen at CONFIDENCE, per slice."""
     n = len(series)
     q = max(1, n // 4)
     first, last = _mean(series[:q]), _mean(series[-q:])
-    s = slope(series)
-    if n < MIN_SLICES:
-        return None, first, last, s
-    if last >= RATIO * first and last >= FLOOR_PCT and s > 0:
-        return "degrading", first, last, s
-    if first >= RATIO * last and first >= FLOOR_PCT and s < 0:
-        return "improving", first, last, s
-    return "steady", first, last, s
+    mk = mann_kendall(series)
+    out = {"first": first, "last": last, "ls_slope": slope(series),
+           "mk": mk, "ts": theil_sen(series, mk.var_s, CONFIDENCE),
+           "why_not": no_flag_reason(n, slice_sec), "flag": None}
+    if out["why_not"] is not None:
+        return out
+    out["flag"] = "steady"
+    n1 = n - 1                          # slices from the first to the last
+    if mk.p < ALPHA and mk.s > 0 and last >= max(RATIO * first, FLOOR_PCT) \
+            and out["ts"].low * n1 >= max(first / RATIO, FLOOR_PCT):
+        out["flag"] = "degrading"
+    elif mk.p < ALPHA and mk.s < 0 and \
+            first >= max(RATIO * last, FLOOR_PCT) and \
+            -out["ts"].high * n1 >= max(last / RATIO, FLOOR_PCT):
+        out["flag"] = "improving"
+    return out
 
 
 def step_trend(doc, histogram="reads"):
     """The "trend" of a step's summary from its act_latency/1 document
-    (None without one): flag, series [{slice, end_sec, pct, rate}],
-    threshold, slice_sec, first_quarter_pct, last_quarter_pct,
-    slope_pct_per_hour."""
+    (None without one): flag, why_no_flag, series [{slice, end_sec, pct,
+    rate}], threshold, slice_sec, first_quarter_pct, last_quarter_pct,
+    slope_pct_per_slice, slope_pct_per_hour (least squares), mann_kendall
+    {s, var_s, z, p, exact, alpha}, theil_sen {pct_per_hour,
+    low_pct_per_hour, high_pct_per_hour, confidence, intercept_pct}."""
     if not doc:
         return None
     hist = [h for h in doc.get("histograms") or []
@@ -82,36 +131,64 @@ def step_trend(doc, histogram="reads"):
                "pct": s["over_pct"][idx], "rate": s.get("rate")}
               for s in hist[0].get("slices") or []
               if idx < len(s.get("over_pct") or [])]
-    flag, first, last, per_slice = classify([p["pct"] for p in series])
-    return {"flag": flag, "histogram": histogram, "threshold": threshold,
+    c = classify([p["pct"] for p in series], slice_sec)
+    per_hour = HOUR / slice_sec
+    mk, ts = c["mk"], c["ts"]
+    return {"flag": c["flag"], "why_no_flag": c["why_not"],
+            "histogram": histogram, "threshold": threshold,
             "slice_sec": slice_sec, "series": series,
-            "first_quarter_pct": round(first, 3),
-            "last_quarter_pct": round(last, 3),
-            "slope_pct_per_slice": round(per_slice, 4),
-            "slope_pct_per_hour": round(per_slice * HOUR / slice_sec, 4)}
+            "first_quarter_pct": round(c["first"], 3),
+            "last_quarter_pct": round(c["last"], 3),
+            "slope_pct_per_slice": round(c["ls_slope"], 4),
+            "slope_pct_per_hour": round(c["ls_slope"] * per_hour, 4),
+            "mann_kendall": {"s": mk.s, "var_s": round(mk.var_s, 3),
+                             "z": round(mk.z, 4), "p": _sig(mk.p),
+                             "exact": mk.exact, "alpha": ALPHA},
+            "theil_sen": {"pct_per_hour": round(ts.slope * per_hour, 4),
+                          "low_pct_per_hour": round(ts.low * per_hour, 4),
+                          "high_pct_per_hour": round(ts.high * per_hour, 4),
+                          "confidence": CONFIDENCE,
+                          "intercept_pct": round(ts.intercept, 4)}}
+
+
+def _sig(x, digits=3):
+    """x rounded to digits significant digits (a p-value: 4.32e-05)."""
+    return float("%.*g" % (digits, x))
 
 
 def _unit(t):
     return "hour" if t["slice_sec"] == HOUR else "slice"
 
 
+def slope_text(t):
+    """"Theil-Sen slope +0.110%/h (95% confidence +0.090 to +0.131);
+    Mann-Kendall p = 0.0001" - or the least-squares slope alone for a
+    trend recorded before these figures."""
+    ts, mk = t.get("theil_sen"), t.get("mann_kendall")
+    if not ts or not mk:
+        return "slope %+.3f%%/h" % t["slope_pct_per_hour"]
+    return "Theil-Sen slope %+.3f%%/h (%d%% confidence %+.3f to %+.3f); " \
+        "Mann-Kendall p = %s" % (
+            ts["pct_per_hour"], round(100 * ts["confidence"]),
+            ts["low_pct_per_hour"], ts["high_pct_per_hour"],
+            "%.2g" % mk["p"])
+
+
 def trend_text(t):
     """One line: "degrading: 0.40% -> 2.90% of reads over 1 ms from hour
-    1 to 24 (first and last quarter means; slope +0.110%/h)" - per slice
-    for a trial's slices; or why there is no flag."""
+    1 to 24 (first and last quarter means; Theil-Sen slope +0.110%/h (95%
+    confidence +0.090 to +0.131); Mann-Kendall p = 1.2e-07)"; or why
+    there is no flag."""
     if t is None:
         return "no trend: no analysis"
     n = len(t["series"])
     if t["flag"] is None:
-        return "no trend: %d slice%s, at least %d needed" % (
-            n, "" if n == 1 else "s", MIN_SLICES)
-    unit = _unit(t)
+        return "no trend: %s" % (t.get("why_no_flag") or no_flag_reason(
+            n, t["slice_sec"]) or "too few slices")
     return "%s: %.2f%% -> %.2f%% of %s over %s from %s 1 to %d (first and " \
-        "last quarter means; slope %+.3f%%/%s)" % (
+        "last quarter means; %s)" % (
             t["flag"], t["first_quarter_pct"], t["last_quarter_pct"],
-            t["histogram"], t["threshold"], unit, n,
-            t["slope_pct_per_hour"] if unit == "hour" else
-            t["slope_pct_per_slice"], "h" if unit == "hour" else "slice")
+            t["histogram"], t["threshold"], _unit(t), n, slope_text(t))
 
 
 def headline(steps):
@@ -143,7 +220,7 @@ def _esc(text):
 
 
 def svg_chart(t, width=360, height=90):
-    """A small inline SVG: the series as a line (with the fitted slope
+    """A small inline SVG: the series as a line (the Theil-Sen line
     dashed), the y axis from 0 to the highest value; "" without points."""
     if not t or not t["series"]:
         return ""
@@ -161,8 +238,8 @@ def svg_chart(t, width=360, height=90):
     pts = " ".join("%.1f,%.1f" % (xp(k), yp(v)) for k, v in enumerate(ys))
     color = {"degrading": "#d62728", "improving": "#2ca02c"}.get(
         t["flag"], "#1f77b4")
-    s = slope(ys)
-    b = _mean(ys) - s * (n - 1) / 2.0
+    ts = theil_sen(ys)
+    s, b = ts.slope, ts.intercept
     out = ['<svg xmlns="http://www.w3.org/2000/svg" class="trend" '
            'width="%d" height="%d" viewBox="0 0 %d %d" role="img">'
            % (width, height, width, height),

@@ -20,6 +20,10 @@ in-process:
   verdict could not change"; "hour 3 of 24" for hour slices) and the
   time saved; never on the last slice (the run ends anyway), never on a
   short slice;
+- a trial (plan.slice_for: slices of at least 10 s): a first second 20%
+  over 1 ms in a 20 s trial neither stops it nor fails it (PASS); a 30 s
+  trial 30% over throughout stops after its first 10 s slice ("slice 1
+  of 3 (10 s)");
 - judge_step: a log stopped (SIGINT) after fail fast's slice is FAIL
   with that message, never INCOMPLETE nor PASS; the same log without the
   record, or a record whose slice the log does not show failing, is
@@ -248,6 +252,43 @@ class FailFast(unittest.TestCase):
         path = logs.write(log_text(full(2) + [(900, 400)] * 2 + full(6)))
         ff = failfast.FailFast(st, path, analyse.slices_so_far)
         self.assertEqual(None, ff.check(10), "FailFast: not on a short slice")
+
+    def grow(self, st, seconds):
+        """FailFast.check after each second of a log of seconds (a trial
+        step st) written report by report: the records (None: go on)."""
+        text = log_text(seconds, duration=st.duration_sec)
+        head = text.split("after 1 sec:")[0]
+        blocks = ["after " + b for b in text.split("after ")[1:]]
+        path = self.logs.write(head)
+        ff = failfast.FailFast(st, path, analyse.slices_so_far)
+        got = []
+        for t, block in enumerate(blocks, 1):
+            with open(path, "a") as f:
+                f.write(block)
+            got.append(ff.check(t))
+        return got, text
+
+    def test_trial(self):
+        """A trial is judged - and fails fast - on slices of at least 10 s
+        (plan.slice_for): one bad second does not decide it; a real failure
+        still stops it at its first slice."""
+        st = step(duration=20, slice_sec=plan.slice_for(20))
+        # the first second 20% over 1 ms (a start on a busy host), then
+        # none: slice 1 (10 s) has 2%
+        got, text = self.grow(st, [(RATE, 400)] + full(19))
+        self.assertEqual([None] * 20, got, "one bad second: no stop")
+        self.assertEqual("PASS", judged(self.logs, text, st)[0],
+                         "one bad second: the trial passes")
+        # every second 30% over: stopped after its first slice of 10 s
+        st = step(duration=30, slice_sec=plan.slice_for(30))
+        got, _ = self.grow(st, full(30, 600))
+        self.assertEqual([None] * 9 + ["x"], ["x" if g else None
+                                              for g in got[:10]],
+                         "a real failure: stopped after 10 s")
+        self.assertEqual("stopped after slice 1 of 3 (10 s): reads 30.00% "
+                         "over 1 ms (must be under 5%) in slice 1 - the "
+                         "verdict could not change",
+                         failfast.stop_message(got[9]), "the message")
 
     def test_judge(self):
         logs = self.logs

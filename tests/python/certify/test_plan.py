@@ -154,7 +154,8 @@ class Plan(unittest.TestCase):
             self.assertEqual(want, plan.rates(load, n),
                              "rates(%s, %d)" % (load, n))
         for dur, want in ((86400, 3600), (3600, 3600), (3599, 359), (100, 10),
-                          (5, 1), (1, 1)):
+                          # a trial's slices: at least 10 s, or the run
+                          (99, 10), (20, 10), (10, 10), (5, 5), (1, 1)):
             self.assertEqual(want, plan.slice_for(dur), "slice_for(%d)" % dur)
         for x, want in ((135, 140), (6.75, 6.8), (16.5, 16), (2, 2),
                         (0.1234, 0.12)):

@@ -2,24 +2,36 @@
 """Description: the trend of a step's latency (analysis/act/certify/
 trend.py, docs/certify.md "The trend"):
 
-- classify on hand-made series: rising (also with noise) -> degrading,
-  falling -> improving, flat with noise -> steady, a rise under the floor
-  (0.001% -> 0.003%) -> steady while the same shape above it (0.05% ->
-  0.15%) -> degrading, a last quarter twice the first but a negative slope
-  -> steady, fewer than 4 slices -> no flag; the least-squares slope.
+- classify on hand-made series (hour slices): rising (also with noise) ->
+  degrading, falling -> improving, flat with noise -> steady, a rise under
+  the floor (0.001% -> 0.003%) -> steady while the same shape above it
+  (0.05% -> 0.15%) -> degrading, one bad stretch in a flat series or a
+  last quarter twice the first but no monotonic trend -> steady, a rise
+  short of doubling -> steady; fewer than 8 slices, or slices under 60 s
+  (a trial's 1 s slices) -> no flag, and why; the least-squares slope.
+- no flag on 100 flat noisy synthetic logs (synthlog.share_reports) of
+  each noise model (gaussian, Poisson counts, occasional spikes x10; 8 to
+  24 slices of 60 s, levels 0.2% to 3%; seeds 0-99), analysed in-process
+  as act_certify does; a flag on every real ramp (linear, and
+  step-like: a staircase of four levels; up -> degrading, down ->
+  improving, with noise, 10 seeds each); the same
+  ramp in 7 slices, or in 10 slices of 30 s, gets none.
 - synthetic act_storage logs (tests/python/support.py) analysed in-process
-  as act_certify does (analyse_log, 10 slices): only the rising one is
-  flagged degrading, the falling one improving, the flat noisy one and the
-  one under the floor steady; the series carries each slice's % over 1 ms
-  and read rate; slope_pct_per_hour is per hour of the slice length.
-  The text says "from slice 1 to 10" and the slope per slice (a trial);
-  for one-hour slices "from hour 1 to N" and the slope per hour - also
-  on a 24-hour log reported hourly, analysed in one-hour slices.
+  (analyse_log, 10 slices of 60 s): only the rising one is flagged
+  degrading, the falling one improving, the flat noisy one and the one
+  under the floor steady; the series carries each slice's % over 1 ms and
+  read rate; slope_pct_per_hour is per hour of the slice length; the
+  trend has the Mann-Kendall figures (S, p at alpha 0.05) and the
+  Theil-Sen slope per hour with its 95% interval around it. The text
+  says "from slice 1 to 10" (a trial), "from hour 1 to N" for hour
+  slices, with the Theil-Sen slope, its interval and p - also on a
+  24-hour log reported hourly, analysed in one-hour slices.
 - build_summary on a campaign whose step analyses are those logs: every
   step has its "trend", summary "trend" has one line for the degrading
   step ("passes, but degrading: ..."), the verdict is unchanged; the
   Markdown has the trend line, the HTML a parseable inline SVG chart per
-  step and the flag.
+  step and the flag; summary.json's trend the new keys (mann_kendall,
+  theil_sen, why_no_flag) beside the old ones.
 
     python3 tests/python/certify/test_trend.py [-v]
 """
@@ -41,20 +53,31 @@ from act.certify.page import esc  # noqa: E402
 from act.certify.analyse import analyse_log  # noqa: E402
 
 SECONDS = 40
-SLICE = 4
+SLICE = 60
+MODELS = ("gaussian", "poisson", "spikes")
 
 
 def log_text(per_sec_over, per_sec_ok=2000):
-    """A 40-second log: each second per_sec_ok reads under 1 ms (the
-    derived rate, 2000/s: the host issued the load) and
-    per_sec_over[t] over it (bucket 3)."""
-    text = support.header(duration=SECONDS, names=("reads",))
+    """A 40-report log, a report a minute: each minute 60 x per_sec_ok
+    reads under 1 ms (the derived rate, 2000/s: the host issued the load)
+    and 60 x per_sec_over[t] over it (bucket 3)."""
+    text = support.header(duration=SECONDS * 60, interval=60,
+                          names=("reads",))
     ok = over = 0
     for t in range(1, SECONDS + 1):
-        ok += per_sec_ok
-        over += per_sec_over[t - 1]
-        text += support.report(t, {"reads": {0: ok, 3: over}})
+        ok += 60 * per_sec_ok
+        over += 60 * per_sec_over[t - 1]
+        text += support.report(60 * t, {"reads": {0: ok, 3: over}})
     return text
+
+
+def shares_log(shares, slice_sec=SLICE):
+    """A log of len(shares) slices of slice_sec, reported once a slice,
+    2000 reads/s, shares[k]% of slice k over 1 ms (synthlog)."""
+    return support.header(duration=len(shares) * slice_sec,
+                          interval=slice_sec, names=("reads",)) + \
+        support.synthlog.text(support.synthlog.share_reports(
+            shares, slice_sec, 2000))
 
 
 def shapes():
@@ -77,7 +100,17 @@ def shapes():
 
 def analysed(td, name, over, ok):
     path = support.make(os.path.join(td, name + ".log"), log_text(over, ok))
-    return analyse_log(path, SLICE, False)
+    return analyse_log(path, 4 * SLICE, False)
+
+
+def log_flag(td, shares, slice_sec=SLICE):
+    """The flag (and the trend) of a log of shares, analysed as
+    act_certify does, on its own slices."""
+    path = support.make(os.path.join(td, "s.log"), shares_log(shares,
+                                                              slice_sec))
+    a = analyse_log(path, slice_sec, False)
+    t = trend.step_trend(a.doc)
+    return (t and t["flag"]), t
 
 
 class Parser(html.parser.HTMLParser):
@@ -101,31 +134,93 @@ class Trend(support.TempDir):
         for what, series, want in (
                 ("rising", [0.4, 0.6, 0.9, 1.2, 1.6, 2.0, 2.5, 2.9],
                  "degrading"),
-                ("rising with noise", [0.5, 0.3, 0.8, 0.6, 1.4, 1.1, 2.2, 1.9],
-                 "degrading"),
+                ("rising with noise", [0.5, 0.3, 0.8, 0.6, 1.4, 1.1, 2.2, 1.9,
+                                       2.6, 2.4], "degrading"),
                 ("falling", [2.9, 2.5, 2.0, 1.6, 1.2, 0.9, 0.6, 0.4],
                  "improving"),
                 ("flat with noise", [1.0, 1.2, 0.9, 1.1, 0.95, 1.15, 1.05,
-                                     0.9],
+                                     0.9], "steady"),
+                ("under the floor", [0.001, 0.0015, 0.002, 0.0023, 0.0025,
+                                     0.0027, 0.003, 0.003], "steady"),
+                ("above the floor", [0.05, 0.07, 0.09, 0.11, 0.13, 0.15,
+                                     0.17, 0.19], "degrading"),
+                ("one bad stretch", [0.2, 0.2, 9.0, 9.0, 0.5, 0.5, 0.5, 0.5],
                  "steady"),
-                ("under the floor", [0.001, 0.0015, 0.002, 0.0025, 0.003,
-                                     0.003],
-                 "steady"),
-                ("above the floor", [0.05, 0.07, 0.09, 0.11, 0.13, 0.15],
-                 "degrading"),
-                ("last quarter 2x but falling overall",
-                 [0.2, 0.2, 9.0, 9.0, 0.5, 0.5, 0.5, 0.5], "steady"),
-                ("short of 2x", [1.0, 1.2, 1.4, 1.6, 1.8, 1.9], "steady"),
-                ("four slices", [0.1, 0.2, 0.4, 0.8], "degrading"),
-                ("three slices", [0.1, 1.0, 9.0], None),
+                ("last quarter 2x, no trend", [0.5, 0.6, 0.4, 0.5, 0.6, 0.4,
+                                              1.2, 1.0], "steady"),
+                ("short of doubling", [1.0, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6,
+                                       1.7], "steady"),
+                ("seven slices", [0.1, 0.2, 0.4, 0.8, 1.6, 3.2, 6.4], None),
                 ("no slice", [], None)):
-            self.assertEqual(want, trend.classify(series)[0],
+            self.assertEqual(want, trend.classify(series)["flag"],
                              "classify: %s" % what)
+        ramp = [0.4, 0.6, 0.9, 1.2, 1.6, 2.0, 2.5, 2.9]
+        self.assertEqual((None, "slices of 1 s, at least 60 s needed"),
+                         (lambda c: (c["flag"], c["why_not"]))(
+                             trend.classify(ramp, 1)), "1 s slices")
+        self.assertEqual("degrading", trend.classify(ramp, 60)["flag"],
+                         "60 s slices")
+        self.assertEqual("7 slices, at least 8 needed",
+                         trend.classify(ramp[:7])["why_not"], "7 slices")
         self.assertEqual(2.0, trend.slope([1, 3, 5]), "slope of 1, 3, 5")
         self.assertEqual(0.0, trend.slope([7]), "slope of one point")
-        flag, first, last, s = trend.classify([1, 1, 2, 2, 3, 3, 4, 4])
-        self.assertEqual((1.0, 4.0), (first, last), "quarter means of 8 "
-                         "slices")
+        c = trend.classify([1, 1, 2, 2, 3, 3, 4, 4])
+        self.assertEqual((1.0, 4.0), (c["first"], c["last"]),
+                         "quarter means of 8 slices")
+        self.assertEqual((24, True), (c["mk"].s, c["mk"].p < 0.01),
+                         "Mann-Kendall of 1 1 2 2 3 3 4 4 (4 ties of 2)")
+
+    def test_flat_logs(self):
+        """100 flat noisy logs of each noise model: no flag."""
+        flagged = []
+        for model in MODELS:
+            for seed in range(100):
+                rnd = random.Random(seed)
+                n = (8, 12, 24)[seed % 3]
+                level = (0.2, 1.0, 3.0)[seed // 3 % 3]
+                flag, t = log_flag(self.td, support.synthlog.noisy_shares(
+                    rnd, model, n, level))
+                if flag != "steady":
+                    flagged.append("%s seed %d: %s" % (
+                        model, seed, trend.trend_text(t)))
+        self.assertEqual([], flagged, "flat noisy logs flagged")
+
+    def test_ramps(self):
+        """Real ramps: flagged, in both directions; not with too few or too
+        short slices."""
+        def linear(rnd, n, up):
+            ys = [0.5 + 2.5 * k / (n - 1) for k in range(n)]
+            return [max(0.0, rnd.gauss(y, 0.15 * y))
+                    for y in (ys if up else ys[::-1])]
+
+        def step(rnd, n, up):
+            # a staircase: four levels, a quarter of the run each
+            ys = [(0.5, 1.2, 2.0, 3.0)[4 * k // n] for k in range(n)]
+            return [max(0.0, rnd.gauss(y, 0.15 * y))
+                    for y in (ys if up else ys[::-1])]
+        missed = []
+        for shape in (linear, step):
+            for up in (True, False):
+                for seed in range(10):
+                    rnd = random.Random(seed)
+                    n = (10, 24)[seed % 2] if shape is linear else \
+                        (12, 24)[seed % 2]
+                    flag, t = log_flag(self.td, shape(rnd, n, up))
+                    if flag != ("degrading" if up else "improving"):
+                        missed.append("%s %s seed %d: %s" % (
+                            shape.__name__, "up" if up else "down", seed,
+                            trend.trend_text(t)))
+        self.assertEqual([], missed, "ramps not flagged")
+        ramp = [0.4, 0.6, 0.9, 1.2, 1.6, 2.0, 2.5, 2.9, 3.3, 3.8]
+        self.assertEqual(("degrading", None), (lambda f, t: (
+            f, t["why_no_flag"]))(*log_flag(self.td, ramp)), "10 x 60 s")
+        flag, t = log_flag(self.td, ramp[:7])
+        self.assertEqual((None, "no trend: 7 slices, at least 8 needed"),
+                         (flag, trend.trend_text(t)), "7 slices")
+        flag, t = log_flag(self.td, ramp, 30)
+        self.assertEqual((None, "no trend: slices of 30 s, at least 60 s "
+                          "needed"), (flag, trend.trend_text(t)),
+                         "slices of 30 s")
 
     def test_logs(self):
         td = self.td
@@ -154,7 +249,7 @@ class Trend(support.TempDir):
                         % [p["rate"] for p in t["series"]])
         per_slice = trend.slope([p["pct"] for p in t["series"]])
         self.assertTrue(abs(t["slope_pct_per_hour"] - per_slice * 3600
-                            / SLICE) < 0.01 and
+                            / (4 * SLICE)) < 0.01 and
                         abs(t["slope_pct_per_slice"] - per_slice) < 0.001,
                         "slope per hour: %r, per slice %r"
                         % (t["slope_pct_per_hour"], per_slice))
@@ -164,14 +259,29 @@ class Trend(support.TempDir):
             "10" % (t["first_quarter_pct"], t["last_quarter_pct"])),
                         "trend text: %r" % text)
         self.assertEqual(None, trend.step_trend(None), "no document: no trend")
-        hourly = dict(t, slice_sec=3600, slope_pct_per_hour=0.1104)
-        self.assertEqual("degrading: %.2f%% -> %.2f%% of reads over 1 ms from "
-                         "hour 1 to 10 (first and last quarter means; slope "
-                         "+0.110%%/h)"
-                         % (t["first_quarter_pct"], t["last_quarter_pct"]),
-                         trend.trend_text(hourly), "hourly text")
-        self.assertEqual("no trend: 3 slices, at least 4 needed",
-                         trend.trend_text(dict(t, flag=None,
+        mk, ts = t["mann_kendall"], t["theil_sen"]
+        self.assertTrue(mk["s"] == 45 and mk["p"] < 0.001 and
+                        mk["alpha"] == 0.05 and ts["confidence"] == 0.95,
+                        "rising: Mann-Kendall %r, Theil-Sen %r" % (mk, ts))
+        self.assertTrue(ts["low_pct_per_hour"] <= ts["pct_per_hour"] <=
+                        ts["high_pct_per_hour"] and abs(
+                            ts["pct_per_hour"] - t["slope_pct_per_hour"]) <
+                        0.1 * t["slope_pct_per_hour"],
+                        "rising: the Theil-Sen slope per hour %r, least "
+                        "squares %r" % (ts, t["slope_pct_per_hour"]))
+        self.assertEqual(None, t["why_no_flag"], "rising: flagged")
+        self.assertTrue(text.endswith(
+            "(first and last quarter means; Theil-Sen slope %+.3f%%/h (95%% "
+            "confidence %+.3f to %+.3f); Mann-Kendall p = %.2g)"
+            % (ts["pct_per_hour"], ts["low_pct_per_hour"],
+               ts["high_pct_per_hour"], mk["p"])), "trend text: %r" % text)
+        hourly = dict(t, slice_sec=3600)
+        self.assertTrue(trend.trend_text(hourly).startswith(
+            "degrading: %.2f%% -> %.2f%% of reads over 1 ms from hour 1 to "
+            "10 (" % (t["first_quarter_pct"], t["last_quarter_pct"])),
+                        "hourly text")
+        self.assertEqual("no trend: 3 slices, at least 8 needed",
+                         trend.trend_text(dict(t, flag=None, why_no_flag=None,
                                                series=t["series"][:3])),
                          "too few slices")
 
@@ -194,8 +304,9 @@ class Trend(support.TempDir):
         text = trend.trend_text(t) if t else ""
         self.assertTrue(text.startswith("degrading: 0.40% -> ")
                         and "from hour 1 to 24 "
-                        "(first and last quarter means; slope +0." in text and
-                        text.endswith("%/h)"), "24 h: the text %r" % text)
+                        "(first and last quarter means; Theil-Sen slope +0." in
+                        text and "Mann-Kendall p = " in text,
+                        "24 h: the text %r" % text)
 
     def test_report(self):
         """A campaign of 2 tests (no ladder) whose analyses are the rising and
@@ -225,10 +336,11 @@ class Trend(support.TempDir):
                         "step 2 (test 2: stress at 2 x the load on one "
                         "device, PASS) passes, but degrading: 0.45% -> 3.52% "
                         "of reads over 1 ms from slice 1 to 10 (first and "
-                        "last quarter means; slope +0."),
+                        "last quarter means; Theil-Sen slope +"),
                         "summary trend line: %r" % s["trend"])
         for k in ("flag", "series", "first_quarter_pct", "last_quarter_pct",
-                  "slope_pct_per_hour"):
+                  "slope_pct_per_hour", "slope_pct_per_slice", "threshold",
+                  "slice_sec", "mann_kendall", "theil_sen", "why_no_flag"):
             self.assertTrue(k in s["steps"][1]["trend"], "trend lacks %s" % k)
         md = markdown.render_markdown(s)
         self.assertTrue("- **trend:** " + s["trend"][0] in md,
