@@ -142,6 +142,34 @@ shim_bad_rule(const char* rule_text, const char* fmt, ...)
 	_exit(BAD_RULE_EXIT);
 }
 
+// The next key=value of a rule's text (*text: the text, then NULL as
+// strtok_r wants), cut in place; false at its end. A piece without '=' is
+// refused.
+bool
+shim_next_kv(const char* rule_text, char** text, char** save, const char** k,
+		const char** v)
+{
+	char* kv = strtok_r(*text, ",", save);
+
+	*text = NULL;
+
+	if (kv == NULL) {
+		return false;
+	}
+
+	char* eq = strchr(kv, '=');
+
+	if (eq == NULL) {
+		shim_bad_rule(rule_text, "'%s' is not key=value", kv);
+	}
+
+	*eq = '\0';
+	*k = kv;
+	*v = eq + 1;
+
+	return true;
+}
+
 // A whole decimal number, or the rule is refused.
 uint64_t
 shim_parse_num(const char* rule_text, const char* k, const char* v)
@@ -208,19 +236,10 @@ parse_rule(const char* rule_text, char* text)
 
 	r->any_offset = true;
 
-	for (char* kv = strtok_r(text, ",", &save); kv != NULL;
-			kv = strtok_r(NULL, ",", &save)) {
-		char* eq = strchr(kv, '=');
+	const char* k;
+	const char* v;
 
-		if (eq == NULL) {
-			shim_bad_rule(rule_text, "'%s' is not key=value", kv);
-		}
-
-		*eq = '\0';
-
-		const char* k = kv;
-		const char* v = eq + 1;
-
+	while (shim_next_kv(rule_text, &text, &save, &k, &v)) {
 		if (strcmp(k, "op") == 0) {
 			if (strcmp(v, "read") == 0) {
 				r->op = 'r';

@@ -31,6 +31,11 @@ void shim_sleep_ns(uint64_t ns);
 void shim_bad_rule(const char* rule_text, const char* fmt, ...)
 	__attribute__((format(printf, 2, 3), noreturn));
 
+// The next key=value of a rule's text, cut in place (*text: the text,
+// then NULL); false at its end; a piece without '=' refuses the rule.
+bool shim_next_kv(const char* rule_text, char** text, char** save,
+		const char** k, const char** v);
+
 // A whole decimal number of key k, or the rule is refused.
 uint64_t shim_parse_num(const char* rule_text, const char* k, const char* v);
 

@@ -225,19 +225,10 @@ shim_nvme_parse_rule(const char* rule_text, char* text)
 			.media_errors = 1, .spare = 100, .spare_to = NEVER, .spare_at = 0,
 			.spare_threshold = 10, .waf = -1.0, .hang_at = 0 };
 
-	for (char* kv = strtok_r(text, ",", &save); kv != NULL;
-			kv = strtok_r(NULL, ",", &save)) {
-		char* eq = strchr(kv, '=');
+	const char* k;
+	const char* v;
 
-		if (eq == NULL) {
-			shim_bad_rule(rule_text, "'%s' is not key=value", kv);
-		}
-
-		*eq = '\0';
-
-		const char* k = kv;
-		const char* v = eq + 1;
-
+	while (shim_next_kv(rule_text, &text, &save, &k, &v)) {
 		if (strcmp(k, "path") == 0 || strcmp(k, "state") == 0) {
 			char* to = strcmp(k, "path") == 0 ? r->path : state;
 			size_t cap = strcmp(k, "path") == 0 ? sizeof(r->path) :
