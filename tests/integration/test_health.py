@@ -18,7 +18,9 @@ devices as root):
 - index: act_index 3 s, health-interval-sec 1: samples after 1, 2 and 3.
 - hang: admin commands from second 2 hang 30 s: the run still ends within
   5 s (plus a margin) of its end, exit 0, every report there, and a
-  sample says `not read - no answer for N sec`.
+  sample says `not read - no answer for N sec`; act_latency.py --check on
+  that log is never a plain PASS (exit 4: the drive's health at the end
+  is not known).
 - eperm: admin commands fail with EPERM: `none (NVMe admin command failed:
   Operation not permitted (errno 1))`, no sample, the run as any other.
 - off: health-interval-sec 0: `none (health-interval-sec 0)` and not one
@@ -223,6 +225,19 @@ def check_hang(c, r, dev):
             "no answer for N sec' from second 2", detail)
     c.check(all(s.t < 2.5 for s in log.samples if s.fields), "[hang] a "
             "sample read after the drive hung", detail)
+    # The drive's health at the end is not known: never a plain PASS.
+    with itest.TempDir() as td:
+        path = td.join("hang.log")
+        with open(path, "w") as f:
+            f.write(r.out)
+        a = itest.run_latency(path, "-t", "1", "--check")
+        c.eq("[hang] act_latency.py --check exit status (4: PASS WITH "
+             "DRIVE HEALTH WARNINGS)", 4, a.returncode, a.stdout + a.stderr)
+        c.check(re.search(r"^health: %s: health at the end not known: the "
+                          r"last \d+ samples? not read \(no answer for "
+                          % re.escape(dev), a.stdout, re.M),
+                "[hang] --check names the drive that stopped answering",
+                a.stdout)
     print("[hang] %.1f s; samples %s" % (r.elapsed, [
         "%.3f: %s" % (s.t, s.why or "read") for s in log.samples]))
 

@@ -164,8 +164,13 @@ def warning_names(value):
     return ", ".join(names)
 
 
-def _problems(read, start, end):
-    """The phrases of a device's problems (HealthSummary.problems)."""
+def _problems(read, start, end, samples=(), why_none=None):
+    """The phrases of a device's problems (HealthSummary.problems);
+    samples: all of its samples, read or not - a drive that was read but
+    whose last samples were not says its health at the end is not known;
+    why_none: why a drive has no health data - one that did not answer
+    at all says so (a drive that stops answering is never a plain
+    PASS)."""
     out = []
     seen = 0
     for s in read:
@@ -186,6 +191,19 @@ def _problems(read, start, end):
         s = min(low, key=lambda x: x.spare)
         out.append("available spare %d%% below its threshold %d%% %s"
                    % (s.spare, s.spare_threshold, fmt_sec(s.t)))
+    if not read and why_none and why_none.startswith("no answer"):
+        out.append("health not read: the drive did not answer at the "
+                   "start (%s)" % why_none)
+    if read and samples and samples[-1].error is not None:
+        unread = 0
+        for s in reversed(samples):
+            if s.error is None:
+                break
+            unread += 1
+        out.append("health at the end not known: the last %s not read "
+                   "(%s; last read %s)" % (
+                       "sample" if unread == 1 else "%d samples" % unread,
+                       samples[-1].error, fmt_sec(read[-1].t)))
     return tuple(out)
 
 
@@ -230,7 +248,9 @@ def summarize(drives):
             start.spare if start else None, end.spare if end else None,
             start.used if start else None, end.used if end else None,
             None if host is None else host * UNIT_BYTES,
-            _waf(start, end), _problems(read, start, end), _missing(d))
+            _waf(start, end), _problems(read, start, end, d.samples,
+                                               d.why_none),
+            _missing(d))
     return out
 
 

@@ -7,8 +7,8 @@ media errors and error-log entries, WAF, warning bits; None where not
 known: no sample in the slice, or none before it); a device without
 health data left out; the whole-log summary (figures start to end, the
 problems: each critical warning bit named when first seen, new media
-errors, the spare below its threshold; the samples not read, by
-reason; a source "none (...)"), throttle_note, the verdict's prefixed
+errors, the spare below its threshold, the last samples not read; the
+samples not read, by reason; a source "none (...)"), throttle_note, the verdict's prefixed
 problems and a slice's throttling phrase.
 
     python3 tests/python/latency/test_health.py [-v]
@@ -136,7 +136,9 @@ class Summary(unittest.TestCase):
             "critical warning 0x02 (temperature) at 10.0 sec",
             "critical warning 0x04 (reliability degraded) at 30.0 sec",
             "1 new media error (0 -> 1)",
-            "available spare 5% below its threshold 10% at 30.0 sec"),
+            "available spare 5% below its threshold 10% at 30.0 sec",
+            "health at the end not known: the last 2 samples not read "
+            "(NVMe status 0x4004; last read at 30.0 sec)"),
             s.problems)
         self.assertEqual((
             "2 samples not read (20.0-40.0 sec): no answer for 5.0 sec",
@@ -144,6 +146,29 @@ class Summary(unittest.TestCase):
             s.missing)
         self.assertEqual(tuple("%s: %s" % (DEV, p) for p in s.problems),
                          H.health_problems(H.summarize(d)))
+
+    def test_a_drive_that_stops_answering(self):
+        # a sample not read in the run, then read again: the counters are
+        # whole, nothing is lost - not a problem; the last not read: the
+        # drive's health at the end is not known - a problem (never a
+        # plain PASS), also when only the start sample was read
+        d = drives((None, fields(40)), (5.0, "!no answer for 5.0 sec"),
+                   (10.0, fields(41)))
+        self.assertEqual((), H.summarize(d)[DEV].problems)
+        d = drives((None, fields(40)), (5.0, "!no answer for 5.0 sec"))
+        self.assertEqual(("health at the end not known: the last sample "
+                          "not read (no answer for 5.0 sec; last read at "
+                          "start)",), H.summarize(d)[DEV].problems)
+
+    def test_a_drive_that_never_answers(self):
+        d = read_health(["health %s: none (no answer for 5.0 sec)" % DEV])
+        self.assertEqual(("health not read: the drive did not answer at "
+                          "the start (no answer for 5.0 sec)",),
+                         H.summarize(d)[DEV].problems)
+        d = read_health(["health %s: none (NVMe admin command failed: "
+                         "Operation not permitted (errno 1))" % DEV])
+        self.assertEqual((), H.summarize(d)[DEV].problems,
+                         "not allowed to ask is not the drive's problem")
 
     def test_every_warning_bit_named(self):
         d = drives((None, fields(40, warning=0xff)))
