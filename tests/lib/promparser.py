@@ -1,0 +1,102 @@
+"""The real Prometheus text parser for the tests of act_certify's metrics
+file (docs/metrics.md): prometheus_client's
+parser.text_string_to_metric_families, run in a venv of its own - a
+test-only dependency, never one of act's programs.
+
+The venv is $ACT_PROM_VENV, else target/venv-prometheus in the
+repository; made (python3 -m venv, pip install prometheus-client from the
+package registry) the first time a test needs it, then reused, so `make
+test` pays for it once. Where it can't be made or imported, parser()
+returns None and the reason, and the test skips saying it.
+
+    p, why = parser()
+    families = p.parse(text)    # [(name, type, [(sample, labels, value)])]
+                                # or ValueError: the parser's complaint
+"""
+
+import json
+import os
+import subprocess
+import sys
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+VENV = os.environ.get("ACT_PROM_VENV") or os.path.join(
+    REPO, "target", "venv-prometheus")
+PACKAGE = "prometheus-client"
+
+# what the venv's Python runs: the text on stdin, the families on stdout
+PARSE = r"""
+import json, sys
+from prometheus_client.parser import text_string_to_metric_families
+text = sys.stdin.read()
+try:
+    out = [[f.name, f.type, [[s.name, dict(s.labels), s.value]
+                             for s in f.samples]]
+           for f in text_string_to_metric_families(text)]
+except Exception as e:
+    print(json.dumps({"error": "%s: %s" % (type(e).__name__, e)}))
+else:
+    print(json.dumps({"families": out}))
+"""
+
+
+class Parser:
+    def __init__(self, python):
+        self.python = python
+
+    def parse(self, text):
+        """The families of text, as the real parser reads them; a
+        ValueError with its complaint when it refuses the text."""
+        p = subprocess.run([self.python, "-c", PARSE], input=text,
+                           capture_output=True, text=True, timeout=60)
+        if p.returncode != 0:
+            raise RuntimeError("the parser did not run: %s" % p.stderr)
+        got = json.loads(p.stdout)
+        if "error" in got:
+            raise ValueError(got["error"])
+        return [(n, t, [(s, lab, v) for s, lab, v in samples])
+                for n, t, samples in got["families"]]
+
+
+_cached = None
+
+
+def parser():
+    """(Parser, None), or (None, why) when prometheus_client can't be had
+    here (no venv module, no network to the registry...)."""
+    global _cached
+    if _cached is None:
+        _cached = _make()
+    return _cached
+
+
+def _importable(python):
+    try:
+        return subprocess.run([python, "-c", "import prometheus_client."
+                               "parser"], capture_output=True,
+                              timeout=60).returncode == 0
+    except (OSError, subprocess.SubprocessError):
+        return False
+
+
+def _make():
+    python = os.path.join(VENV, "bin", "python")
+    if os.path.exists(python) and _importable(python):
+        return Parser(python), None
+    try:
+        if not os.path.exists(python):
+            subprocess.run([sys.executable, "-m", "venv", VENV],
+                           capture_output=True, check=True, timeout=120)
+        subprocess.run([python, "-m", "pip", "install", "-q",
+                        "--disable-pip-version-check", PACKAGE],
+                       capture_output=True, check=True, timeout=300)
+    except subprocess.CalledProcessError as e:
+        why = (e.stderr or b"").decode("utf-8", "replace").strip()
+        return None, "can't install %s in %s: %s" % (
+            PACKAGE, VENV, why.splitlines()[-1] if why else e)
+    except (OSError, subprocess.SubprocessError) as e:
+        return None, "can't install %s in %s: %s" % (PACKAGE, VENV, e)
+    if not _importable(python):
+        return None, "prometheus_client.parser does not import in %s" % VENV
+    return Parser(python), None
