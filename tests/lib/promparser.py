@@ -12,10 +12,13 @@ returns None and the reason, and the test skips saying it.
     p, why = parser()
     families = p.parse(text)    # [(name, type, [(sample, labels, value)])]
                                 # or ValueError: the parser's complaint
+    series = check_text(text)   # the format's rules, checked here
+                                # (AssertionError), and the series
 """
 
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -100,3 +103,54 @@ def _make():
     if not _importable(python):
         return None, "prometheus_client.parser does not import in %s" % VENV
     return Parser(python), None
+
+
+NAME = r"[a-zA-Z_:][a-zA-Z0-9_:]*"
+LABEL = r'[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\n]|\\\\|\\"|\\n)*"'
+SAMPLE = re.compile(r"^(%s)\{((?:%s)(?:,%s)*)?\} (\S+)$" % (NAME, LABEL,
+                                                          LABEL))
+LABELS = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\\n]|\\\\|\\"|'
+                    r'\\n)*)"')
+
+
+def unescape(v):
+    return re.sub(r"\\(.)", lambda m: {"n": "\n"}.get(m.group(1),
+                                                      m.group(1)), v)
+
+
+def check_text(text):
+    """{(name, sorted labels tuple): value} of a metrics file after
+    checking it against the text format's rules, stricter than the
+    parser: every line a HELP, a TYPE (gauge: act writes nothing else) or
+    a sample; a family's HELP and TYPE once, before its samples, which
+    are together; label values escaped; no series twice. An
+    AssertionError naming the line otherwise."""
+    out = {}
+    helps, types, done = {}, {}, set()
+    current = None
+    assert text.endswith("\n"), "no final line feed"
+    for line in text.split("\n")[:-1]:
+        m = re.match(r"^# (HELP|TYPE) (%s) (.*)$" % NAME, line)
+        if m:
+            kind, name, rest = m.groups()
+            book = helps if kind == "HELP" else types
+            assert name not in book, "a second %s for %s" % (kind, name)
+            assert name not in done, "%s for %s after its samples" % (
+                kind, name)
+            book[name] = rest
+            if kind == "TYPE":
+                assert rest == "gauge", line
+            current = name
+            continue
+        m = SAMPLE.match(line)
+        assert m, "not a sample line: %r" % line
+        name, labels, value = m.groups()
+        assert name == current and name in helps and name in types, \
+            "%s: a sample out of its family (HELP and TYPE first, " \
+            "samples together)" % name
+        done.add(name)
+        key = (name, tuple(sorted((k, unescape(v)) for k, v in
+                                  LABELS.findall(labels or ""))))
+        assert key not in out, "a series twice: %r" % (key,)
+        out[key] = float(value)
+    return out

@@ -41,53 +41,6 @@ DASHBOARD = os.path.join(support.REPO, "contrib", "grafana",
 EVIL = 'we"ird\\dir\nname'
 DEV_A, DEV_B = "/dev/nvme0n1", '/srv/x"y\\z.img'
 
-NAME = r"[a-zA-Z_:][a-zA-Z0-9_:]*"
-LABEL = r'[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\n]|\\\\|\\"|\\n)*"'
-SAMPLE = re.compile(r"^(%s)\{((?:%s)(?:,%s)*)?\} (\S+)$" % (NAME, LABEL,
-                                                          LABEL))
-LABELS = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\\n]|\\\\|\\"|'
-                    r'\\n)*)"')
-
-
-def unescape(v):
-    return re.sub(r"\\(.)", lambda m: {"n": "\n"}.get(m.group(1),
-                                                      m.group(1)), v)
-
-
-def parse_strict(text):
-    """{(name, labels tuple): value} after checking the text against the
-    format's rules; AssertionError naming the line otherwise."""
-    out = {}
-    helps, types, done = {}, {}, set()
-    current = None
-    assert text.endswith("\n"), "no final line feed"
-    for line in text.split("\n")[:-1]:
-        m = re.match(r"^# (HELP|TYPE) (%s) (.*)$" % NAME, line)
-        if m:
-            kind, name, rest = m.groups()
-            book = helps if kind == "HELP" else types
-            assert name not in book, "a second %s for %s" % (kind, name)
-            assert name not in done, "%s for %s after its samples" % (
-                kind, name)
-            book[name] = rest
-            if kind == "TYPE":
-                assert rest == "gauge", line
-            current = name
-            continue
-        m = SAMPLE.match(line)
-        assert m, "not a sample line: %r" % line
-        name, labels, value = m.groups()
-        assert name == current and name in helps and name in types, \
-            "%s: a sample out of its family (HELP and TYPE first, " \
-            "samples together)" % name
-        done.add(name)
-        key = (name, tuple(sorted((k, unescape(v)) for k, v in
-                                  LABELS.findall(labels or ""))))
-        assert key not in out, "a series twice: %r" % (key,)
-        out[key] = float(value)
-    return out
-
-
 def drive_health(dev, temp, spare, used, waf, throttle=0, media=0):
     return {"device": dev, "source": "nvme", "readable": True,
             "start": {"t": 0.0, "temp_c": temp - 5, "spare": 100,
@@ -178,17 +131,30 @@ class FormatTest(unittest.TestCase):
 
     def test_format_rules(self):
         for text in self.texts():
-            series = parse_strict(text)
+            series = promparser.check_text(text)
             for name, _ in series:
                 self.assertTrue(name.startswith("act_"), name)
                 self.assertRegex(name, r"^[a-z_]+$")
                 self.assertFalse(name.endswith("_total"), name)
                 self.assertNotRegex(name, r"_(percent|pct|ms|celsius_c)$")
 
+    def test_checker_refuses(self):
+        head = "# HELP act_a A.\n# TYPE act_a gauge\n"
+        other = "# HELP act_b B.\n# TYPE act_b gauge\nact_b{} 1\n"
+        for bad in (head + 'act_a{x="1"} 1\nact_a{x="1"} 2\n',
+                    head + "# TYPE act_a gauge\nact_a{} 1\n",
+                    head + 'act_a{x="a"b"} 1\n',
+                    head + 'act_a{x="1"} 1\n' + other + 'act_a{x="2"} 1\n',
+                    head + "act_a{} 1"):
+            with self.assertRaises(AssertionError, msg=bad):
+                promparser.check_text(bad)
+        self.assertEqual({("act_a", (("x", 'q"\n'),)): 1.0},
+                         promparser.check_text(head + 'act_a{x="q\\"\\n"} 1\n'))
+
     def test_escapes(self):
         self.assertEqual(metrics.label_value('a"b\\c\nd'),
                          'a\\"b\\\\c\\nd')
-        series = parse_strict(metrics.render_metrics(campaign()))
+        series = promparser.check_text(metrics.render_metrics(campaign()))
         self.assertEqual(1, find(series, "act_campaign_info",
                                  campaign=EVIL, host="node-7"))
         self.assertEqual(0.01, find(series, "act_step_worst_slice_over_"
@@ -201,7 +167,7 @@ class FormatTest(unittest.TestCase):
                 self.texts(), ("unfinished", "not_certified",
                                "certified_with_io_errors"),
                 ("running", "fail", "not_judged")):
-            series = parse_strict(text)
+            series = promparser.check_text(text)
             for name, want in (("act_campaign_verdict", verdict),
                                ("act_step_state", step)):
                 on = [dict(lab)["state"] for (n, lab), v in series.items()
@@ -211,7 +177,7 @@ class FormatTest(unittest.TestCase):
                                     series.items() if n == name))
 
     def test_values(self):
-        s = parse_strict(metrics.render_metrics(campaign()))
+        s = promparser.check_text(metrics.render_metrics(campaign()))
         self.assertEqual(2, find(s, "act_step_number"))
         self.assertEqual(25, find(s, "act_step_elapsed_seconds"))
         self.assertEqual(35, find(s, "act_step_remaining_seconds"))
@@ -252,7 +218,7 @@ class FormatTest(unittest.TestCase):
                                "seconds"))
 
     def test_finished_step(self):
-        s = parse_strict(metrics.render_metrics(campaign(False, "PASS",
+        s = promparser.check_text(metrics.render_metrics(campaign(False, "PASS",
                                                          "certified")))
         self.assertEqual(0, find(s, "act_campaign_in_progress"))
         self.assertEqual(0, find(s, "act_step_remaining_seconds"))
@@ -265,7 +231,7 @@ class FormatTest(unittest.TestCase):
         if p is None:
             self.skipTest(why)
         for text in self.texts():
-            mine = parse_strict(text)
+            mine = promparser.check_text(text)
             theirs = {}
             for name, kind, samples in p.parse(text):
                 self.assertEqual("gauge", kind, name)
@@ -329,7 +295,7 @@ class DashboardTest(unittest.TestCase):
         walk(doc)
         self.assertTrue(exprs, "no query in the dashboard")
         names = set(re.findall(r"\bact_[a-z_]+", " ".join(exprs)))
-        written = {n for n, _ in parse_strict(
+        written = {n for n, _ in promparser.check_text(
             metrics.render_metrics(campaign()))}
         self.assertTrue(names)
         self.assertEqual(set(), names - written,
