@@ -118,8 +118,9 @@ def build_parser():
         prog=PROG, formatter_class=_help_formatter,
         usage="%(prog)s --device DEV [--device DEV]... --load N\n"
               "                      --out DIR [options]\n"
-              "       %(prog)s --resume DIR [--accept-device NEW=OLD]...\n"
-              "       %(prog)s --report DIR\n"
+              "       %(prog)s --resume DIR [--accept-device NEW=OLD]... "
+              "[--metrics PATH]\n"
+              "       %(prog)s --report DIR [--metrics PATH]\n"
               "       %(prog)s --compare DIR [DIR ...] [--out OUTDIR]\n"
               "       %(prog)s --help | --version",
         description="Run the ACT certification process on a drive (or "
