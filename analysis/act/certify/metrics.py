@@ -207,7 +207,15 @@ def add_step(add, st, running, devices):
         add_worst(add, r, r.get("histogram"), devices, limit=True)
     for d in st.get("drives") or ():
         for r in d.get("figures") or ():
-            add_worst(add, r, r.get("name") or r.get("histogram"), devices)
+            name = r.get("name") or r.get("histogram")
+            add_worst(add, r, name, devices)
+            ms = threshold_ms(r.get("threshold"))
+            if is_running and ms in THRESHOLDS_MS:
+                add("step_last_slice_over_ratio", ratio(r.get("last_pct")),
+                    **dict(hist_labels(name, devices),
+                           threshold="%dms" % ms))
+            add("step_ops_per_second", r.get("rate"),
+                **hist_labels(name, devices))
     for d in (st.get("health") or {}).get("drives") or ():
         if not d.get("readable"):
             continue

@@ -52,11 +52,13 @@ def drive_health(dev, temp, spare, used, waf, throttle=0, media=0):
             "bytes_written": 1000, "problems": []}
 
 
-def figures(dev, pcts):
+def figures(dev, pcts, last, rate):
     return {"device": dev, "result": "PASS", "figures": [
         {"histogram": "reads", "name": dev + "-reads", "threshold":
-         "%d ms" % ms, "limit_pct": lim, "max_pct": p, "pass": True}
-        for ms, lim, p in zip((1, 8, 64), (5.0, 1.0, 0.1), pcts)]}
+         "%d ms" % ms, "limit_pct": lim, "max_pct": p, "pass": True,
+         "last_pct": la, "rate": rate}
+        for ms, lim, p, la in zip((1, 8, 64), (5.0, 1.0, 0.1), pcts,
+                                  last)]}
 
 
 def campaign(running=True, result=None, status="unfinished"):
@@ -78,8 +80,10 @@ def campaign(running=True, result=None, status="unfinished"):
                           for t, lim, p in (("1 ms", 5.0, 2.5),
                                             ("8 ms", 1.0, 0.25),
                                             ("64 ms", 0.1, 0.0))],
-             "drives": [figures(DEV_A, (2.5, 0.25, 0.0)),
-                        figures(DEV_B, (1.0, 0.0, 0.0))],
+             "drives": [figures(DEV_A, (2.5, 0.25, 0.0), (2.0, 0.5, 0.0),
+                                6000.5),
+                        figures(DEV_B, (1.0, 0.0, 0.0), (0.5, 0.0, 0.0),
+                                6000.25)],
              "health": {"drives": [
                  drive_health(DEV_A, 48, 97, 3, 1.25, throttle=7,
                               media=1),
@@ -184,7 +188,7 @@ class FormatTest(unittest.TestCase):
         self.assertEqual(35 + 60, find(s, "act_campaign_remaining_seconds"))
         self.assertEqual(1, find(s, "act_campaign_steps_done"))
         self.assertEqual(12001.0, find(s, "act_step_ops_per_second",
-                                       histogram="reads"))
+                                       histogram="reads", device=""))
         # the last slice: 1.5 % over 1 ms, 0.5 % over 8, 0.05 % over 64
         for th, want in (("1ms", 0.015), ("8ms", 0.005), ("64ms", 0.0005)):
             self.assertAlmostEqual(want, find(
@@ -192,6 +196,13 @@ class FormatTest(unittest.TestCase):
                 device=""))
         self.assertEqual(0.025, find(s, "act_step_worst_slice_over_ratio",
                                      device="", threshold="1ms"))
+        # each drive's own: its last slice and its rate
+        self.assertEqual(0.005, find(s, "act_step_last_slice_over_ratio",
+                                     device=DEV_B, threshold="1ms"))
+        self.assertEqual(0.005, find(s, "act_step_last_slice_over_ratio",
+                                     device=DEV_A, threshold="8ms"))
+        self.assertEqual(6000.25, find(s, "act_step_ops_per_second",
+                                       device=DEV_B))
         self.assertEqual(0.025, find(s, "act_step_worst_slice_over_ratio",
                                      device=DEV_A, threshold="1ms"))
         self.assertEqual(0.05, find(s, "act_step_limit_ratio",
