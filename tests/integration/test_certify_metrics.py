@@ -10,7 +10,9 @@ its own.
   read is whole and passes the format's rules (tests/lib/promparser.py's
   check_text) and the real parser (prometheus_client, in its venv: the
   same samples; a part skipped with the reason where it can't be
-  installed); at least 3 versions are seen, among them one with the
+  installed), and `promtool check metrics` finds nothing where promtool
+  is (Debian's prometheus package, or $ACT_PROMTOOL; a part skipped
+  otherwise); at least 3 versions are seen, among them one with the
   campaign in progress, a step running, its last slice of reads and the
   drive's temperature;
 - after the run: not in progress, the verdict's state
@@ -77,6 +79,9 @@ def validate(c, what, text, parser):
             c.fail("%s: the real parser refuses it: %s" % (what, e))
         else:
             c.eq("%s: the real parser's samples" % what, series, theirs)
+    if promparser.promtool() is not None:
+        c.eq("%s: promtool check metrics" % what, None,
+             promparser.promtool_check(text))
     return series
 
 
@@ -84,6 +89,9 @@ def check_campaign(c, td, root):
     parser, why = promparser.parser()
     if parser is None:
         c.skip_part("the real parser (prometheus_client)", why)
+    if promparser.promtool() is None:
+        c.skip_part("promtool check metrics", "no promtool (Debian's "
+                    "prometheus package; or set ACT_PROMTOOL)")
     dev = tc.make_device(os.path.join(root, "dev1.img"), mib=8)
     base = itest.write_config(td.join("base.conf"), [
         ("service-threads", 4), ("record-bytes", 1536)])

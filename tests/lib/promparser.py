@@ -14,11 +14,16 @@ returns None and the reason, and the test skips saying it.
                                 # or ValueError: the parser's complaint
     series = check_text(text)   # the format's rules, checked here
                                 # (AssertionError), and the series
+    problems = promtool_check(text)  # `promtool check metrics`'s lint:
+                                # None when clean (promtool() is its
+                                # path: $ACT_PROMTOOL or on PATH, None
+                                # without Debian's prometheus package)
 """
 
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -63,6 +68,21 @@ class Parser:
 
 
 _cached = None
+
+
+def promtool():
+    """promtool's path ($ACT_PROMTOOL, else on PATH), or None."""
+    return os.environ.get("ACT_PROMTOOL") or shutil.which("promtool")
+
+
+def promtool_check(text):
+    """`promtool check metrics` on text: None when it finds nothing, else
+    what it says."""
+    p = subprocess.run([promtool(), "check", "metrics"], input=text,
+                       capture_output=True, text=True, timeout=60)
+    out = (p.stdout + p.stderr).strip()
+    return None if p.returncode == 0 and not out else \
+        out or "exit status %d" % p.returncode
 
 
 def parser():

@@ -11,7 +11,9 @@ one series at 1; the running step's last slice, the worst slice per
 drive, the health figures are there with their values as ratios of the
 percentages; the real parser (prometheus_client, in a venv under
 target/: tests/lib/promparser.py; skipped with the reason where it can't
-be installed) reads every text with the same samples; write_metrics
+be installed) reads every text with the same samples, and `promtool
+check metrics` (Debian's prometheus package, or $ACT_PROMTOOL; skipped
+without) finds nothing to say while it does flag a bad name; write_metrics
 replaces the file atomically; --metrics is refused with --compare and
 for a directory that does not exist; the Grafana dashboard
 (contrib/grafana/act-fleet.json) is valid JSON and every act_ metric it
@@ -251,6 +253,16 @@ class FormatTest(unittest.TestCase):
             self.assertEqual(mine, theirs)
         with self.assertRaises(ValueError):  # the parser does refuse
             p.parse('act_x{a="b} 1\n')
+
+    def test_promtool(self):
+        if promparser.promtool() is None:
+            self.skipTest("no promtool (Debian's prometheus package; or "
+                          "set ACT_PROMTOOL)")
+        for text in self.texts():
+            self.assertIsNone(promparser.promtool_check(text))
+        self.assertIsNotNone(promparser.promtool_check(
+            "# HELP act_x_percent X.\n# TYPE act_x_percent counter\n"
+            "act_x_percent 1\n"))
 
 
 class WriteTest(unittest.TestCase):
