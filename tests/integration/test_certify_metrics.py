@@ -41,10 +41,7 @@ SECONDS = 12
 STAMP = "act_campaign_last_update_timestamp_seconds"
 
 
-def value(series, name, **labels):
-    got = [v for (n, lab), v in series.items() if n == name and
-           all(dict(lab).get(k) == w for k, w in labels.items())]
-    return got[0] if len(got) == 1 else None
+value = promparser.value
 
 
 def watch(p, path, timeout):

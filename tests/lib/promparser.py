@@ -174,3 +174,12 @@ def check_text(text):
         assert key not in out, "a series twice: %r" % (key,)
         out[key] = float(value)
     return out
+
+
+def value(series, name, **labels):
+    """The value of the one series of check_text's series named name
+    with those labels (among others), or None when there is none or
+    several."""
+    got = [v for (n, lab), v in series.items() if n == name and
+           all(dict(lab).get(k) == w for k, w in labels.items())]
+    return got[0] if len(got) == 1 else None

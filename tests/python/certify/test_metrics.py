@@ -118,11 +118,10 @@ def campaign(running=True, result=None, status="unfinished"):
 
 
 def find(series, name, **labels):
-    got = [v for (n, lab), v in series.items() if n == name and
-           all(dict(lab).get(k) == w for k, w in labels.items())]
-    if len(got) != 1:
-        raise AssertionError("%s %r: %d series" % (name, labels, len(got)))
-    return got[0]
+    v = promparser.value(series, name, **labels)
+    if v is None:
+        raise AssertionError("%s %r: not one series" % (name, labels))
+    return v
 
 
 class FormatTest(unittest.TestCase):
