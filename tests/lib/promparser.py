@@ -112,7 +112,8 @@ def _make():
             subprocess.run([sys.executable, "-m", "venv", VENV],
                            capture_output=True, check=True, timeout=120)
         subprocess.run([python, "-m", "pip", "install", "-q",
-                        "--disable-pip-version-check", PACKAGE],
+                        "--disable-pip-version-check", "--timeout", "10",
+                        "--retries", "1", PACKAGE],
                        capture_output=True, check=True, timeout=300)
     except subprocess.CalledProcessError as e:
         why = (e.stderr or b"").decode("utf-8", "replace").strip()

@@ -45,12 +45,15 @@ def write_metrics(path, summary):
     """The campaign's Prometheus metrics (metrics.render_metrics) at path,
     replaced atomically - node_exporter's textfile collector reads only
     *.prom files, never write_file's temporary one; a warning when it
-    can't be written."""
+    can't be written or made - never the campaign's end."""
     try:
         write_file(os.path.dirname(path) or ".", os.path.basename(path),
                    render_metrics(summary))
     except OSError as e:
         warn("can't write %s: %s" % (path, e.strerror or e))
+    except Exception as e:      # noqa: BLE001 - a bug: the run goes on
+        warn("can't make the metrics for %s: %s: %s" % (
+            path, type(e).__name__, e))
 
 
 def write_compare(doc, outdir):

@@ -14,7 +14,8 @@ target/: tests/lib/promparser.py; skipped with the reason where it can't
 be installed) reads every text with the same samples, and `promtool
 check metrics` (Debian's prometheus package, or $ACT_PROMTOOL; skipped
 without) finds nothing to say while it does flag a bad name; write_metrics
-replaces the file atomically; --metrics is refused with --compare and
+replaces the file atomically (a symbolic link at its name replaced,
+never followed), and only warns when it can't write it; --metrics is refused with --compare and
 for a directory that does not exist; the Grafana dashboard
 (contrib/grafana/act-fleet.json) is valid JSON and every act_ metric it
 queries is one the module writes.
@@ -22,7 +23,9 @@ queries is one the module writes.
     python3 tests/python/certify/test_metrics.py [-v]
 """
 
+import contextlib
 import datetime
+import io
 import json
 import os
 import re
@@ -277,6 +280,14 @@ class WriteTest(unittest.TestCase):
                 self.assertEqual(metrics.render_metrics(campaign()),
                                  f.read())
             self.assertEqual(["act.prom"], os.listdir(td))
+            # a file that can't be written or made: a warning, no raise
+            err = io.StringIO()
+            with contextlib.redirect_stderr(err):
+                publish.write_metrics(os.path.join(td, "no", "m.prom"),
+                                      campaign())
+                publish.write_metrics(path, {"steps": "damaged"})
+            self.assertEqual(2, err.getvalue().count("can't "),
+                             err.getvalue())
 
     def test_option(self):
         with tempfile.TemporaryDirectory() as td:
