@@ -7,7 +7,9 @@ The venv is $ACT_PROM_VENV, else target/venv-prometheus in the
 repository; made (python3 -m venv, pip install prometheus-client from the
 package registry) the first time a test needs it, then reused, so `make
 test` pays for it once. Where it can't be made or imported, parser()
-returns None and the reason, and the test skips saying it.
+returns None and the reason, and the test skips saying it (the reason
+kept in target/venv-prometheus.failed: not tried again for an hour, so
+a machine without the registry does not wait for it in every test).
 
     p, why = parser()
     families = p.parse(text)    # [(name, type, [(sample, labels, value)])]
@@ -26,12 +28,14 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
 VENV = os.environ.get("ACT_PROM_VENV") or os.path.join(
     REPO, "target", "venv-prometheus")
 PACKAGE = "prometheus-client"
+FAILED = VENV + ".failed"      # why the last install failed
 
 # what the venv's Python runs: the text on stdin, the families on stdout
 PARSE = r"""
@@ -107,6 +111,25 @@ def _make():
     python = os.path.join(VENV, "bin", "python")
     if os.path.exists(python) and _importable(python):
         return Parser(python), None
+    try:                            # a failure of the last hour: not again
+        with open(FAILED) as f:
+            if time.time() - os.fstat(f.fileno()).st_mtime < 3600:
+                return None, f.read().strip() + " (not retried for an hour)"
+    except OSError:
+        pass
+    parser_, why = _install(python)
+    if why is not None:
+        try:
+            with open(FAILED, "w") as f:
+                f.write(why + "\n")
+        except OSError:
+            pass
+    return parser_, why
+
+
+def _install(python):
+    """(Parser, None) after making the venv and installing the package,
+    or (None, why)."""
     try:
         if not os.path.exists(python):
             subprocess.run([sys.executable, "-m", "venv", VENV],
