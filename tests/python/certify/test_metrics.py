@@ -18,7 +18,8 @@ replaces the file atomically (a symbolic link at its name replaced,
 never followed), and only warns when it can't write it; --metrics is refused with --compare and
 for a directory that does not exist; the Grafana dashboard
 (contrib/grafana/act-fleet.json) is valid JSON and every act_ metric it
-queries is one the module writes.
+queries is one the module writes; docs/metrics.md names every metric
+the module has, and none it has not.
 
     python3 tests/python/certify/test_metrics.py [-v]
 """
@@ -306,6 +307,16 @@ class WriteTest(unittest.TestCase):
             finally:
                 del os.environ["ACT_CERTIFY_METRICS"]
             self.assertEqual(td + "/e.prom", args.metrics)
+
+
+class DocsTest(unittest.TestCase):
+
+    def test_every_metric_documented(self):
+        with open(os.path.join(support.REPO, "docs", "metrics.md"),
+                  encoding="utf-8") as f:
+            doc = set(re.findall(r"`(act_[a-z_]+)`", f.read()))
+        names = {metrics.PREFIX + n for n, _ in metrics.FAMILIES}
+        self.assertEqual((set(), set()), (names - doc, doc - names))
 
 
 class DashboardTest(unittest.TestCase):
