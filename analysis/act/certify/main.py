@@ -118,8 +118,9 @@ def build_parser():
         prog=PROG, formatter_class=_help_formatter,
         usage="%(prog)s --device DEV [--device DEV]... --load N\n"
               "                      --out DIR [options]\n"
-              "       %(prog)s --resume DIR [--accept-device NEW=OLD]...\n"
-              "       %(prog)s --report DIR\n"
+              "       %(prog)s --resume DIR [--accept-device NEW=OLD]... "
+              "[--metrics PATH]\n"
+              "       %(prog)s --report DIR [--metrics PATH]\n"
               "       %(prog)s --compare DIR [DIR ...] [--out OUTDIR]\n"
               "       %(prog)s --help | --version",
         description="Run the ACT certification process on a drive (or "
@@ -188,11 +189,23 @@ def build_parser():
                    "campaigns side by side (read-only): the Markdown on "
                    "stdout; with --out OUTDIR also compare.html, compare.md "
                    "and compare.json in OUTDIR")
+    p.add_argument("--metrics", metavar="PATH", help="also write the "
+                   "campaign's Prometheus metrics to PATH (replaced at each "
+                   "report rewrite, for node_exporter's textfile collector;"
+                   " default: $ACT_CERTIFY_METRICS; docs/metrics.md)")
     return p
 
 
 def parse_args(argv):
     args = build_parser().parse_args(argv)
+    if args.metrics is None:
+        args.metrics = os.environ.get("ACT_CERTIFY_METRICS") or None
+    elif args.compare is not None:
+        raise UsageError("--compare writes no metrics: remove --metrics",
+                         status=EXIT_USAGE)
+    if args.metrics is not None and args.compare is None:
+        check_metrics_path(args.metrics)
+        args.metrics = os.path.abspath(args.metrics)
     plan_opts = [name for name, v in (
         ("--device", args.devices), ("--load", args.load),
         ("--hours", args.hours), ("--seconds", args.seconds),
@@ -378,9 +391,22 @@ def new_campaign(args):
     say(plan_text(state, dirpath, False, warnings))
     say("")
     try:
-        return run_campaign(dirpath, state, tools, Progress())
+        return run_campaign(dirpath, state, tools,
+                            Progress(metrics=args.metrics))
     finally:
         unlock_dir(dirpath, lock)
+
+
+def check_metrics_path(path):
+    """--metrics PATH: a file name in a directory that exists (the file is
+    replaced through a temporary file there); a UsageError otherwise."""
+    parent = os.path.dirname(os.path.abspath(path))
+    if not path or path.endswith("/") or os.path.isdir(path):
+        raise UsageError("--metrics %s: not a file name" % path,
+                         status=EXIT_USAGE)
+    if not os.path.isdir(parent):
+        raise UsageError("--metrics %s: no directory %s" % (path, parent),
+                         status=EXIT_USAGE)
 
 
 def dry_run_missing(args, devices):
@@ -412,7 +438,7 @@ def undo_setup(dirpath, made_dir, lock, remove_files=True):
             pass
 
 
-def resume_campaign(dirpath, accept=()):
+def resume_campaign(dirpath, accept=(), metrics=None):
     dirpath = os.path.abspath(dirpath)
     state = load_state(dirpath)
     c = state.campaign
@@ -425,7 +451,7 @@ def resume_campaign(dirpath, accept=()):
     try:
         remove_stale(dirpath)
         if state.status == "finished":
-            write_reports(dirpath, state, {})
+            write_reports(dirpath, state, {}, metrics=metrics)
             v = campaign_verdict(state)
             say("%s: the campaign in %s has finished - nothing to resume"
                 % (PROG, dirpath))
@@ -458,12 +484,13 @@ def resume_campaign(dirpath, accept=()):
                               "" if len(state.steps) - len(todo) == 1
                               else "s"))
         install_signal_handlers()
-        return run_campaign(dirpath, state, tools, Progress())
+        return run_campaign(dirpath, state, tools,
+                            Progress(metrics=metrics))
     finally:
         unlock_dir(dirpath, lock)
 
 
-def report_campaign(dirpath):
+def report_campaign(dirpath, metrics=None):
     dirpath = os.path.abspath(dirpath)
     state = load_state(dirpath)
     check_private_dir(dirpath)
@@ -475,7 +502,7 @@ def report_campaign(dirpath):
         # state.json that says "running" after act_certify was killed is
         # not reported as in progress
         s = write_reports(dirpath, state, {}, in_progress=(
-            state.status == "running" and lock is None))
+            state.status == "running" and lock is None), metrics=metrics)
     finally:
         if lock is not None:
             unlock_dir(dirpath, lock)
@@ -517,10 +544,11 @@ def main_status(argv):
         args = parse_args(argv)
         args.argv = argv
         if args.resume is not None:
-            return state_guard(lambda d: resume_campaign(d, args.accept),
-                               args.resume)
+            return state_guard(lambda d: resume_campaign(
+                d, args.accept, args.metrics), args.resume)
         if args.report is not None:
-            return state_guard(report_campaign, args.report)
+            return state_guard(lambda d: report_campaign(d, args.metrics),
+                               args.report)
         if args.compare is not None:
             return compare_main(args.compare, args.out)
         return new_campaign(args)

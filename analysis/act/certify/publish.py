@@ -11,15 +11,18 @@ from act import EXIT_SETUP
 from act.certify import compare_html, compare_markdown, html, markdown
 from act.certify.compare import compare_campaigns
 from act.certify.fmt import say, warn
+from act.certify.metrics import render_metrics
 from act.certify.state import check_private_dir
 from act.certify.summary import build_summary
 from act.cli import UsageError
 from act.safefile import write_file
 
 
-def write_reports(dirpath, state, cache, live=None, in_progress=None):
-    """Writes summary.json, summary.md and report.html in dirpath (a file
-    that can't be written is a warning) and returns the summary
+def write_reports(dirpath, state, cache, live=None, in_progress=None,
+                  metrics=None):
+    """Writes summary.json, summary.md and report.html in dirpath, and
+    the metrics file at the path metrics when given (a file that can't be
+    written is a warning) and returns the summary
     (summary.build_summary)."""
     s = build_summary(dirpath, state, cache, live, in_progress)
     doc = dict(s)
@@ -33,7 +36,24 @@ def write_reports(dirpath, state, cache, live=None, in_progress=None):
         except OSError as e:
             warn("can't write %s: %s" % (os.path.join(dirpath, name),
                                          e.strerror or e))
+    if metrics:
+        write_metrics(metrics, s)
     return s
+
+
+def write_metrics(path, summary):
+    """The campaign's Prometheus metrics (metrics.render_metrics) at path,
+    replaced atomically - node_exporter's textfile collector reads only
+    *.prom files, never write_file's temporary one; a warning when it
+    can't be written or made - never the campaign's end."""
+    try:
+        write_file(os.path.dirname(path) or ".", os.path.basename(path),
+                   render_metrics(summary))
+    except OSError as e:
+        warn("can't write %s: %s" % (path, e.strerror or e))
+    except Exception as e:      # noqa: BLE001 - a bug: the run goes on
+        warn("can't make the metrics for %s: %s: %s" % (
+            path, type(e).__name__, e))
 
 
 def write_compare(doc, outdir):

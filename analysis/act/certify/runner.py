@@ -252,7 +252,8 @@ def execute_step(dirpath, state, step, tools, progress, cache):
     del step.stopped_early
     save_state(dirpath, state)
     progress.step_started(step, len(steps))
-    progress.watch(LiveReport(dirpath, state, step, cache),
+    progress.watch(LiveReport(dirpath, state, step, cache,
+                              progress.metrics),
                    PrepProgress(err, step.devices)
                    if step.kind == "prep" else None)
     try:
@@ -410,7 +411,7 @@ def run_campaign(dirpath, state, tools, progress):
             say(step_line(step))
         if status is not None:
             break
-        write_reports(dirpath, state, cache)
+        write_reports(dirpath, state, cache, metrics=progress.metrics)
     if status is None and _Stop.signum is not None and \
             state.next_step() is not None:
         status = 128 + _Stop.signum
@@ -419,7 +420,7 @@ def run_campaign(dirpath, state, tools, progress):
         state.status = "finished"
         state.ended_at = utc_now()
     save_state(dirpath, state)
-    write_reports(dirpath, state, cache)
+    write_reports(dirpath, state, cache, metrics=progress.metrics)
     v = campaign_verdict(state)
     say("")
     if status is not None and status >= 128:

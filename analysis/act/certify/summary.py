@@ -93,9 +93,19 @@ def step_drives(analysis):
     analysis' Verdict.drives: act.latency.drives), as summary.json gives
     it: [{device, result, figures: [{histogram, name (the drive's own:
     "/dev/sdb-reads"), threshold, limit_pct, max_pct, slice, where,
-    pass}]}]; [] for one device, or no verdict."""
+    pass, last_pct, rate}]}]; [] for one device, or no verdict."""
     v = analysis.verdict if analysis is not None else None
-    return [d.to_json() for d in v.drives] if v is not None else []
+    return [drive_json(d) for d in v.drives] if v is not None else []
+
+
+def drive_json(d):
+    """A DriveResult as summary.json keeps it: its to_json, each figure
+    with its last slice's % over (last_pct) and its histogram's average
+    rate (rate) - the metrics' per-drive figures."""
+    out = d.to_json()
+    for f, fig in zip(out["figures"], d.figures):
+        f.update(last_pct=fig.last_pct, rate=fig.rate)
+    return out
 
 
 def drives_failed(analysis):

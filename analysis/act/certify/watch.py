@@ -21,8 +21,9 @@ class Progress:
     PROGRESS_EVERY seconds). While a step runs (watch()), each tick also
     gives the live report its chance to be rewritten."""
 
-    def __init__(self, stream=None):
+    def __init__(self, stream=None, metrics=None):
         self.stream = stream or sys.stderr
+        self.metrics = metrics      # --metrics PATH, or None
         try:
             self.tty = self.stream.isatty()
         except (OSError, ValueError):
@@ -205,8 +206,9 @@ class LiveReport:
     a slice of the log is complete, so a week-long campaign can be
     watched in a browser."""
 
-    def __init__(self, dirpath, state, step, cache):
+    def __init__(self, dirpath, state, step, cache, metrics=None):
         self.dirpath, self.state, self.step = dirpath, state, step
+        self.metrics = metrics
         self.cache = cache
         self.every = report_every()
         self.last = None
@@ -229,7 +231,7 @@ class LiveReport:
         try:
             s = write_reports(self.dirpath, self.state, self.cache, live={
                 "step": self.step.number, "elapsed_sec": elapsed,
-                "every_sec": self.every})
+                "every_sec": self.every}, metrics=self.metrics)
             if self.step.judge == "criteria":   # a stress test passes
                 self.failing = tuple((s.get("running") or {}).get(
                     "failing_drives") or ())

@@ -53,13 +53,18 @@ def drive_histograms(header, judged):
 class DriveFigure:
     """One criterion on one of a drive's histograms: its max % over the
     threshold (the max row) and the first slice (from 1) at that max,
-    named as the verdict names slices (where: "hour 6", "slice 3")."""
+    named as the verdict names slices (where: "hour 6", "slice 3"); its
+    % over in the last slice (last_pct: the metrics' last slice), and
+    the histogram's average rate over the slices (rate; neither is in
+    to_json, act_latency's --json)."""
     histogram: str          # the judged histogram: "reads"
     threshold: str          # "1 ms"
     limit_pct: float
     max_pct: float
     slice: int
     where: str
+    last_pct: float = None
+    rate: float = None
 
     @property
     def passed(self):
@@ -133,6 +138,9 @@ class DriveSlices:
         n = len(self.names)
         self.maxes = [[None] * len(criteria) for _ in range(n)]
         self.where = [[0] * len(criteria) for _ in range(n)]
+        self.last = [None] * n      # the last slice's % over each criterion
+        self.rate_sum = [0.0] * n   # the slices' rates, summed
+        self.slices = 0
         self.spool = Spool() if n else None
 
     def add(self, batch, first, n):
@@ -140,8 +148,11 @@ class DriveSlices:
         (values per evaluated bucket, rates, ops)."""
         nb = self.nb
         crit = range(len(self.criteria))
-        for i, (values, _rates, _ops) in enumerate(batch):
+        self.slices += n
+        for i, (values, rates, _ops) in enumerate(batch):
             maxes, where = self.maxes[i], self.where[i]
+            self.last[i] = [values[nb + j][-1] for j in crit]
+            self.rate_sum[i] += sum(r or 0 for r in rates)
             for j in crit:
                 col = values[nb + j]
                 m = max(col)
@@ -178,8 +189,10 @@ class DriveSlices:
                 for j, c in enumerate(self.criteria):
                     m, k = self.maxes[i][j], self.where[i][j]
                     if m is not None:
-                        figures.append(DriveFigure(base, c.label, c.limit,
-                                                   m, k, namer(k)))
+                        figures.append(DriveFigure(
+                            base, c.label, c.limit, m, k, namer(k),
+                            self.last[i][j], round(
+                                self.rate_sum[i] / self.slices, 1)))
                 i += 1
             if figures:
                 failed = any(not f.passed for f in figures)

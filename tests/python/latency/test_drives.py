@@ -7,7 +7,8 @@ of several drives (synthlog.drives_log: reads and <device>-reads):
   0.30-0.50%: all of them together pass (1.24%), the log FAILs with the
   reason "/dev/nvme3n1: reads 7.20% over 1 ms (must be under 5%) in hour
   6; the other 7: 0.30-0.50%"; each drive's figures (max % over each
-  threshold and the slice where);
+  threshold and the slice where), its last slice's % over and its
+  average rate (act_certify's metrics; not in --json);
 - act_latency.py --check: a `drive DEV: PASS|FAIL (...)` line per drive
   after the criteria lines, the result line naming the failed drive,
   exit status 1; --json's check.drives (the existing keys unchanged);
@@ -89,6 +90,12 @@ class Drives(support.TempLogs):
                            f.slice, f.where) for f in bad.figures])
         self.assertEqual([0.3, 0.35, 0.4], [d.figures[0].max_pct
                                             for d in v.drives[:3]])
+        # the last slice's % over (hour 6: 7.2 % over 1 ms) and the
+        # average rate, for act_certify's metrics (not in --json)
+        self.assertEqual([(7.2, 1000.0), (0.0, 1000.0), (0.0, 1000.0)],
+                         [(f.last_pct, f.rate) for f in bad.figures])
+        self.assertEqual(0.3, v.drives[0].figures[0].last_pct)
+        self.assertNotIn("last_pct", json.dumps(bad.to_json()))
 
     def test_check_lines_and_json(self):
         path = self.log("two.log", synthlog.drives_log(TWO, slow_third))
