@@ -99,9 +99,11 @@ def unit_name(dirpath):
     return "act-certify-%s" % (name or "campaign")
 
 
-def detach_main(args, argv, resume_argv):
+def detach_main(args, argv, resume_argv, main_status):
     """--detach: the exit status (0 when the campaign runs - started now,
-    or already running - or has finished)."""
+    or already running - or has finished). resume_argv(DIR): the command
+    line that resumes DIR's campaign; main_status(argv): act_certify's
+    main, run in the detached process (the fallback)."""
     dirpath = os.path.abspath(args.resume or args.out)
     pid = running_pid(dirpath)
     if pid:
@@ -131,9 +133,9 @@ def detach_main(args, argv, resume_argv):
     log = os.path.join(dirpath, DETACH_LOG)
     start = os.path.getsize(log) if os.path.isfile(log) else 0
     if use_systemd():
-        pid, where = _start_unit(dirpath, child, log)
+        pid, where = _start_unit(dirpath, child, log, main_status)
     else:
-        pid, where = _start_forked(dirpath, child, log), None
+        pid, where = _start_forked(dirpath, child, log, main_status), None
     status = _wait_running(dirpath, pid, log, start)
     if status is not None:
         warn("error: the detached campaign in %s ended at once (status %d); "
@@ -146,7 +148,7 @@ def detach_main(args, argv, resume_argv):
     return 0
 
 
-def _start_unit(dirpath, child, log):
+def _start_unit(dirpath, child, log, main_status):
     unit = unit_name(dirpath)
     cmd = ["systemd-run", "--unit", unit, "--collect", "--quiet",
            "-p", "StandardOutput=append:%s" % log,
@@ -160,15 +162,14 @@ def _start_unit(dirpath, child, log):
     if r.returncode != 0:
         warn("systemd-run failed (status %d): detaching by a double fork "
              "instead" % r.returncode)
-        return _start_forked(dirpath, child, log), None
+        return _start_forked(dirpath, child, log, main_status), None
     return None, "systemd unit %s (journalctl -u %s)" % (unit, unit)
 
 
-def _start_forked(dirpath, child, log):
+def _start_forked(dirpath, child, log, main_status):
     """A double fork and setsid: the campaign's process is in a session
     of its own, no terminal, its parent init - a hangup of the session
     that started it does not reach it. Returns its pid."""
-    from act.certify.main import main_status
     rfd, wfd = os.pipe()
     first = os.fork()
     if first == 0:

@@ -543,7 +543,8 @@ def main_status(argv):
         args.argv = argv
         if args.detach:
             return detach_main(args, argv, lambda d: ["--resume", d] + [
-                "--accept-device=%s=%s" % a for a in args.accept])
+                "--accept-device=%s=%s" % a for a in args.accept],
+                main_status)
         if args.status is not None:
             return state_guard(status_main, args.status)
         if args.resume is not None:
