@@ -207,6 +207,9 @@ def _run_detached(dirpath, child, log, main_status):
     os.dup2(out, 2)
     os.close(out)
     os.close(null)
+    # nothing else of the session that started it: a pipe kept open here
+    # would keep its reader (ssh, Ansible) waiting for the campaign's end
+    os.closerange(3, os.sysconf("SC_OPEN_MAX"))
     os.umask(0o022)
     os.chdir("/")
     pid_tmp = os.path.join(dirpath, ".%s.%d" % (DETACH_PID, os.getpid()))
