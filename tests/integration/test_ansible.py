@@ -15,7 +15,9 @@ campaigns of 2 steps of 10 s at 0.1x:
   the controller and writes the fleet page (act_certify --compare), whose
   outlier is node3.
 - a host whose device is missing stops the playbook before anything is
-  written on any host (no output directory made).
+  written on any host (no output directory made); so does a mixed fleet
+  (node2's act_latency.py of another version): "a mixed fleet", no
+  campaign started.
 
 ansible-core is installed with pip into target/ansible-venv (kept for the
 next runs; test-only); where it can't be, the test is skipped (77) with
@@ -23,6 +25,7 @@ a line saying why. Exit 0 pass, 1 fail, 77 skip."""
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -143,6 +146,19 @@ def main():
                 os.path.exists(td.join(h, "campaign")) for h in HOSTS),
                 "a missing device on node2: the playbook stops, nothing "
                 "started anywhere", r)
+            # a mixed fleet (node2's act_latency.py another version) is
+            # refused before any campaign starts
+            mixed = json.loads(json.dumps(inv))
+            other = td.join("other-bin")
+            shutil.copytree(itest.bin_dir(), other)
+            with open(os.path.join(other, "act_latency.py"), "w") as f:
+                f.write("print('act_latency.py 0.0-other')\n")
+            mixed["act"]["hosts"]["node2"]["act_build_dir"] = other
+            r = playbook(exe, td, mixed, "certify.yml")
+            check(r.rc != 0 and "a mixed fleet" in r.out and
+                  "0.0-other" in r.out and not any(
+                      os.path.exists(td.join(h, "campaign")) for h in HOSTS),
+                  "a mixed fleet: refused, nothing started", r)
             t0 = time.monotonic()
             r = playbook(exe, td, inv, "certify.yml")
             took = time.monotonic() - t0
@@ -182,7 +198,6 @@ def main():
                     tc.wait_for(lambda: not os.path.exists(
                         "/proc/%d" % p), 20)
             if root.startswith("/dev/shm/"):
-                import shutil
                 shutil.rmtree(root, ignore_errors=True)
     for f in fails:
         print("FAIL: " + f)
