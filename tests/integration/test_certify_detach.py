@@ -13,7 +13,11 @@ fallback (ACT_CERTIFY_DETACH=fork: a double fork and setsid):
   it (state.json records a resume) and it ends certified;
 - once finished, the same command starts nothing ("has finished");
 - a detached campaign that can't start (a missing device) fails at once
-  with its error and status 2.
+  with its error and status 2;
+- with ACT_CERTIFY_DETACH=systemd and a fake systemd-run in PATH: the
+  transient unit act-certify-NAME (its output appended to DIR/detach.log),
+  nothing started again while it runs, a unit that can't start fails at
+  once, and systemd-run failing falls back to the double fork.
 
 Exit 0 pass, 1 fail."""
 
@@ -37,6 +41,82 @@ def env():
 
 def alive(pid):
     return os.path.exists("/proc/%d" % pid)
+
+
+FAKE_SYSTEMD_RUN = r"""#!%s
+# systemd-run as act_certify calls it: records the call, runs the command
+# in a session of its own with the unit's output and environment
+import os, subprocess, sys
+args = sys.argv[1:]
+with open(os.environ["FAKE_SYSTEMD_RECORD"], "a") as f:
+    f.write(" ".join(args) + "\n")
+if os.environ.get("FAKE_SYSTEMD_FAIL"):
+    sys.exit(1)
+env, log = dict(os.environ), None
+while args[0] != "--":
+    a = args.pop(0)
+    if a == "-p" and args[0].startswith("StandardOutput=append:"):
+        log = args.pop(0).split(":", 1)[1]
+    elif a == "--setenv":
+        k, _, v = args.pop(0).partition("=")
+        env[k] = v
+    elif a in ("-p", "--unit"):
+        args.pop(0)
+out = open(log, "ab")
+subprocess.Popen(args[1:], stdin=subprocess.DEVNULL, stdout=out,
+                 stderr=out, env=env, start_new_session=True)
+"""
+
+
+def unit_mode(td, dev, check):
+    """ACT_CERTIFY_DETACH=systemd with a fake systemd-run in PATH: the
+    unit act-certify-NAME, its output appended to DIR/detach.log; again
+    while it runs: nothing started; a start that fails says so at once;
+    systemd-run failing: the fallback."""
+    fake = td.join("fakebin")
+    os.mkdir(fake)
+    with open(os.path.join(fake, "systemd-run"), "w") as f:
+        f.write(FAKE_SYSTEMD_RUN % sys.executable)
+    os.chmod(os.path.join(fake, "systemd-run"), 0o755)
+    e = env()
+    e.update(ACT_CERTIFY_DETACH="systemd", PATH=fake + ":" + e["PATH"],
+             FAKE_SYSTEMD_RECORD=td.join("record"))
+    out = td.join("u1")
+    cmd = ["--detach", "--device", dev, "--load", "0.1", "--seconds", "2",
+           "--out", out]
+    r = tc.certify(cmd, env=e)
+    rec = tc.read(td.join("record")) if os.path.exists(td.join("record")) \
+        else ""
+    check(r.rc == 0 and "detached: systemd unit act-certify-u1" in r.out and
+          "--unit act-certify-u1 " in rec and "StandardOutput=append:%s"
+          % os.path.join(out, "detach.log") in rec,
+          "systemd: the unit act-certify-u1:\n" + rec, r)
+    r = tc.certify(cmd, env=e)
+    check(r.rc == 0 and "already running" in r.out and
+          rec == tc.read(td.join("record")),
+          "systemd: again while it runs, no unit started", r)
+    tc.wait_for(lambda: "ended with status" in tc.read(
+        os.path.join(out, "detach.log")), 60)
+    check(tc.read(os.path.join(out, "detach.log")).rstrip().endswith(
+        "ended with status 0"), "systemd: the unit's campaign ends "
+          "certified:\n" + tc.read(os.path.join(out, "detach.log")))
+    r = tc.certify(["--detach", "--device", td.join("nope"), "--load",
+                    "0.1", "--seconds", "2", "--out", td.join("u2")], env=e)
+    check(r.rc == 2 and td.join("nope") in r.err,
+          "systemd: a unit that can't start: status 2 at once", r)
+    e["FAKE_SYSTEMD_FAIL"] = "1"
+    r = tc.certify(["--detach", "--device", dev, "--load", "0.1",
+                    "--seconds", "2", "--out", td.join("u3")], env=e)
+    check(r.rc == 0 and "systemd-run failed" in r.err and
+          "detached: pid" in r.out, "systemd-run failing: the fallback", r)
+    pid = None
+    try:
+        with open(td.join("u3", "detach.pid")) as f:
+            pid = int(f.read())
+    except (OSError, ValueError):
+        pass
+    if pid:
+        tc.wait_for(lambda: not alive(pid), 30)
 
 
 def main():
@@ -104,6 +184,7 @@ def main():
         r = tc.certify(bad, env=env())
         check(r.rc == 2 and td.join("nope") in r.err,
               "--detach on a missing device: status 2, named", r)
+        unit_mode(td, dev, check)
     for f in fails:
         print("FAIL: " + f)
     if not fails:

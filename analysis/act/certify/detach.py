@@ -31,6 +31,7 @@ from act.cli import UsageError
 from act.safefile import open_regular
 
 
+UNIT_ENV = "ACT_CERTIFY_UNIT_DIR"   # set in the systemd unit's environment
 START_WAIT = 120            # seconds --detach waits for the campaign to run
 ENDED_RE = re.compile(r"^%s: ended with status (\d+)$" % re.escape(PROG),
                       re.M)
@@ -86,10 +87,12 @@ def running_pid(dirpath):
 # ---------------------------------------------------------------------
 
 def use_systemd():
-    """systemd is PID 1 and systemd-run is there (sd_booted's test);
-    ACT_CERTIFY_DETACH=fork forces the fallback."""
-    return os.environ.get("ACT_CERTIFY_DETACH") != "fork" and \
-        os.path.isdir("/run/systemd/system") and \
+    """systemd is PID 1 (sd_booted's test) and systemd-run is there;
+    ACT_CERTIFY_DETACH=fork forces the fallback, =systemd the unit."""
+    how = os.environ.get("ACT_CERTIFY_DETACH")
+    if how in ("fork", "systemd"):
+        return how == "systemd"
+    return os.path.isdir("/run/systemd/system") and \
         shutil.which("systemd-run") is not None
 
 
@@ -105,6 +108,12 @@ def detach_main(args, argv, resume_argv, main_status):
     line that resumes DIR's campaign; main_status(argv): act_certify's
     main, run in the detached process (the fallback)."""
     dirpath = os.path.abspath(args.resume or args.out)
+    if os.environ.get(UNIT_ENV) == dirpath:
+        # the command of the systemd unit _start_unit made: the campaign
+        # itself, with the pid file and the status line of the fallback
+        os.environ.pop(UNIT_ENV)
+        return _run_campaign(dirpath, [a for a in argv if a != "--detach"],
+                             main_status)
     pid = running_pid(dirpath)
     if pid:
         say("%s: the campaign in %s is already running (pid %d): nothing "
@@ -152,12 +161,15 @@ def _start_unit(dirpath, child, log, main_status):
     unit = unit_name(dirpath)
     cmd = ["systemd-run", "--unit", unit, "--collect", "--quiet",
            "-p", "StandardOutput=append:%s" % log,
-           "-p", "StandardError=append:%s" % log]
-    for name in ("LD_PRELOAD", "ACT_SHIM_FAULT", "ACT_CERTIFY_REPORT_SEC"):
+           "-p", "StandardError=append:%s" % log,
+           "-p", "WorkingDirectory=%s" % os.getcwd(),
+           "--setenv", "%s=%s" % (UNIT_ENV, dirpath)]
+    for name in ("ACT_BIN", "LD_PRELOAD", "ACT_SHIM_FAULT",
+                 "ACT_CERTIFY_REPORT_SEC"):
         if name in os.environ:
             cmd += ["--setenv", "%s=%s" % (name, os.environ[name])]
     cmd += ["--", sys.executable, os.path.realpath(sys.argv[0]),
-            ] + child
+            "--detach"] + child
     r = subprocess.run(cmd, stdin=subprocess.DEVNULL, check=False)
     if r.returncode != 0:
         warn("systemd-run failed (status %d): detaching by a double fork "
@@ -211,7 +223,12 @@ def _run_detached(dirpath, child, log, main_status):
     # would keep its reader (ssh, Ansible) waiting for the campaign's end
     os.closerange(3, os.sysconf("SC_OPEN_MAX"))
     os.umask(0o022)
-    os.chdir("/")
+    os._exit(_run_campaign(dirpath, child, main_status))
+
+
+def _run_campaign(dirpath, child, main_status):
+    """The detached campaign (a systemd unit's, or the fallback's): the
+    pid file, the campaign, its status as its output's last line."""
     pid_tmp = os.path.join(dirpath, ".%s.%d" % (DETACH_PID, os.getpid()))
     with open(pid_tmp, "w") as f:
         f.write("%d\n" % os.getpid())
@@ -219,7 +236,7 @@ def _run_detached(dirpath, child, log, main_status):
     status = main_status(child)
     say("%s: ended with status %d" % (PROG, status))
     sys.stdout.flush()
-    os._exit(status)
+    return status
 
 
 def _wait_running(dirpath, pid, log, start):
