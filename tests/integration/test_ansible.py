@@ -10,7 +10,7 @@ campaigns of 2 steps of 10 s at 0.1x:
   output directory has its state.json, detach.pid and a live process);
 - certify.yml again while they run starts nothing new (no "campaign
   started" or "resumed", changed=0 for every host, the same pids, no
-  resume recorded);
+  resume recorded); status.yml reports each host's campaign;
 - fetch.yml waits for the three to finish, fetches their directories to
   the controller and writes the fleet page (act_certify --compare), whose
   outlier is node3.
@@ -177,6 +177,11 @@ def main():
                   % recap_changed(r.out), r)
             check({h: pid_of(td, h) for h in HOSTS} == pids,
                   "the same campaigns after the second run")
+            r = playbook(exe, td, inv, "status.yml")
+            check(r.rc == 0 and all('"campaign: %s"' % td.join(h, "campaign")
+                                    in r.out for h in HOSTS) and
+                  r.out.count('"steps finished: ') == 3,
+                  "status.yml: each host's campaign and its steps", r)
             r = playbook(exe, td, inv, "fetch.yml")
             check(r.rc == 0, "fetch.yml", r)
             for h in HOSTS:
