@@ -62,23 +62,9 @@ def watch(p, path, timeout):
 
 def validate(c, what, text, parser):
     """The series of text, checked by the rules and the real parser."""
-    try:
-        series = promparser.check_text(text)
-    except AssertionError as e:
-        c.fail("%s: the format's rules: %s" % (what, e))
-        return {}
-    if parser is not None:
-        try:
-            theirs = {(s, tuple(sorted(lab.items()))): v
-                      for _, _, samples in parser.parse(text)
-                      for s, lab, v in samples}
-        except ValueError as e:
-            c.fail("%s: the real parser refuses it: %s" % (what, e))
-        else:
-            c.eq("%s: the real parser's samples" % what, series, theirs)
-    if promparser.promtool() is not None:
-        c.eq("%s: promtool check metrics" % what, None,
-             promparser.promtool_check(text))
+    series, problems = promparser.validate(text, parser)
+    for p in problems:
+        c.fail("%s: %s" % (what, p))
     return series
 
 

@@ -16,6 +16,7 @@ a machine without the registry does not wait for it in every test).
                                 # or ValueError: the parser's complaint
     series = check_text(text)   # the format's rules, checked here
                                 # (AssertionError), and the series
+    series, problems = validate(text, p)    # all of them at once
     problems = promtool_check(text)  # `promtool check metrics`'s lint:
                                 # None when clean (promtool() is its
                                 # path: $ACT_PROMTOOL or on PATH, None
@@ -198,6 +199,33 @@ def check_text(text):
         assert key not in out, "a series twice: %r" % (key,)
         out[key] = float(value)
     return out
+
+
+def validate(text, parser):
+    """(series, problems) of a metrics file: check_text's series, and
+    what the format's rules, the real parser (parser: parser()'s, or
+    None) and promtool (where it is) find wrong - [] when nothing."""
+    try:
+        series = check_text(text)
+    except AssertionError as e:
+        return {}, ["the format's rules: %s" % e]
+    problems = []
+    if parser is not None:
+        try:
+            theirs = {(s, tuple(sorted(lab.items()))): v
+                      for _, _, samples in parser.parse(text)
+                      for s, lab, v in samples}
+        except ValueError as e:
+            problems.append("the real parser refuses it: %s" % e)
+        else:
+            if theirs != series:
+                problems.append("the real parser's samples differ: %r "
+                                "against the rules' %r" % (theirs, series))
+    if promtool() is not None:
+        lint = promtool_check(text)
+        if lint is not None:
+            problems.append("promtool check metrics: %s" % lint)
+    return series, problems
 
 
 def value(series, name, **labels):

@@ -59,6 +59,15 @@ OPENS_CHECKED = ("act.latency", "act.certify")
 OPENS_ALLOWED = {
     "act.certify.devices:_hold_one": "the devices held for the campaign "
     "(file descriptors passed on to the programs, never read)",
+    "act.certify.detach:_log_since": "DIR/detach.log, a detached "
+    "campaign's output: its error when it ended at once",
+    "act.certify.detach:_pid_file_process": "DIR/detach.pid and "
+    "/proc/PID/cmdline: whether the detached act_certify still runs",
+    "act.certify.detach:_run_detached": "/dev/null, the detached "
+    "campaign's stdin",
+    "act.certify.detach:lock_holder": "/proc/locks: who holds DIR's lock "
+    "(without taking it)",
+    "act.certify.detach:read_summary": "summary.json, for --status",
     "act.certify.host:_first_line_with": "/etc/os-release and /proc "
     "files: the host's identity",
     "act.certify.identity:_open_same": "a file or loop backing file the "

@@ -6,9 +6,10 @@ Usage::
                    [--hours H | --seconds S] [--stress-factor F]
                    [--ceiling] [--ladder N,N,...] [--prep]
                    [--config BASE.conf] [--index] [--no-fail-fast]
-                   [--dry-run]
-    act_certify.py --resume DIR [--accept-device NEW=OLD]...
-    act_certify.py --report DIR
+                   [--dry-run] [--detach] [--metrics PATH]
+    act_certify.py --resume DIR [--accept-device NEW=OLD]... [--detach]
+                   [--metrics PATH]
+    act_certify.py --report DIR [--metrics PATH] | --status DIR
     act_certify.py --compare DIR [DIR ...] [--out OUTDIR]
     act_certify.py --help | --version
 
@@ -45,6 +46,9 @@ items and config echo, and what finished), and the reports: report.html
 steps are kept, the interrupted one runs again from the start (its old
 log is renamed, not deleted).  --report DIR renders the reports again.
 --compare DIR... puts several campaigns side by side (certify/compare.py).
+--detach runs the campaign (new or resumed) away from the session, in a
+transient systemd unit or a double-forked process, and returns at once;
+--status DIR says where a campaign is (certify/detach.py).
 
 Each device's identity (identity.py) is recorded when the campaign starts
 and checked before every step and at --resume: a device that is not the
@@ -101,8 +105,10 @@ from act.cli import ArgumentParser, UsageError
 from act.certify.threads import service_threads, thread_warnings
 from act.certify.model import STATE_FORMAT, Campaign, Resume, State
 from act.certify.state import (
-    LOCK_NAME, check_private_dir, load_state, lock_dir, save_state,
+    LOCK_NAME, campaign_names, check_private_dir, load_state, lock_dir,
+    save_state,
     setup_leftovers, state_path, still_running, unlock_dir)
+from act.certify.detach import detach_main, status_main
 from act.safefile import remove_stale, write_file
 
 
@@ -118,9 +124,9 @@ def build_parser():
         prog=PROG, formatter_class=_help_formatter,
         usage="%(prog)s --device DEV [--device DEV]... --load N\n"
               "                      --out DIR [options]\n"
-              "       %(prog)s --resume DIR [--accept-device NEW=OLD]... "
-              "[--metrics PATH]\n"
-              "       %(prog)s --report DIR [--metrics PATH]\n"
+              "       %(prog)s --resume DIR [--accept-device NEW=OLD]...\n"
+              "                      [--metrics PATH] [--detach]\n"
+              "       %(prog)s --report DIR [--metrics PATH] | --status DIR\n"
               "       %(prog)s --compare DIR [DIR ...] [--out OUTDIR]\n"
               "       %(prog)s --help | --version",
         description="Run the ACT certification process on a drive (or "
@@ -175,6 +181,15 @@ def build_parser():
                    "slice over a limit: its verdict could not change)")
     p.add_argument("--dry-run", action="store_true", help="print the plan "
                    "and its total time; write nothing")
+    p.add_argument("--detach", action="store_true", help="run the "
+                   "campaign (new, or --resume) detached from this "
+                   "session - a systemd unit, else a double fork, output "
+                   "in DIR/detach.log - and return at once; again while it "
+                   "runs: starts nothing; after an interruption: resumes "
+                   "it")
+    p.add_argument("--status", metavar="DIR", help="where the campaign in "
+                   "DIR is: running or not, the step, the slices judged, "
+                   "the verdict so far (reads only)")
     p.add_argument("--resume", metavar="DIR", help="continue the "
                    "interrupted campaign in DIR")
     p.add_argument("--accept-device", dest="accept", action="append",
@@ -199,11 +214,13 @@ def build_parser():
 def parse_args(argv):
     args = build_parser().parse_args(argv)
     if args.metrics is None:
-        args.metrics = os.environ.get("ACT_CERTIFY_METRICS") or None
-    elif args.compare is not None:
-        raise UsageError("--compare writes no metrics: remove --metrics",
-                         status=EXIT_USAGE)
-    if args.metrics is not None and args.compare is None:
+        if args.compare is None and args.status is None:
+            args.metrics = os.environ.get("ACT_CERTIFY_METRICS") or None
+    elif args.compare is not None or args.status is not None:
+        raise UsageError("--%s writes no metrics: remove --metrics"
+                         % ("compare" if args.compare is not None
+                            else "status"), status=EXIT_USAGE)
+    if args.metrics is not None:
         check_metrics_path(args.metrics)
         args.metrics = os.path.abspath(args.metrics)
     plan_opts = [name for name, v in (
@@ -218,22 +235,33 @@ def parse_args(argv):
     if args.compare is not None:
         others = [o for o in plan_opts if o != "--out"] + [
             o for o, v in (("--resume", args.resume),
-                           ("--report", args.report)) if v is not None]
+                           ("--report", args.report),
+                           ("--status", args.status),
+                           ("--detach", args.detach or None))
+            if v is not None]
         if others:
             raise UsageError("--compare takes only --out: remove %s"
                              % ", ".join(others), status=EXIT_USAGE)
         return args
-    if args.resume is not None and args.report is not None:
-        raise UsageError("--resume and --report go alone", status=EXIT_USAGE)
+    alone = [o for o, v in (("--resume", args.resume),
+                            ("--report", args.report),
+                            ("--status", args.status)) if v is not None]
+    if len(alone) > 1:
+        raise UsageError("%s go alone" % " and ".join(alone),
+                         status=EXIT_USAGE)
+    if args.detach and (args.dry_run or args.report is not None or
+                        args.status is not None):
+        raise UsageError("--detach goes with a new campaign or --resume",
+                         status=EXIT_USAGE)
     args.accept = [parse_accept(a) for a in args.accept]
     if args.accept and args.resume is None:
         raise UsageError("--accept-device goes with --resume DIR",
                          status=EXIT_USAGE)
-    if args.resume is not None or args.report is not None:
+    if alone:
         if plan_opts:
             raise UsageError("%s takes no other option (the plan is in "
                              "DIR/state.json): remove %s"
-                             % ("--resume" if args.resume else "--report",
+                             % (alone[0],
                                 ", ".join(plan_opts)), status=EXIT_USAGE)
         return args
     missing = [o for o, v in (("--device", args.devices),
@@ -350,7 +378,7 @@ def new_campaign(args):
                          "--resume %s, or render it with --report %s"
                          % (dirpath, dirpath, dirpath), status=EXIT_USAGE)
     if os.path.exists(dirpath) and (not os.path.isdir(dirpath) or (
-            os.listdir(dirpath) and not setup_leftovers(dirpath))):
+            campaign_names(dirpath) and not setup_leftovers(dirpath))):
         raise UsageError("%s exists and is not an empty directory" % dirpath,
                          status=EXIT_SETUP)
     if os.path.isdir(dirpath):
@@ -423,7 +451,7 @@ def undo_setup(dirpath, made_dir, lock, remove_files=True):
     or empty, so everything in it - and DIR itself if it made it: a retry
     starts afresh, not refused as a used DIR. remove_files False: nothing
     was written in DIR (it is not ours to empty)."""
-    for name in os.listdir(dirpath) if remove_files and \
+    for name in campaign_names(dirpath) if remove_files and \
             os.path.isdir(dirpath) else []:
         try:
             os.unlink(os.path.join(dirpath, name))
@@ -539,10 +567,36 @@ def main(argv=None):
     return main_status(sys.argv[1:] if argv is None else argv)
 
 
+def _without_metrics(argv):
+    """argv without its --metrics options, abbreviated or not (PATH is
+    given again, absolute)."""
+    out, skip = [], False
+    for a in argv:
+        name = a.split("=", 1)[0]
+        if skip:
+            skip = False
+        elif len(name) > 2 and "--metrics".startswith(name):
+            skip = "=" not in a
+        else:
+            out.append(a)
+    return out
+
+
 def main_status(argv):
     try:
         args = parse_args(argv)
         args.argv = argv
+        if args.detach:
+            # the detached campaign gets --metrics spelled out: a systemd
+            # unit does not inherit $ACT_CERTIFY_METRICS
+            metrics = ["--metrics=%s" % args.metrics] if args.metrics else []
+            return detach_main(args, _without_metrics(argv) + metrics,
+                               lambda d: ["--resume", d] + [
+                                   "--accept-device=%s=%s" % a
+                                   for a in args.accept] + metrics,
+                               main_status)
+        if args.status is not None:
+            return state_guard(status_main, args.status)
         if args.resume is not None:
             return state_guard(lambda d: resume_campaign(
                 d, args.accept, args.metrics), args.resume)

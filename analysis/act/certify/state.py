@@ -72,6 +72,11 @@ def load_state(dirpath):
 
 
 LOCK_NAME = ".lock"
+# a detached campaign's output and pid (detach.py): not the campaign's
+# files - a new campaign's DIR may hold them, and they stay
+DETACH_LOG = "detach.log"
+DETACH_PID = "detach.pid"
+DETACH_NAMES = (DETACH_LOG, DETACH_PID)
 _STEP_CONFIG_RE = re.compile(r"^\d\d-[A-Za-z0-9.-]+\.conf$")
 
 
@@ -82,7 +87,7 @@ def setup_leftovers(dirpath):
     nothing, or no lock: not such a setup). A new campaign in dirpath
     removes them; --resume says so."""
     try:
-        names = os.listdir(dirpath)
+        names = campaign_names(dirpath)
     except OSError:
         return []
     if LOCK_NAME not in names:
@@ -92,6 +97,12 @@ def setup_leftovers(dirpath):
                 not _STEP_CONFIG_RE.match(name) and not is_temporary(name):
             return []
     return sorted(names)
+
+
+def campaign_names(dirpath):
+    """The names in dirpath, a detached campaign's own (DETACH_NAMES)
+    left out."""
+    return [n for n in os.listdir(dirpath) if n not in DETACH_NAMES]
 
 
 def check_private_dir(dirpath):

@@ -307,6 +307,32 @@ class WriteTest(unittest.TestCase):
             finally:
                 del os.environ["ACT_CERTIFY_METRICS"]
             self.assertEqual(td + "/e.prom", args.metrics)
+            # --status writes no metrics: refused when given, the
+            # variable ignored
+            with self.assertRaises(UsageError):
+                cmain.parse_args(["--status", td, "--metrics",
+                                  td + "/m.prom"])
+            os.environ["ACT_CERTIFY_METRICS"] = td + "/e.prom"
+            try:
+                args = cmain.parse_args(["--status", td])
+            finally:
+                del os.environ["ACT_CERTIFY_METRICS"]
+            self.assertIsNone(args.metrics)
+
+    def test_without_metrics(self):
+        """--detach's child command line: every spelling of --metrics
+        taken out (the path is given again, absolute)."""
+        cases = [
+            (["--out", "d", "--metrics", "m.prom", "--detach"],
+             ["--out", "d", "--detach"]),
+            (["--metrics=m.prom", "--out", "d"], ["--out", "d"]),
+            (["--metr", "m.prom", "--out", "d"], ["--out", "d"]),
+            (["--me=m.prom", "--out", "d"], ["--out", "d"]),
+            (["--out", "--metrics-dir"], ["--out", "--metrics-dir"]),
+            (["--out", "d"], ["--out", "d"]),
+        ]
+        for argv, want in cases:
+            self.assertEqual(want, cmain._without_metrics(argv), argv)
 
 
 class DocsTest(unittest.TestCase):
@@ -315,6 +341,11 @@ class DocsTest(unittest.TestCase):
         with open(os.path.join(support.REPO, "docs", "metrics.md"),
                   encoding="utf-8") as f:
             doc = set(re.findall(r"`(act_[a-z_]+)`", f.read()))
+        # the Ansible role's variables it names are not metrics
+        with open(os.path.join(support.REPO, "contrib", "ansible", "roles",
+                               "act_certify", "defaults", "main.yml"),
+                  encoding="utf-8") as f:
+            doc -= set(re.findall(r"^(act_[a-z_]+):", f.read(), re.M))
         names = {metrics.PREFIX + n for n, _ in metrics.FAMILIES}
         self.assertEqual((set(), set()), (names - doc, doc - names))
 
