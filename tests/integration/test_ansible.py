@@ -15,8 +15,9 @@ campaigns of 2 steps of 10 s at 0.1x:
   resume recorded); status.yml reports each host's campaign;
 - fetch.yml waits for the three to finish, fetches their directories to
   the controller and writes the fleet page (act_certify --compare), whose
-  outlier is node3; each host's metrics file passes the parser again and
-  says its campaign is no longer in progress.
+  outlier is node3, and fails naming node3 (not certified) alone; each
+  host's metrics file passes the parser again and says its campaign is
+  no longer in progress.
 - a host whose device is missing stops the playbook before anything is
   written on any host (no output directory made); so does a mixed fleet
   (node2's act_latency.py of another version): "a mixed fleet", no
@@ -217,7 +218,13 @@ def main():
                   r.out.count('"steps finished: ') == 3,
                   "status.yml: each host's campaign and its steps", r)
             r = playbook(exe, td, inv, "fetch.yml")
-            check(r.rc == 0, "fetch.yml", r)
+            # node3 failed: the fleet page is written, and the play fails
+            # naming it (never a fleet that looks certified)
+            bad = [l for l in r.out.splitlines() if "not certified:" in l]
+            check(r.rc != 0 and bad and "node3: " in bad[0] and
+                  "not certified at 0.1x" in bad[0]
+                  and "node1" not in bad[0] and "node2" not in bad[0],
+                  "fetch.yml: fails, naming node3 only", r)
             for h in HOSTS:
                 with open(td.join(h, "campaign", "state.json")) as f:
                     st = json.load(f)
