@@ -157,11 +157,10 @@ def main():
     exe = ansible_playbook()
     if exe is None:
         return 77
-    fails = []
+    c = itest.Checker("test_ansible")
 
     def check(ok, what, r=None):
-        if not ok:
-            fails.append(what + ("\n" + r.describe(6000) if r else ""))
+        return c.check(ok, what, r.describe(6000) if r else None)
 
     shim = itest.shim_path()
     with itest.TempDir("act-ansible") as td:
@@ -246,12 +245,7 @@ def main():
                         "/proc/%d" % p), 20)
             if root.startswith("/dev/shm/"):
                 shutil.rmtree(root, ignore_errors=True)
-    for f in fails:
-        print("FAIL: " + f)
-    if not fails:
-        print("PASS: three detached campaigns by Ansible, a second run "
-              "starts nothing, the fleet page names node3")
-    return 1 if fails else 0
+    c.finish()
 
 
 if __name__ == "__main__":

@@ -131,11 +131,10 @@ def unit_mode(td, dev, check):
 
 
 def main():
-    fails = []
+    c = itest.Checker("test_certify_detach")
 
     def check(ok, what, r=None):
-        if not ok:
-            fails.append(what + ("\n" + r.describe() if r else ""))
+        return c.check(ok, what, r.describe() if r else None)
 
     with itest.TempDir("act-detach") as td:
         dev = tc.make_device(td.join("dev"))
@@ -155,7 +154,7 @@ def main():
             with open(os.path.join(out, "detach.pid")) as f:
                 pid = int(f.read())
         except (OSError, ValueError) as e:
-            fails.append("no detach.pid: %s" % e)
+            c.fail("no detach.pid: %s" % e)
             pid = None
         if pid:
             check(os.getsid(pid) not in (os.getsid(0), 0), "the campaign "
@@ -204,12 +203,7 @@ def main():
         check(r.rc == 2 and td.join("nope") in r.err,
               "--detach on a missing device: status 2, named", r)
         unit_mode(td, dev, check)
-    for f in fails:
-        print("FAIL: " + f)
-    if not fails:
-        print("PASS: detached campaigns (start, re-attach, resume, "
-              "finished, a failed start)")
-    return 1 if fails else 0
+    c.finish()
 
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@ from act import EXIT_SETUP
 from act.certify import PROG
 from act.certify.fmt import fmt_clock, say, warn
 from act.certify.state import (
-    DETACH_LOG, DETACH_PID, LOCK_NAME, check_private_dir, load_state,
+    DETACH_LOG, DETACH_PID, LOCK_NAME, load_state, make_private_dir,
     state_path)
 from act.cli import UsageError
 from act.safefile import open_regular
@@ -133,12 +133,7 @@ def detach_main(args, argv, resume_argv, main_status):
     else:
         child = [a for a in argv if a != "--detach"]
         what = "started"
-    try:
-        os.makedirs(dirpath, mode=0o755, exist_ok=True)
-    except OSError as e:
-        raise UsageError("can't set up %s: %s" % (dirpath, e.strerror or e),
-                         status=EXIT_SETUP) from None
-    check_private_dir(dirpath)
+    make_private_dir(dirpath)
     log = os.path.join(dirpath, DETACH_LOG)
     start = os.path.getsize(log) if os.path.isfile(log) else 0
     if use_systemd():

@@ -12,7 +12,7 @@ from act.certify import compare_html, compare_markdown, html, markdown
 from act.certify.compare import compare_campaigns
 from act.certify.fmt import say, warn
 from act.certify.metrics import render_metrics
-from act.certify.state import check_private_dir
+from act.certify.state import check_private_dir, make_private_dir
 from act.certify.summary import build_summary
 from act.cli import UsageError
 from act.safefile import write_file
@@ -61,12 +61,7 @@ def write_compare(doc, outdir):
     needed; only the user running may write in it: state.check_private_dir);
     a UsageError (setup error) naming the directory or the file
     otherwise. Returns their paths."""
-    try:
-        os.makedirs(outdir, mode=0o755, exist_ok=True)
-    except OSError as e:
-        raise UsageError("can't make %s: %s" % (outdir, e.strerror or e),
-                         status=EXIT_SETUP) from None
-    check_private_dir(outdir)
+    make_private_dir(outdir, "make")
     paths = []
     for name, text in (("compare.json", json.dumps(doc, indent=1) + "\n"),
                        ("compare.md", compare_markdown.render_markdown(doc)),

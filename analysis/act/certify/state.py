@@ -123,6 +123,17 @@ def check_private_dir(dirpath):
             % (dirpath, why, PROG, user_text()), status=EXIT_SETUP)
 
 
+def make_private_dir(dirpath, what="set up"):
+    """DIR made if needed (0755), then check_private_dir; a UsageError
+    (setup error) "can't WHAT DIR: why" when it can't be made."""
+    try:
+        os.makedirs(dirpath, mode=0o755, exist_ok=True)
+    except OSError as e:
+        raise UsageError("can't %s %s: %s" % (what, dirpath, e.strerror or e),
+                         status=EXIT_SETUP) from None
+    check_private_dir(dirpath)
+
+
 def lock_dir(dirpath):
     """An exclusive lock on DIR/.lock (held until unlock_dir or the
     process ends): one act_certify per campaign. unlock_dir removes the
