@@ -19,7 +19,10 @@ campaigns of 2 steps of 10 s at 0.1x:
   host's metrics file passes the parser again and says its campaign is
   no longer in progress.
 - a host whose device is missing stops the playbook before anything is
-  written on any host (no output directory made); so does a mixed fleet
+  written on any host (no install or output directory made); so does a
+  device in use (node2's, flock()ed as act holds a file device: the
+  campaign's --dry-run, run from a temporary copy of the tools, refuses
+  it), and a mixed fleet
   (node2's act_latency.py of another version): "a mixed fleet", no
   campaign started.
 
@@ -27,6 +30,7 @@ ansible-core is installed with pip into target/ansible-venv (kept for the
 next runs; test-only); where it can't be, the test is skipped (77) with
 a line saying why. Exit 0 pass, 1 fail, 77 skip."""
 
+import fcntl
 import json
 import os
 import shutil
@@ -126,6 +130,18 @@ def pid_of(td, h):
         return None
 
 
+def nothing_written(td):
+    """No host has act installed or a campaign directory."""
+    return not any(os.path.exists(td.join(h, d)) for h in HOSTS
+                   for d in ("opt", "campaign"))
+
+
+def staged():
+    """The check's temporary directories (stage.yml) there are now."""
+    tmp = os.environ.get("TMPDIR") or "/tmp"
+    return {n for n in os.listdir(tmp) if n.startswith("act-check-")}
+
+
 def check_metrics(td, check, running):
     """Each host's metrics file (act_metrics_path) passes the real parser
     (prometheus_client, or the format's rules alone where it can't be
@@ -174,11 +190,21 @@ def main():
             # a host with a missing device stops everything first
             bad = json.loads(json.dumps(inv))
             bad["act"]["hosts"]["node2"]["act_devices"] = [td.join("nope")]
+            stages = staged()
             r = playbook(exe, td, bad, "certify.yml")
-            check(r.rc != 0 and td.join("nope") in r.out and not any(
-                os.path.exists(td.join(h, "campaign")) for h in HOSTS),
-                "a missing device on node2: the playbook stops, nothing "
-                "started anywhere", r)
+            check(r.rc != 0 and td.join("nope") in r.out and
+                  nothing_written(td),
+                  "a missing device on node2: the playbook stops, nothing "
+                  "written anywhere", r)
+            # a device in use (node2's, held as a running test holds it)
+            # stops everything before anything is written: --dry-run, run
+            # from a temporary copy of the tools, refuses it
+            with open(devices["node2"], "rb") as held:
+                fcntl.flock(held, fcntl.LOCK_EX)
+                r = playbook(exe, td, inv, "certify.yml")
+            check(r.rc != 0 and "in use" in r.out and nothing_written(td),
+                  "node2's device in use: the playbook stops, nothing "
+                  "written anywhere", r)
             # a mixed fleet (node2's act_latency.py another version) is
             # refused before any campaign starts
             mixed = json.loads(json.dumps(inv))
@@ -189,9 +215,10 @@ def main():
             mixed["act"]["hosts"]["node2"]["act_build_dir"] = other
             r = playbook(exe, td, mixed, "certify.yml")
             check(r.rc != 0 and "a mixed fleet" in r.out and
-                  "0.0-other" in r.out and not any(
-                      os.path.exists(td.join(h, "campaign")) for h in HOSTS),
-                  "a mixed fleet: refused, nothing started", r)
+                  "0.0-other" in r.out and nothing_written(td),
+                  "a mixed fleet: refused, nothing written anywhere", r)
+            check(staged() == stages, "the checks' temporary directories "
+                  "removed: %r" % (staged() - stages))
             t0 = time.monotonic()
             r = playbook(exe, td, inv, "certify.yml")
             took = time.monotonic() - t0
