@@ -74,13 +74,15 @@ def ansible_playbook():
     return exe if os.access(exe, os.X_OK) else None
 
 
-def inventory(td, root, devices, shim):
+def inventory(td, root, devices):
     hosts = {}
     for h in HOSTS:
         env = {"ACT_CERTIFY_DETACH": "fork", "ACT_CERTIFY_REPORT_SEC": "1"}
         if h == "node3":
-            env.update(LD_PRELOAD=shim, ACT_SHIM_FAULT="path=%s,%s"
-                       % (devices[h], SLOW))
+            shimmed = itest.shim_env(fault="path=%s,%s" % (devices[h], SLOW))
+            env.update({k: shimmed[k] for k in ("LD_PRELOAD",
+                                                "ACT_SHIM_FAULT",
+                                                "ASAN_OPTIONS")})
         hosts[h] = {
             "ansible_connection": "local",
             "ansible_python_interpreter": sys.executable,
@@ -178,7 +180,7 @@ def main():
     def check(ok, what, r=None):
         return c.check(ok, what, r.describe(6000) if r else None)
 
-    shim = itest.shim_path()
+    itest.shim_path()
     with itest.TempDir("act-ansible") as td:
         root = tc.device_root(td)
         try:
@@ -186,7 +188,7 @@ def main():
                        for h in HOSTS}
             for h in HOSTS:
                 os.makedirs(td.join(h, "textfile"))
-            inv = inventory(td, root, devices, shim)
+            inv = inventory(td, root, devices)
             # a host with a missing device stops everything first
             bad = json.loads(json.dumps(inv))
             bad["act"]["hosts"]["node2"]["act_devices"] = [td.join("nope")]
@@ -252,8 +254,12 @@ def main():
                   and "node1" not in bad[0] and "node2" not in bad[0],
                   "fetch.yml: fails, naming node3 only", r)
             for h in HOSTS:
-                with open(td.join(h, "campaign", "state.json")) as f:
-                    st = json.load(f)
+                try:
+                    with open(td.join(h, "campaign", "state.json")) as f:
+                        st = json.load(f)
+                except (OSError, ValueError) as e:
+                    check(False, "%s: no campaign: %s" % (h, e))
+                    continue
                 check(st["status"] == "finished" and not st["resumes"],
                       "%s: one campaign, finished (%s, %d resumes)"
                       % (h, st["status"], len(st["resumes"])))

@@ -10,9 +10,9 @@ its own.
   read is whole and passes the format's rules (tests/lib/promparser.py's
   check_text) and the real parser (prometheus_client, in its venv: the
   same samples; a part skipped with the reason where it can't be
-  installed), and `promtool check metrics` finds nothing where promtool
-  is (Debian's prometheus package, or $ACT_PROMTOOL; a part skipped
-  otherwise); at least 3 versions are seen, among them one with the
+  installed), and `promtool check metrics` finds nothing (Debian's
+  prometheus package, fetched into target/promtool, or $ACT_PROMTOOL; a
+  part skipped with the reason where it can't be had); at least 3 versions are seen, among them one with the
   campaign in progress, a step running, its last slice of reads and the
   drive's temperature;
 - after the run: not in progress, the verdict's state
@@ -73,8 +73,7 @@ def check_campaign(c, td, root):
     if parser is None:
         c.skip_part("the real parser (prometheus_client)", why)
     if promparser.promtool() is None:
-        c.skip_part("promtool check metrics", "no promtool (Debian's "
-                    "prometheus package; or set ACT_PROMTOOL)")
+        c.skip_part("promtool check metrics", promparser.promtool_why())
     dev = tc.make_device(os.path.join(root, "dev1.img"), mib=8)
     base = itest.write_config(td.join("base.conf"), [
         ("service-threads", 4), ("record-bytes", 1536)])

@@ -19,8 +19,10 @@ a machine without the registry does not wait for it in every test).
     series, problems = validate(text, p)    # all of them at once
     problems = promtool_check(text)  # `promtool check metrics`'s lint:
                                 # None when clean (promtool() is its
-                                # path: $ACT_PROMTOOL or on PATH, None
-                                # without Debian's prometheus package)
+                                # path: $ACT_PROMTOOL, on PATH, or
+                                # Debian's prometheus package fetched
+                                # into target/promtool; None where it
+                                # can't be: promtool_why())
 """
 
 import json
@@ -75,9 +77,85 @@ class Parser:
 _cached = None
 
 
+PROMTOOL_DIR = os.path.join(REPO, "target", "promtool")
+PROMTOOL_FAILED = PROMTOOL_DIR + ".failed"   # why the last fetch failed
+_promtool = None
+
+
 def promtool():
-    """promtool's path ($ACT_PROMTOOL, else on PATH), or None."""
-    return os.environ.get("ACT_PROMTOOL") or shutil.which("promtool")
+    """promtool's path: $ACT_PROMTOOL, on PATH, else Debian's prometheus
+    package unpacked in target/promtool - fetched with apt-get download
+    the first time (a test-only tool; where it can't be, not tried again
+    for an hour, promtool_why() says why) - or None."""
+    global _promtool
+    given = os.environ.get("ACT_PROMTOOL") or shutil.which("promtool")
+    if given:
+        return given
+    if _promtool is None:
+        _promtool = _fetch_promtool()
+    return _promtool or None
+
+
+def promtool_why():
+    """Why there is no promtool (after promtool() returned None)."""
+    try:
+        with open(PROMTOOL_FAILED) as f:
+            return f.read().strip()
+    except OSError:
+        return "no promtool (Debian's prometheus package; or set " \
+            "ACT_PROMTOOL)"
+
+
+def _fetch_promtool():
+    exe = os.path.join(PROMTOOL_DIR, "usr", "bin", "promtool")
+    if os.access(exe, os.X_OK):
+        return exe
+    try:
+        with open(PROMTOOL_FAILED) as f:
+            if time.time() - os.fstat(f.fileno()).st_mtime < 3600:
+                return ""
+    except OSError:
+        pass
+    why = None
+    if not (shutil.which("apt-get") and shutil.which("dpkg")):
+        why = "no promtool, and no apt-get/dpkg to fetch Debian's " \
+            "prometheus package"
+    else:
+        work = PROMTOOL_DIR + ".download"
+        shutil.rmtree(work, ignore_errors=True)
+        try:
+            os.makedirs(work)
+            subprocess.run(["apt-get", "download", "-q", "prometheus"],
+                           cwd=work, capture_output=True, check=True,
+                           timeout=300)
+            debs = [n for n in os.listdir(work) if n.endswith(".deb")]
+            if len(debs) != 1:
+                raise OSError("apt-get download gave %r" % debs)
+            subprocess.run(["dpkg", "-x", os.path.join(work, debs[0]),
+                            os.path.join(work, "x")], capture_output=True,
+                           check=True, timeout=300)
+            os.makedirs(os.path.dirname(exe), exist_ok=True)
+            os.replace(os.path.join(work, "x", "usr", "bin", "promtool"),
+                       exe)     # the rest (the server) is not kept
+            subprocess.run([exe, "--version"], capture_output=True,
+                           check=True, timeout=60)
+        except subprocess.CalledProcessError as e:
+            err = (e.stderr or b"").decode("utf-8", "replace").strip()
+            why = "can't fetch promtool (%s: %s)" % (
+                " ".join(e.cmd[:2]), err.splitlines()[-1] if err else e)
+        except (OSError, subprocess.SubprocessError) as e:
+            why = "can't fetch promtool: %s" % e
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+    if why is None:
+        return exe
+    shutil.rmtree(PROMTOOL_DIR, ignore_errors=True)
+    try:
+        with open(PROMTOOL_FAILED, "w") as f:
+            f.write(why + "\n")
+    except OSError:
+        pass
+    return ""
 
 
 def promtool_check(text):

@@ -259,8 +259,7 @@ class FormatTest(unittest.TestCase):
 
     def test_promtool(self):
         if promparser.promtool() is None:
-            self.skipTest("no promtool (Debian's prometheus package; or "
-                          "set ACT_PROMTOOL)")
+            self.skipTest(promparser.promtool_why())
         for text in self.texts():
             self.assertIsNone(promparser.promtool_check(text))
         self.assertIsNotNone(promparser.promtool_check(
