@@ -3,7 +3,7 @@
 hosts of this machine (ansible_connection: local, each its own device
 file, install and output directory; node3's device slowed by the test
 shim - LD_PRELOAD and ACT_SHIM_FAULT through act_environment), trial
-campaigns of 2 steps of 10 s at 0.1x:
+campaigns of 2 steps of 20 s at 0.1x:
 
 - certify.yml: every host checked (--dry-run), the tools deployed, three
   campaigns started detached (the playbook returns while they run: each
@@ -12,7 +12,9 @@ campaigns of 2 steps of 10 s at 0.1x:
   real parser (prometheus_client) and says the campaign is in progress;
 - certify.yml again while they run starts nothing new (no "campaign
   started" or "resumed", changed=0 for every host, the same pids, no
-  resume recorded); status.yml reports each host's campaign;
+  resume recorded); with another act version on the controller it
+  refuses to replace the running campaigns' act (nothing installed);
+  status.yml reports each host's campaign;
 - fetch.yml waits for the three to finish, fetches their directories to
   the controller and writes the fleet page (act_certify --compare), whose
   outlier is node3, and fails naming node3 (not certified) alone; each
@@ -93,7 +95,7 @@ def inventory(td, root, devices):
             "act_environment": env,
         }
     return {"act": {"hosts": hosts, "vars": {
-        "act_load": 0.1, "act_seconds": 10, "act_python": sys.executable,
+        "act_load": 0.1, "act_seconds": 20, "act_python": sys.executable,
         "act_build_dir": itest.bin_dir(), "act_fleet_dir": td.join("fleet"),
         "act_wait_poll": 1, "act_wait_timeout": 180}}}
 
@@ -232,6 +234,22 @@ def main():
                   "three detached campaigns running after the playbook "
                   "returned (%.0f s): %r" % (took, pids))
             check_metrics(td, check, running=True)
+            # another version while they run: refused, nothing replaced
+            newer = json.loads(json.dumps(inv))
+            newer["act"]["vars"]["act_build_dir"] = other
+            r = playbook(exe, td, newer, "certify.yml")
+            check(r.rc != 0 and "has not finished and runs with" in r.out
+                  and "0.0-other" in r.out and not any(
+                      "0.0-other" in tc.read(td.join(h, "opt", "bin",
+                                                     "act_latency.py"))
+                      for h in HOSTS if os.path.exists(td.join(
+                          h, "opt", "bin", "act_latency.py"))),
+                  "another act while the campaigns run: refused, the "
+                  "installed act left as it is", r)
+            check(all(pids[h] and os.path.exists("/proc/%d" % pids[h])
+                      for h in ("node1", "node2")), "node1's and node2's "
+                  "campaigns still ran after the refused upgrade (node3's "
+                  "may have failed fast)")
             r = playbook(exe, td, inv, "certify.yml")
             check(r.rc == 0 and "campaign started" not in r.out and
                   "campaign resumed" not in r.out and
