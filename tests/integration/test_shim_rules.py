@@ -44,10 +44,10 @@ BAD = [
 ]
 
 # ACT_SHIM_NVME's: the rule, the rule named, what is wrong.
-NVME_KEYS = ("path, temp, ramp, max, throttle, wctemp, cctemp, "
-             "media_error_at, media_errors, warning, warning_at, spare, "
-             "spare_to, spare_at, spare_threshold, waf, hang_ms, hang_at, "
-             "errno, state, from_run")
+NVME_KEYS = ("path, state, temp, ramp, max, throttle, wctemp, cctemp, "
+             "media_error_at, media_errors, warning_at, spare, spare_to, "
+             "spare_at, spare_threshold, hang_at, from_run, warning, waf, "
+             "hang_ms, errno")
 BAD_NVME = [
     ("path=dev,tmep=40", "path=dev,tmep=40",
      "unknown key 'tmep' (%s)" % NVME_KEYS),

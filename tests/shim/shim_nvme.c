@@ -72,6 +72,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -177,6 +178,75 @@ parse_int(const char* rule_text, const char* k, const char* v)
 	return (int64_t)n;
 }
 
+// The rule's numbers: the key, the field, and how it is read - a signed
+// whole number (temperatures may be below 0) or one of 0 and up.
+typedef struct num_key_s {
+	const char* name;
+	size_t off;
+	bool is_signed;         // parse_int into an int64_t, else shim_parse_num
+} num_key;
+
+#define SIGNED(f) { #f, offsetof(nvme_rule, f), true }
+#define UNSIGNED(f) { #f, offsetof(nvme_rule, f), false }
+
+static const num_key NUM_KEYS[] = {
+	SIGNED(temp), UNSIGNED(ramp), SIGNED(max), SIGNED(throttle),
+	SIGNED(wctemp), SIGNED(cctemp), UNSIGNED(media_error_at),
+	UNSIGNED(media_errors), UNSIGNED(warning_at), UNSIGNED(spare),
+	UNSIGNED(spare_to), UNSIGNED(spare_at), UNSIGNED(spare_threshold),
+	UNSIGNED(hang_at), UNSIGNED(from_run)
+};
+
+// k=v into r when k is one of NUM_KEYS (a bad value ends the process as
+// every bad rule does); false when it is not.
+static bool
+parse_num_key(nvme_rule* r, const char* rule_text, const char* k,
+		const char* v)
+{
+	for (size_t i = 0; i < sizeof(NUM_KEYS) / sizeof(NUM_KEYS[0]); i++) {
+		const num_key* nk = &NUM_KEYS[i];
+
+		if (strcmp(k, nk->name) != 0) {
+			continue;
+		}
+
+		char* field = (char*)r + nk->off;
+
+		if (nk->is_signed) {
+			int64_t n = parse_int(rule_text, k, v);
+
+			memcpy(field, &n, sizeof(n));
+		}
+		else {
+			// ramp is an int64_t read as 0 and up: the same 8 bytes
+			uint64_t n = shim_parse_num(rule_text, k, v);
+
+			memcpy(field, &n, sizeof(n));
+		}
+
+		return true;
+	}
+
+	return false;
+}
+
+// NUM_KEYS' names, ", " between them, for the unknown-key message.
+static const char*
+num_key_names(char* buf, size_t cap)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+
+	for (size_t i = 0; i < sizeof(NUM_KEYS) / sizeof(NUM_KEYS[0]) &&
+			n < cap; i++) {
+		n += (size_t)snprintf(buf + n, cap - n, "%s%s", i == 0 ? "" : ", ",
+				NUM_KEYS[i].name);
+	}
+
+	return buf;
+}
+
 // The drive a rule answers for: one per state file, else one per path.
 static drive*
 drive_for(const char* rule_text, const char* state, const char* path)
@@ -241,30 +311,6 @@ shim_nvme_parse_rule(const char* rule_text, char* text)
 
 			snprintf(to, cap, "%s", v);
 		}
-		else if (strcmp(k, "temp") == 0) {
-			r->temp = parse_int(rule_text, k, v);
-		}
-		else if (strcmp(k, "ramp") == 0) {
-			r->ramp = (int64_t)shim_parse_num(rule_text, k, v);
-		}
-		else if (strcmp(k, "max") == 0) {
-			r->max = parse_int(rule_text, k, v);
-		}
-		else if (strcmp(k, "throttle") == 0) {
-			r->throttle = parse_int(rule_text, k, v);
-		}
-		else if (strcmp(k, "wctemp") == 0) {
-			r->wctemp = parse_int(rule_text, k, v);
-		}
-		else if (strcmp(k, "cctemp") == 0) {
-			r->cctemp = parse_int(rule_text, k, v);
-		}
-		else if (strcmp(k, "media_error_at") == 0) {
-			r->media_error_at = shim_parse_num(rule_text, k, v);
-		}
-		else if (strcmp(k, "media_errors") == 0) {
-			r->media_errors = shim_parse_num(rule_text, k, v);
-		}
 		else if (strcmp(k, "warning") == 0) {
 			char* end = NULL;
 			unsigned long w = strtoul(v, &end, 0);
@@ -275,21 +321,6 @@ shim_nvme_parse_rule(const char* rule_text, char* text)
 			}
 
 			r->warning = w;
-		}
-		else if (strcmp(k, "warning_at") == 0) {
-			r->warning_at = shim_parse_num(rule_text, k, v);
-		}
-		else if (strcmp(k, "spare") == 0) {
-			r->spare = shim_parse_num(rule_text, k, v);
-		}
-		else if (strcmp(k, "spare_to") == 0) {
-			r->spare_to = shim_parse_num(rule_text, k, v);
-		}
-		else if (strcmp(k, "spare_at") == 0) {
-			r->spare_at = shim_parse_num(rule_text, k, v);
-		}
-		else if (strcmp(k, "spare_threshold") == 0) {
-			r->spare_threshold = shim_parse_num(rule_text, k, v);
 		}
 		else if (strcmp(k, "waf") == 0) {
 			char* end = NULL;
@@ -305,22 +336,16 @@ shim_nvme_parse_rule(const char* rule_text, char* text)
 		else if (strcmp(k, "hang_ms") == 0) {
 			r->hang_ns = shim_parse_num(rule_text, k, v) * 1000000ULL;
 		}
-		else if (strcmp(k, "hang_at") == 0) {
-			r->hang_at = shim_parse_num(rule_text, k, v);
-		}
 		else if (strcmp(k, "errno") == 0) {
 			r->err = shim_parse_errno(rule_text, v, NVME_ERRNOS,
 					"EPERM, EACCES, EIO, EINVAL, ENOTTY, ENODEV");
 		}
-		else if (strcmp(k, "from_run") == 0) {
-			r->from_run = shim_parse_num(rule_text, k, v);
-		}
-		else {
-			shim_bad_rule(rule_text, "unknown key '%s' (path, temp, ramp, max, "
-					"throttle, wctemp, cctemp, media_error_at, media_errors, "
-					"warning, warning_at, spare, spare_to, spare_at, "
-					"spare_threshold, waf, hang_ms, hang_at, errno, state, "
-					"from_run)", k);
+		else if (! parse_num_key(r, rule_text, k, v)) {
+			char names[512];
+
+			shim_bad_rule(rule_text, "unknown key '%s' (path, state, %s, "
+					"warning, waf, hang_ms, errno)", k,
+					num_key_names(names, sizeof(names)));
 		}
 	}
 
