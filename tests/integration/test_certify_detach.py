@@ -19,8 +19,7 @@ fallback (ACT_CERTIFY_DETACH=fork: a double fork and setsid):
 - with ACT_CERTIFY_DETACH=systemd and a fake systemd-run in PATH: the
   transient unit act-certify-NAME (its output appended to DIR/detach.log;
   the unit's environment only what act_certify sets, as systemd's: its
-  $ACT_CERTIFY_METRICS spelled out as --metrics=PATH on the unit's
-  command line, and the file written),
+  $ACT_CERTIFY_METRICS passed with --setenv, and the file written),
   nothing started again while it runs, a unit that can't start fails at
   once, and systemd-run failing falls back to the double fork.
 
@@ -107,9 +106,10 @@ def unit_mode(td, dev, check):
     check(tc.read(os.path.join(out, "detach.log")).rstrip().endswith(
         "ended with status 0"), "systemd: the unit's campaign ends "
           "certified:\n" + tc.read(os.path.join(out, "detach.log")))
-    check(" --metrics=%s" % td.join("u1.prom") in rec and
+    check(" ACT_CERTIFY_METRICS=%s " % td.join("u1.prom") in rec and
           os.path.exists(td.join("u1.prom")), "systemd: the unit's "
-          "command names --metrics, and the file is written:\n" + rec)
+          "environment has $ACT_CERTIFY_METRICS, and the file is "
+          "written:\n" + rec)
     del e["ACT_CERTIFY_METRICS"]
     r = tc.certify(["--detach", "--device", td.join("nope"), "--load",
                     "0.1", "--seconds", "2", "--out", td.join("u2")], env=e)

@@ -159,8 +159,9 @@ def _start_unit(dirpath, child, log, main_status):
            "-p", "StandardError=append:%s" % log,
            "-p", "WorkingDirectory=%s" % os.getcwd(),
            "--setenv", "%s=%s" % (UNIT_ENV, dirpath)]
-    for name in ("ACT_BIN", "LD_PRELOAD", "ACT_SHIM_FAULT",
-                 "ACT_CERTIFY_REPORT_SEC"):
+    # a unit has systemd's environment, not ours: what act_certify reads
+    for name in ("ACT_BIN", "ACT_CERTIFY_METRICS", "LD_PRELOAD",
+                 "ACT_SHIM_FAULT", "ACT_CERTIFY_REPORT_SEC"):
         if name in os.environ:
             cmd += ["--setenv", "%s=%s" % (name, os.environ[name])]
     cmd += ["--", sys.executable, os.path.realpath(sys.argv[0]),

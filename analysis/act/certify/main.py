@@ -567,34 +567,17 @@ def main(argv=None):
     return main_status(sys.argv[1:] if argv is None else argv)
 
 
-def _without_metrics(argv):
-    """argv without its --metrics options, abbreviated or not (PATH is
-    given again, absolute)."""
-    out, skip = [], False
-    for a in argv:
-        name = a.split("=", 1)[0]
-        if skip:
-            skip = False
-        elif len(name) > 2 and "--metrics".startswith(name):
-            skip = "=" not in a
-        else:
-            out.append(a)
-    return out
-
-
 def main_status(argv):
     try:
         args = parse_args(argv)
         args.argv = argv
         if args.detach:
-            # the detached campaign gets --metrics spelled out: a systemd
-            # unit does not inherit $ACT_CERTIFY_METRICS
+            # a resumed campaign is given the metrics file again (not in
+            # state.json); a systemd unit gets $ACT_CERTIFY_METRICS too
             metrics = ["--metrics=%s" % args.metrics] if args.metrics else []
-            return detach_main(args, _without_metrics(argv) + metrics,
-                               lambda d: ["--resume", d] + [
-                                   "--accept-device=%s=%s" % a
-                                   for a in args.accept] + metrics,
-                               main_status)
+            return detach_main(args, argv, lambda d: ["--resume", d] + [
+                "--accept-device=%s=%s" % a for a in args.accept] + metrics,
+                main_status)
         if args.status is not None:
             return state_guard(status_main, args.status)
         if args.resume is not None:

@@ -318,21 +318,6 @@ class WriteTest(unittest.TestCase):
                 del os.environ["ACT_CERTIFY_METRICS"]
             self.assertIsNone(args.metrics)
 
-    def test_without_metrics(self):
-        """--detach's child command line: every spelling of --metrics
-        taken out (the path is given again, absolute)."""
-        cases = [
-            (["--out", "d", "--metrics", "m.prom", "--detach"],
-             ["--out", "d", "--detach"]),
-            (["--metrics=m.prom", "--out", "d"], ["--out", "d"]),
-            (["--metr", "m.prom", "--out", "d"], ["--out", "d"]),
-            (["--me=m.prom", "--out", "d"], ["--out", "d"]),
-            (["--out", "--metrics-dir"], ["--out", "--metrics-dir"]),
-            (["--out", "d"], ["--out", "d"]),
-        ]
-        for argv, want in cases:
-            self.assertEqual(want, cmain._without_metrics(argv), argv)
-
 
 class DocsTest(unittest.TestCase):
 
